@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+// TouchTracker for Wayland: a multi-touch drawing app and a UIKit-style event layer for Linux.
+//
+// Data flows one way: compositor -> Wayland (generated bindings) -> WaylandHost (adapter) ->
+// TouchKit (responder chain) -> TouchTrackerKit (the app) -> Graphics (Cairo) -> buffers.
+// Lower modules never import higher ones.
+import PackageDescription
+
+let package = Package(
+    name: "TouchTracker",
+    products: [
+        .executable(name: "touchtracker", targets: ["touchtracker"]),
+        .executable(name: "touchtracker-session", targets: ["touchtracker-session"]),
+        .library(name: "TouchKit", targets: ["TouchKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // C libraries from Debian, one module each.
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client",
+                       providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev"])]),
+        // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd).
+        .target(name: "CShims"),
+
+        // Protocol bindings: XML in protocols/ -> Swift, generated at build time.
+        .target(name: "WaylandScannerCore"),
+        .executableTarget(name: "wayland-swift-scanner", dependencies: ["WaylandScannerCore"]),
+        .plugin(name: "WaylandBindingsPlugin", capability: .buildTool(),
+                dependencies: ["wayland-swift-scanner"], path: "Sources/WaylandBindingsPlugin"),
+        .target(name: "Wayland", dependencies: ["CWaylandClient", "CShims"],
+                plugins: ["WaylandBindingsPlugin"]),
+
+        // The UIKit-style event model: no Wayland, no Cairo.
+        .target(name: "TouchKit"),
+        // Cairo in Swift types, implementing TouchKit's drawing context.
+        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
+        // Platform glue: window, buffers, seat -> TouchKit.
+        .target(name: "WaylandHost", dependencies: [
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CShims",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The app's own logic: lines, the canvas view.
+        .target(name: "TouchTrackerKit", dependencies: [
+            "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "touchtracker", dependencies: [
+            "WaylandHost", "TouchTrackerKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Headless Weston + our plugin, driven from Swift: tests, demo, benchmarks.
+        .target(name: "WestonHarness", dependencies: ["CCairo"]),
+        .executableTarget(name: "touchtracker-session", dependencies: [
+            "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "WaylandScannerTests", dependencies: ["WaylandScannerCore"]),
+        .testTarget(name: "TouchKitTests", dependencies: [
+            "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "TouchTrackerKitTests", dependencies: ["TouchTrackerKit", "Graphics"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "WestonHarness", "Wayland", "touchtracker", "touchtracker-session",
+        ]),
+    ]
+)

@@ -1,0 +1,24 @@
+#ifndef TOUCHTRACKER_CSHIMS_H
+#define TOUCHTRACKER_CSHIMS_H
+// Linux calls that Swift's Glibc module hides behind _GNU_SOURCE or does not import.
+#include <stdint.h>
+#include <signal.h>
+
+/// A sealed-capable anonymous file (memfd_create with MFD_CLOEXEC | MFD_ALLOW_SEALING). -1 on error.
+int tt_memfd_create(const char *name);
+/// Grows the file and seals it against shrinking (F_SEAL_SHRINK), so the compositor's mapping stays valid.
+int tt_memfd_resize_and_seal(int fd, int64_t size);
+/// Blocks SIGINT, SIGTERM and SIGHUP and returns a non-blocking signalfd for them. -1 on error.
+int tt_signalfd_for_termination(void);
+/// Reads one signal from a signalfd; returns the signal number, or 0 when none is pending.
+int tt_signalfd_read(int fd);
+/// A monotonic, non-blocking timerfd. -1 on error.
+int tt_timerfd_create(void);
+/// Arms the timerfd at an absolute CLOCK_MONOTONIC time in seconds; 0 or less disarms it.
+int tt_timerfd_arm(int fd, double deadline);
+/// Drains the timerfd's expiry count (0 when it has not fired).
+uint64_t tt_timerfd_drain(int fd);
+/// CLOCK_MONOTONIC in seconds.
+double tt_monotonic_now(void);
+
+#endif

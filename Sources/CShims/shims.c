@@ -1,0 +1,66 @@
+#define _GNU_SOURCE
+#include "CShims.h"
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <errno.h>
+#include <math.h>
+
+int tt_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int tt_memfd_resize_and_seal(int fd, int64_t size) {
+    int r;
+    do { r = ftruncate(fd, (off_t)size); } while (r < 0 && errno == EINTR);
+    if (r < 0) return -1;
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+int tt_signalfd_for_termination(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) < 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int tt_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n != (ssize_t)sizeof info) return 0;
+    return (int)info.ssi_signo;
+}
+
+int tt_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int tt_timerfd_arm(int fd, double deadline) {
+    struct itimerspec spec = {0};
+    if (deadline > 0) {
+        double whole = floor(deadline);
+        spec.it_value.tv_sec = (time_t)whole;
+        spec.it_value.tv_nsec = (long)((deadline - whole) * 1e9);
+        // A zero it_value disarms; make sure an armed deadline is never exactly zero.
+        if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+uint64_t tt_timerfd_drain(int fd) {
+    uint64_t count = 0;
+    if (read(fd, &count, sizeof count) != (ssize_t)sizeof count) return 0;
+    return count;
+}
+
+double tt_monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
