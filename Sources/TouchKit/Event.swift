@@ -1,0 +1,50 @@
+/// One batch of touch changes: everything that happened between two `wl_touch.frame`s (T2).
+///
+/// ``allTouches`` holds every touch that is down, changed or not (unchanged ones are
+/// ``Touch/Phase/stationary``), plus the ones that ended or were cancelled in this event.
+public final class Event {
+    /// When the latest change in this event happened, in compositor seconds (T6).
+    public let timestamp: Double
+    /// The touches in the order they went down, for deterministic delivery.
+    let orderedTouches: [Touch]
+    private let coalesced: [ObjectIdentifier: [Touch]]
+    /// Touches that must not reach any view in this event (while interaction is ignored).
+    var suppressed: Set<ObjectIdentifier> = []
+
+    init(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]] = [:]) {
+        self.timestamp = timestamp
+        self.orderedTouches = touches
+        self.coalesced = coalesced
+    }
+
+    /// Every touch of this event, including stationary ones (T3, T8).
+    public var allTouches: Set<Touch> { Set(orderedTouches) }
+
+    /// The touches delivered to `view` (those whose ``Touch/view`` is `view`), in any phase,
+    /// stationary included. In `touchesEnded`, `touches.count == event.touches(for: self).count`
+    /// means the last finger on the view lifted (T10).
+    public func touches(for view: View) -> Set<Touch> {
+        Set(orderedTouches.lazy.filter { $0.view === view })
+    }
+
+    /// The touches that belong to `window` (T8).
+    public func touches(for window: Window) -> Set<Touch> {
+        Set(orderedTouches.lazy.filter { $0.window === window })
+    }
+
+    /// Every position `touch` reported since the previous event, oldest first, each as its own
+    /// snapshot `Touch` with that sample's location, previous location and timestamp (T11). The
+    /// last one matches `touch` itself. Empty for a touch that is not part of this event; a
+    /// single snapshot for a touch that did not move (stationary, or lifted in place).
+    public func coalescedTouches(for touch: Touch) -> [Touch] {
+        if let samples = coalesced[ObjectIdentifier(touch)], !samples.isEmpty { return samples }
+        guard orderedTouches.contains(where: { $0 === touch }) else { return [] }
+        return [touch.snapshot(location: touch.windowLocation,
+                               previousLocation: touch.previousWindowLocation,
+                               timestamp: touch.timestamp, phase: touch.phase)]
+    }
+
+    func isSuppressed(_ touch: Touch) -> Bool {
+        suppressed.contains(ObjectIdentifier(touch))
+    }
+}

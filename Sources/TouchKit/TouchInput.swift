@@ -1,0 +1,298 @@
+/// Turns low-level input (shaped like `wl_touch`, but free of Wayland) into ``Touch`` objects and
+/// ``Event``s for one window.
+///
+/// The host forwards each `wl_touch.down`, `motion`, `up`, `frame` and `cancel` here, with
+/// positions already in window points and times in seconds. Pointer buttons and tablet tools can
+/// be fed the same way under their own ``Source``.
+///
+/// Changes are held until ``frame()`` and then go out as one event through
+/// ``Application/sendEvent(_:)`` (T2). Robustness rules, so that a confused or quirky compositor
+/// never produces nonsense:
+/// - `motion` and `up` for an unknown id are ignored; so is `motion` after a pending `up`.
+/// - A `down` for an id that is still down is taken as `up` followed by a new `down`: the old
+///   touch ends in its own event and a new touch (T1) begins in the next.
+/// - A `down` for an id whose `up` is still pending first flushes the pending frame, so the old
+///   and new touch never merge (Weston 10 omits the `frame` after the last `up`).
+/// - A touch that goes down and up within one frame gets two events: `began`, then `ended`.
+/// - An empty `frame()` delivers nothing.
+/// - ``cancel()`` acts at once: touches already delivered get `cancelled` (pending motion folded
+///   into their final location); touches whose `down` was never delivered are dropped silently,
+///   since no view knows them.
+public final class TouchInput {
+    /// Where an input id comes from; ids of different sources never collide.
+    public enum Source: Hashable, Sendable {
+        /// `wl_touch` ids.
+        case touchscreen
+        /// An emulated touch from a pointer button.
+        case pointer
+        /// A tablet tool.
+        case tablet
+    }
+
+    /// An input id: the compositor's id number within a source.
+    public struct ID: Hashable, Sendable, CustomStringConvertible {
+        public var source: Source
+        public var number: Int32
+
+        public init(source: Source, number: Int32) {
+            self.source = source
+            self.number = number
+        }
+
+        /// A touchscreen id (`wl_touch`'s `id` argument).
+        public static func touch(_ number: Int32) -> ID { ID(source: .touchscreen, number: number) }
+
+        public var description: String { "\(source)#\(number)" }
+    }
+
+    /// A touch from its `down` until its end is delivered, with the changes not yet framed.
+    private final class Track {
+        let id: ID
+        let touch: Touch
+        var delivered = false
+        var pendingBegan = true
+        var pendingMotion = false
+        var pendingUp = false
+        var location: Point
+        var time: Double
+        var force: Double
+        /// Positions reported since the last event: (location, time), oldest first (T11).
+        var samples: [(Point, Double)]
+
+        init(id: ID, touch: Touch, location: Point, time: Double) {
+            self.id = id
+            self.touch = touch
+            self.location = location
+            self.time = time
+            self.force = touch.force
+            self.samples = [(location, time)]
+        }
+
+        var hasPendingChanges: Bool { pendingBegan || pendingMotion || pendingUp }
+    }
+
+    /// The end of the last tap of a source, for `tapCount` (T5).
+    private struct TapRecord {
+        var location: Point
+        var time: Double
+        var count: Int
+    }
+
+    public let application: Application
+    public let window: Window
+    private var tracks: [Track] = []
+    private var lastTaps: [Source: TapRecord] = [:]
+    private var lastChangeWasUp = false
+    private var latestTime: Double = 0
+
+    /// Creates the adapter for `window`, adding the window to `application` if needed.
+    public init(application: Application, window: Window) {
+        self.application = application
+        self.window = window
+        if window.application !== application { application.addWindow(window) }
+    }
+
+    // MARK: State
+
+    /// Whether changes are waiting for ``frame()``.
+    public var hasPendingChanges: Bool { tracks.contains { $0.hasPendingChanges } }
+
+    /// Whether changes are pending and the last of them was an `up`. Weston 10 sends no
+    /// `wl_touch.frame` after the last finger's `up`; when a batch of socket reads ends in this
+    /// state, the host calls ``frame()`` itself.
+    public var pendingChangesEndWithUp: Bool { lastChangeWasUp && hasPendingChanges }
+
+    /// The touch currently tracked for `id` (down and not yet ended or cancelled), if any.
+    public func touch(for id: ID) -> Touch? {
+        tracks.first { $0.id == id }?.touch
+    }
+
+    /// Every touch currently down, in the order they went down.
+    public var activeTouches: [Touch] { tracks.map(\.touch) }
+
+    // MARK: Input
+
+    /// A finger (button, pen) went down at `location` (window points) at `time` (seconds).
+    /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
+    public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
+                     force: Double = 0) {
+        if let existing = tracks.first(where: { $0.id == id }) {
+            if !existing.pendingUp { up(id, time: time) }
+            frame()
+        }
+        // A re-entrant call from a view during that frame may have started this id again.
+        if let again = tracks.first(where: { $0.id == id }) {
+            again.pendingUp = true
+            frame()
+        }
+        noteTime(time)
+        let touch = Touch(phase: .began, location: location, timestamp: time,
+                          tapCount: tapCount(source: id.source, at: location, time: time),
+                          window: window, type: kind, force: force)
+        tracks.append(Track(id: id, touch: touch, location: location, time: time))
+        lastChangeWasUp = false
+    }
+
+    /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
+    /// - Parameter force: the new pressure, or nil to keep the previous one.
+    public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
+        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+        noteTime(time)
+        track.location = location
+        track.time = time
+        if let force { track.force = force }
+        track.samples.append((location, time))
+        if !track.pendingBegan { track.pendingMotion = true }
+        lastChangeWasUp = false
+    }
+
+    /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
+    public func up(_ id: ID, time: Double) {
+        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+        noteTime(time)
+        track.time = time
+        track.pendingUp = true
+        lastChangeWasUp = true
+    }
+
+    /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
+    /// and up within the batch. Does nothing when nothing changed.
+    public func frame() {
+        while true {
+            let changed = tracks.filter(\.hasPendingChanges)
+            if changed.isEmpty { break }
+            deliverOneEvent()
+        }
+        lastChangeWasUp = false
+    }
+
+    /// `wl_touch.cancel`: cancels every touchscreen touch now (T9).
+    public func cancel() {
+        cancel(source: .touchscreen)
+    }
+
+    /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
+    /// (T9); touches never delivered are dropped.
+    public func cancel(source: Source) {
+        let affected = tracks.filter { $0.id.source == source }
+        guard !affected.isEmpty else { return }
+        tracks.removeAll { $0.id.source == source }
+        lastTaps[source] = nil
+        let cancelled = affected.filter(\.delivered)
+        guard !cancelled.isEmpty else { return }
+        var coalesced: [ObjectIdentifier: [Touch]] = [:]
+        for track in cancelled {
+            let touch = track.touch
+            coalesced[ObjectIdentifier(touch)] = snapshots(of: track, phase: .cancelled)
+            touch.previousWindowLocation = touch.windowLocation
+            touch.windowLocation = track.location
+            touch.force = track.force
+            touch.timestamp = max(touch.timestamp, track.time)
+            touch.phase = .cancelled
+        }
+        for track in tracks where track.delivered {
+            track.touch.phase = .stationary
+        }
+        let others = tracks.filter(\.delivered).map(\.touch)
+        let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
+                          coalesced: coalesced)
+        application.sendEvent(event)
+    }
+
+    // MARK: Building events
+
+    private func noteTime(_ time: Double) {
+        latestTime = max(latestTime, time)
+    }
+
+    private func deliverOneEvent() {
+        var touches: [Touch] = []
+        var began: [Touch] = []
+        var finished: [ObjectIdentifier] = []
+        var coalesced: [ObjectIdentifier: [Touch]] = [:]
+        var timestamp = -Double.infinity
+        for track in tracks {
+            let touch = track.touch
+            let id = ObjectIdentifier(touch)
+            if track.pendingBegan {
+                track.pendingBegan = false
+                track.pendingMotion = false
+                track.delivered = true
+                touch.phase = .began
+                touch.windowLocation = track.location
+                touch.previousWindowLocation = track.location
+                touch.force = track.force
+                touch.timestamp = track.time
+                coalesced[id] = snapshots(of: track, phase: .began)
+                began.append(touch)
+                // An `up` in the same batch stays pending and goes out in the next event.
+            } else if track.pendingUp {
+                coalesced[id] = snapshots(of: track, phase: .ended)
+                track.pendingUp = false
+                track.pendingMotion = false
+                touch.phase = .ended
+                touch.previousWindowLocation = touch.windowLocation
+                touch.windowLocation = track.location
+                touch.force = track.force
+                touch.timestamp = track.time
+                finished.append(id)
+                recordTap(track)
+            } else if track.pendingMotion {
+                coalesced[id] = snapshots(of: track, phase: .moved)
+                track.pendingMotion = false
+                touch.phase = .moved
+                touch.previousWindowLocation = touch.windowLocation
+                touch.windowLocation = track.location
+                touch.force = track.force
+                touch.timestamp = track.time
+            } else {
+                touch.phase = .stationary
+                touch.previousWindowLocation = touch.windowLocation
+            }
+            if touch.phase != .stationary { timestamp = max(timestamp, touch.timestamp) }
+            track.samples.removeAll()
+            touches.append(touch)
+        }
+        // Ended touches leave the bookkeeping before views run, so that anything a view does in
+        // response (even feeding this adapter) sees a consistent state.
+        tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
+        let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        window.attachBeganTouches(began, in: event)
+        application.sendEvent(event)
+    }
+
+    /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier
+    /// ones are moves (T11).
+    private func snapshots(of track: Track, phase: Touch.Phase) -> [Touch] {
+        guard track.samples.count > 1 else { return [] }
+        var previous = phase == .began ? track.samples[0].0 : track.touch.windowLocation
+        var result: [Touch] = []
+        for (i, (location, time)) in track.samples.enumerated() {
+            let isLast = i == track.samples.count - 1
+            result.append(track.touch.snapshot(location: location, previousLocation: previous,
+                                               timestamp: time, phase: isLast ? phase : .moved))
+            previous = location
+        }
+        return result
+    }
+
+    // MARK: Taps (T5)
+
+    private func tapCount(source: Source, at location: Point, time: Double) -> Int {
+        guard let last = lastTaps[source],
+              time - last.time <= Touch.multiTapInterval,
+              time >= last.time,
+              location.distance(to: last.location) <= Touch.multiTapDistance else { return 1 }
+        return last.count + 1
+    }
+
+    private func recordTap(_ track: Track) {
+        let touch = track.touch
+        if touch.windowLocation.distance(to: touch.startWindowLocation) <= Touch.multiTapDistance {
+            lastTaps[track.id.source] = TapRecord(location: touch.windowLocation, time: touch.timestamp,
+                                                  count: touch.tapCount)
+        } else {
+            lastTaps[track.id.source] = nil
+        }
+    }
+}

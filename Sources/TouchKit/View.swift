@@ -1,0 +1,322 @@
+/// A rectangular area that draws itself and receives the touches that begin inside it.
+///
+/// Coordinates: ``frame`` is in the superview's coordinate system; ``bounds`` is the view's own
+/// (its origin is normally zero and can be moved to scroll the content). There are no transforms.
+///
+/// Drawing is on demand: ``setNeedsDisplay()`` marks an area dirty in the window, and the window's
+/// next ``Window/render(_:in:)`` calls ``draw(_:in:)``. A view never draws from a touch method.
+open class View: Responder {
+    private var _frame: Rect
+    private var boundsOrigin: Point = .zero
+    private var needsLayout = true
+
+    /// The superview, or nil for a window or a view not in a hierarchy.
+    public private(set) weak var superview: View?
+    /// The subviews, back to front.
+    public private(set) var subviews: [View] = []
+    /// The controller whose root view this is (R2).
+    weak var owningViewController: ViewController?
+
+    public init(frame: Rect = .zero) {
+        _frame = frame
+        super.init()
+    }
+
+    // MARK: Geometry
+
+    /// The view's rectangle in its superview's coordinates. Changing it repaints the old and new
+    /// areas and, when the size changes, schedules a layout.
+    open var frame: Rect {
+        get { _frame }
+        set {
+            let old = _frame
+            guard newValue != old else { return }
+            superview?.setNeedsDisplay(old)
+            _frame = newValue
+            superview?.setNeedsDisplay(newValue)
+            if newValue.size != old.size { setNeedsLayout() }
+        }
+    }
+
+    /// The view's rectangle in its own coordinates. Moving the origin scrolls the content; changing
+    /// the size keeps the ``center``.
+    open var bounds: Rect {
+        get { Rect(origin: boundsOrigin, size: _frame.size) }
+        set {
+            if newValue.origin != boundsOrigin {
+                boundsOrigin = newValue.origin
+                setNeedsDisplay()
+            }
+            if newValue.size != _frame.size {
+                let c = center
+                frame = Rect(x: c.x - newValue.size.width / 2, y: c.y - newValue.size.height / 2,
+                             width: newValue.size.width, height: newValue.size.height)
+            }
+        }
+    }
+
+    /// The centre of ``frame``, in the superview's coordinates.
+    open var center: Point {
+        get { Point(x: _frame.midX, y: _frame.midY) }
+        set {
+            frame = Rect(x: newValue.x - _frame.size.width / 2, y: newValue.y - _frame.size.height / 2,
+                         width: _frame.size.width, height: _frame.size.height)
+        }
+    }
+
+    // MARK: Appearance and interaction
+
+    /// Hidden views are not drawn and receive no touches (H1).
+    open var isHidden = false {
+        didSet { if isHidden != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Opacity from 0 to 1. Below 0.01 the view receives no touches (H1). The renderer applies it
+    /// to the background colour only: there are no layers to composite view content with.
+    open var alpha: Double = 1 {
+        didSet { if alpha != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Filled behind ``draw(_:in:)``; nil draws nothing.
+    open var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// When false the view and its subviews receive no touches; they go to the view behind (H1).
+    open var isUserInteractionEnabled = true
+
+    /// When false (the default, as in UIKit), the view receives only the first of simultaneous
+    /// touches; touches that begin on it while it tracks one are delivered nowhere (H4).
+    open var isMultipleTouchEnabled = false
+
+    /// When true, the view receives touches only while no other view tracks any, and no other
+    /// view receives touches while it tracks one (H5, the A/B/C example of document 004).
+    open var isExclusiveTouch = false
+
+    /// A number to find the view by with ``viewWithTag(_:)``.
+    open var tag = 0
+
+    // MARK: Hierarchy
+
+    /// The window the view is in, or nil.
+    public var window: Window? {
+        var view: View? = self
+        while let v = view {
+            if let w = v as? Window { return w }
+            view = v.superview
+        }
+        return nil
+    }
+
+    override var responderWindow: Window? { window }
+
+    /// The view controller if this is its root view, else the superview (R2).
+    override open var next: Responder? {
+        if let controller = owningViewController, controller.viewIfLoaded === self { return controller }
+        return superview
+    }
+
+    /// Adds `view` in front of the other subviews, removing it from its old superview first.
+    open func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts `view` at `index` in ``subviews`` (clamped to the valid range), removing it from its
+    /// old superview first. Adding a view to itself or to one of its own subviews does nothing.
+    open func insertSubview(_ view: View, at index: Int) {
+        guard view !== self, !isDescendant(of: view) else { return }
+        if view.superview === self, let old = subviews.firstIndex(where: { $0 === view }) {
+            subviews.remove(at: old)
+            subviews.insert(view, at: max(0, min(index, subviews.count)))
+            view.setNeedsDisplay()
+            return
+        }
+        let oldWindow = view.window
+        view.removeFromSuperview()
+        subviews.insert(view, at: max(0, min(index, subviews.count)))
+        view.superview = self
+        view.setNeedsLayout()
+        view.setNeedsDisplay()
+        view.didMoveToSuperview()
+        if view.window !== oldWindow { view.notifyDidMoveToWindow() }
+    }
+
+    /// Inserts `view` just above `sibling` (at the end if `sibling` is not a subview).
+    open func insertSubview(_ view: View, aboveSubview sibling: View) {
+        let index = subviews.firstIndex(where: { $0 === sibling }).map { $0 + 1 } ?? subviews.count
+        insertSubview(view, at: index)
+    }
+
+    /// Inserts `view` just below `sibling` (at the start if `sibling` is not a subview).
+    open func insertSubview(_ view: View, belowSubview sibling: View) {
+        insertSubview(view, at: subviews.firstIndex(where: { $0 === sibling }) ?? 0)
+    }
+
+    /// Moves a subview in front of its siblings.
+    open func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Moves a subview behind its siblings.
+    open func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    /// Takes the view out of its superview. If it (or a subview) was the window's first responder,
+    /// the window no longer has one. Touches it is tracking keep coming to it (T7).
+    open func removeFromSuperview() {
+        guard let parent = superview else { return }
+        let oldWindow = window
+        setNeedsDisplay()
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        didMoveToSuperview()
+        if oldWindow != nil { notifyDidMoveToWindow() }
+    }
+
+    /// Whether this view is `view` or lies inside it.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let v = current {
+            if v === view { return true }
+            current = v.superview
+        }
+        return false
+    }
+
+    /// The first view in this subtree (depth first, this view included) with the given tag.
+    public func viewWithTag(_ tag: Int) -> View? {
+        if self.tag == tag { return self }
+        for sub in subviews {
+            if let found = sub.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
+
+    /// Called after the superview changed (also on removal).
+    open func didMoveToSuperview() {}
+
+    /// Called after the window changed, for this view and every subview.
+    open func didMoveToWindow() {}
+
+    private func notifyDidMoveToWindow() {
+        didMoveToWindow()
+        for sub in subviews { sub.notifyDidMoveToWindow() }
+    }
+
+    // MARK: Hit-testing (H1-H3)
+
+    /// The deepest, front-most view in this subtree that contains `point` (in this view's
+    /// coordinates) and accepts touches, or nil (H1).
+    ///
+    /// Hidden views, views with alpha below 0.01 and views with `isUserInteractionEnabled == false`
+    /// are skipped with their subtrees. Subviews are only asked when ``point(inside:with:)`` is
+    /// true for this view, so the part of a subview outside its superview gets no touches (H3).
+    open func hitTest(_ point: Point, with event: Event?) -> View? {
+        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled,
+              self.point(inside: point, with: event) else { return nil }
+        for sub in subviews.reversed() {
+            if let hit = sub.hitTest(sub.convert(point, from: self), with: event) { return hit }
+        }
+        return self
+    }
+
+    /// Whether `point` (in this view's coordinates) is inside the view. Default: inside
+    /// ``bounds``. Override to enlarge a small control's touch area (H2).
+    open func point(inside point: Point, with event: Event?) -> Bool {
+        bounds.contains(point)
+    }
+
+    // MARK: Coordinate conversion
+
+    /// `point` in this view's coordinates, converted to the coordinates of the root of the
+    /// hierarchy (the window's coordinates for a view in a window).
+    private func convertToRoot(_ point: Point) -> Point {
+        var p = point
+        var view = self
+        while let parent = view.superview {
+            p = Point(x: p.x - view.boundsOrigin.x + view._frame.origin.x,
+                      y: p.y - view.boundsOrigin.y + view._frame.origin.y)
+            view = parent
+        }
+        return p
+    }
+
+    private func convertFromRoot(_ point: Point) -> Point {
+        var p = point
+        var view = self
+        while let parent = view.superview {
+            p = Point(x: p.x + view.boundsOrigin.x - view._frame.origin.x,
+                      y: p.y + view.boundsOrigin.y - view._frame.origin.y)
+            view = parent
+        }
+        return p
+    }
+
+    /// Converts a point from this view's coordinates to `view`'s; a nil `view` means the window
+    /// (the root of this view's hierarchy). Both views are assumed to share that root.
+    public func convert(_ point: Point, to view: View?) -> Point {
+        let root = convertToRoot(point)
+        return view?.convertFromRoot(root) ?? root
+    }
+
+    /// Converts a point from `view`'s coordinates (nil: the window's) to this view's.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let root = view?.convertToRoot(point) ?? point
+        return convertFromRoot(root)
+    }
+
+    /// Converts a rectangle from this view's coordinates to `view`'s (nil: the window's).
+    public func convert(_ rect: Rect, to view: View?) -> Rect {
+        Rect(origin: convert(rect.origin, to: view), size: rect.size)
+    }
+
+    /// Converts a rectangle from `view`'s coordinates (nil: the window's) to this view's.
+    public func convert(_ rect: Rect, from view: View?) -> Rect {
+        Rect(origin: convert(rect.origin, from: view), size: rect.size)
+    }
+
+    // MARK: Drawing
+
+    /// Marks the whole view as needing to be redrawn.
+    open func setNeedsDisplay() {
+        setNeedsDisplay(bounds)
+    }
+
+    /// Marks `rect` (in this view's coordinates) as needing to be redrawn. The window collects
+    /// these as one dirty rectangle in its coordinates; a view outside a window marks nothing
+    /// (adding it to a window marks it whole).
+    open func setNeedsDisplay(_ rect: Rect) {
+        guard !rect.isEmpty, let window else { return }
+        window.setNeedsDisplay(inWindowRect: convert(rect, to: nil))
+    }
+
+    /// Draws the view's content. `rect` is the area to redraw, in the view's coordinates; the
+    /// context is already translated to the view and clipped to its bounds and to `rect`, and the
+    /// background colour is filled. Default: draws nothing.
+    open func draw(_ rect: Rect, in context: GraphicsContext) {}
+
+    // MARK: Layout
+
+    /// Lays out subviews. Called by ``layoutIfNeeded()`` after ``setNeedsLayout()`` and after a size
+    /// change. Default: nothing (the window and view controllers size their root views).
+    open func layoutSubviews() {}
+
+    /// Schedules ``layoutSubviews()`` for before the next render.
+    open func setNeedsLayout() {
+        needsLayout = true
+        window?.scheduleUpdate()
+    }
+
+    /// Runs pending layout in this subtree now.
+    open func layoutIfNeeded() {
+        if needsLayout {
+            needsLayout = false
+            layoutSubviews()
+            owningViewController?.viewDidLayoutSubviews()
+        }
+        for sub in subviews { sub.layoutIfNeeded() }
+    }
+}

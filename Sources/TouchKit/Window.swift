@@ -1,0 +1,234 @@
+/// The root of a view hierarchy shown in one platform window: it delivers events to views, keeps
+/// the first responder, collects dirty areas and renders the hierarchy into a context.
+///
+/// The host (WaylandHost) owns the platform surface. It sets ``needsDisplayHandler`` to schedule
+/// a frame callback, and on the callback takes ``takeDirtyRect()`` and calls ``render(_:in:)``
+/// with a context on a free buffer.
+open class Window: View {
+    private var dirtyRect: Rect?
+    private var updateScheduled = false
+    private weak var _firstResponder: Responder?
+
+    /// The application the window belongs to (its ``next`` responder, R2).
+    public internal(set) weak var application: Application?
+
+    /// Called when the window goes from clean to dirty (a view called `setNeedsDisplay` or
+    /// `setNeedsLayout`), once until ``takeDirtyRect()`` clears it. The host schedules a frame.
+    public var needsDisplayHandler: (() -> Void)?
+
+    public override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+    }
+
+    /// The controller whose view fills the window and resizes with it.
+    public var rootViewController: ViewController? {
+        didSet {
+            guard rootViewController !== oldValue else { return }
+            if let old = oldValue?.viewIfLoaded, old.superview === self { old.removeFromSuperview() }
+            if let controller = rootViewController {
+                let root = controller.view
+                root.frame = bounds
+                insertSubview(root, at: 0)
+            }
+            setNeedsLayout()
+        }
+    }
+
+    /// The application (R2).
+    override open var next: Responder? { application }
+
+    open override func layoutSubviews() {
+        super.layoutSubviews()
+        if let root = rootViewController?.viewIfLoaded, root.superview === self {
+            root.frame = bounds
+        }
+    }
+
+    /// Sets the window's size (the host calls this on `xdg_toplevel.configure`), lays out the
+    /// hierarchy and marks the whole window dirty.
+    public func resize(to size: Size) {
+        frame = Rect(origin: frame.origin, size: size)
+        setNeedsLayout()
+        layoutIfNeeded()
+        setNeedsDisplay()
+    }
+
+    /// Makes this the application's key window.
+    public func makeKey() {
+        application?.makeKey(self)
+    }
+
+    /// Whether this is the application's key window.
+    public var isKeyWindow: Bool { application?.keyWindow === self }
+
+    // MARK: First responder (R4)
+
+    /// The responder that receives actions first; at most one per window. A responder that has
+    /// left the window (a removed view) is no longer first responder.
+    public var firstResponder: Responder? {
+        guard let responder = _firstResponder else { return nil }
+        guard responder.responderWindow === self else {
+            _firstResponder = nil
+            return nil
+        }
+        return responder
+    }
+
+    func setFirstResponder(_ responder: Responder?) {
+        _firstResponder = responder
+    }
+
+    override var responderWindow: Window? { self }
+
+    // MARK: Events (H7)
+
+    /// Delivers an event's touches that belong to this window. The overridable pipe every touch
+    /// event goes through (H7); overrides must call `super` for views to get touches.
+    ///
+    /// Each changed touch goes to its view's touch method for its phase, grouped: one call per
+    /// view per phase per event (T2, T3). Stationary touches and touches with no view are not
+    /// delivered.
+    open func sendEvent(_ event: Event) {
+        // Gesture recognizers attached to each touch's view and its ancestors will see the
+        // touches here, before the views do (G4), and may hold or cancel view delivery.
+        deliverTouchesToViews(event)
+    }
+
+    /// The view-delivery step of ``sendEvent(_:)``.
+    func deliverTouchesToViews(_ event: Event) {
+        var groups: [(view: View, phase: Touch.Phase, touches: Set<Touch>)] = []
+        var viewOrder: [ObjectIdentifier: Int] = [:]
+        for touch in event.orderedTouches where touch.window === self {
+            guard touch.phase != .stationary, touch.isDeliverable, !event.isSuppressed(touch),
+                  let view = touch.view else { continue }
+            if let i = groups.firstIndex(where: { $0.view === view && $0.phase == touch.phase }) {
+                groups[i].touches.insert(touch)
+            } else {
+                let id = ObjectIdentifier(view)
+                if viewOrder[id] == nil { viewOrder[id] = viewOrder.count }
+                groups.append((view, touch.phase, [touch]))
+            }
+        }
+        func rank(_ phase: Touch.Phase) -> Int {
+            switch phase {
+            case .began: 0
+            case .moved: 1
+            case .stationary: 2
+            case .ended: 3
+            case .cancelled: 4
+            }
+        }
+        groups.sort {
+            let a = viewOrder[ObjectIdentifier($0.view)]!, b = viewOrder[ObjectIdentifier($1.view)]!
+            return a != b ? a < b : rank($0.phase) < rank($1.phase)
+        }
+        for group in groups {
+            switch group.phase {
+            case .began: group.view.touchesBegan(group.touches, with: event)
+            case .moved: group.view.touchesMoved(group.touches, with: event)
+            case .ended: group.view.touchesEnded(group.touches, with: event)
+            case .cancelled: group.view.touchesCancelled(group.touches, with: event)
+            case .stationary: break
+            }
+        }
+    }
+
+    /// Chooses the view for each touch beginning in `event` (T7, H1-H5). Called by the input
+    /// adapter before the event is sent, in the order the touches went down.
+    func attachBeganTouches(_ began: [Touch], in event: Event) {
+        for touch in began {
+            let hit = hitTest(touch.windowLocation, with: event)
+            guard let view = hit, accepts(touch, for: view, in: event) else {
+                touch.view = nil
+                touch.isDeliverable = false
+                continue
+            }
+            touch.view = view
+        }
+    }
+
+    /// H4 and H5: whether `view` may take a new touch, given the touches other views track.
+    private func accepts(_ touch: Touch, for view: View, in event: Event) -> Bool {
+        for other in event.orderedTouches where other !== touch && other.window === self {
+            guard other.isDeliverable, let otherView = other.view,
+                  other.phase != .ended, other.phase != .cancelled else { continue }
+            // Touches of this event that begin later are not attached yet: their view is nil.
+            if otherView === view {
+                if !view.isMultipleTouchEnabled { return false }
+            } else if view.isExclusiveTouch || otherView.isExclusiveTouch {
+                return false
+            }
+        }
+        return true
+    }
+
+    // MARK: Dirty tracking and rendering
+
+    /// Adds `rect` (window coordinates) to the area to redraw; calls ``needsDisplayHandler`` if
+    /// the window was clean.
+    public func setNeedsDisplay(inWindowRect rect: Rect) {
+        let clipped = rect.intersection(bounds)
+        guard !clipped.isEmpty else { return }
+        dirtyRect = (dirtyRect ?? .zero).union(clipped)
+        scheduleUpdate()
+    }
+
+    /// Asks the host for a frame unless one is already pending.
+    func scheduleUpdate() {
+        guard !updateScheduled else { return }
+        updateScheduled = true
+        needsDisplayHandler?()
+    }
+
+    /// Whether a frame has been asked for and not yet taken.
+    public var needsDisplay: Bool { updateScheduled }
+
+    /// Runs pending layout, then returns and clears the area to redraw: the union of the dirty
+    /// rectangles, clipped to the bounds and rounded out to whole points. Nil when nothing is dirty.
+    /// After this the window is clean, and the next `setNeedsDisplay` calls the handler again.
+    public func takeDirtyRect() -> Rect? {
+        layoutIfNeeded()
+        let rect = dirtyRect.map { $0.intersection(bounds).integral }
+        dirtyRect = nil
+        updateScheduled = false
+        guard let rect, !rect.isEmpty else { return nil }
+        return rect
+    }
+
+    /// Draws the part of the hierarchy inside `rect` (window coordinates) into `context`: the
+    /// window's background and content, then each visible view front to back order reversed
+    /// (back first), each translated to its origin, clipped to its bounds (and so to its
+    /// superview's), with its background filled and `draw(_:in:)` called with the dirty area in
+    /// its own coordinates. Views outside `rect` are skipped.
+    public func render(_ rect: Rect, in context: GraphicsContext) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty, !isHidden else { return }
+        context.saveGState()
+        context.clip(to: area)
+        drawContent(of: self, dirty: area, in: context)
+        context.restoreGState()
+    }
+
+    private func drawContent(of view: View, dirty: Rect, in context: GraphicsContext) {
+        if let color = view.backgroundColor, color.alpha * view.alpha > 0 {
+            context.setFillColor(color.withAlpha(color.alpha * min(1, max(0, view.alpha))))
+            context.fill(dirty)
+        }
+        view.draw(dirty, in: context)
+        for sub in view.subviews {
+            guard !sub.isHidden, sub.alpha >= 0.01 else { continue }
+            let frame = sub.frame
+            let visible = frame.intersection(dirty)
+            guard !visible.isEmpty else { continue }
+            let b = sub.bounds
+            // `visible` in the subview's own coordinates.
+            let local = visible.offsetBy(dx: b.origin.x - frame.minX, dy: b.origin.y - frame.minY)
+            context.saveGState()
+            context.translateBy(x: frame.minX, y: frame.minY)
+            context.clip(to: Rect(origin: .zero, size: Size(width: frame.width, height: frame.height)))
+            context.translateBy(x: -b.origin.x, y: -b.origin.y)
+            drawContent(of: sub, dirty: local, in: context)
+            context.restoreGState()
+        }
+    }
+}
