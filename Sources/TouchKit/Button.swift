@@ -1,0 +1,104 @@
+/// A push button: a rounded rectangle in its tint colour with a title, sending `.touchUpInside`
+/// (and `.primaryActionTriggered`) when tapped.
+///
+/// TouchKit's ``GraphicsContext`` has no text, so the button draws its title only into a context
+/// that also conforms to ``TextRenderingContext`` (the Cairo/Pango context in Graphics can);
+/// elsewhere it draws the shape alone.
+open class Button: Control {
+    /// The text on the button.
+    open var title: String {
+        didSet { if title != oldValue { setNeedsDisplay() } }
+    }
+
+    /// The fill colour of the button.
+    open var tintColor: Color {
+        didSet { if tintColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// The title's colour.
+    open var titleColor: Color = .white {
+        didSet { if titleColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// The radius of the corners, in points (clamped to half the shorter side).
+    open var cornerRadius: Double = 8 {
+        didSet { if cornerRadius != oldValue { setNeedsDisplay() } }
+    }
+
+    /// The title's font size, in points.
+    open var fontSize: Double = 15 {
+        didSet { if fontSize != oldValue { setNeedsDisplay() } }
+    }
+
+    public init(title: String = "", tintColor: Color = Color(hex: 0x007AFF), frame: Rect = .zero) {
+        self.title = title
+        self.tintColor = tintColor
+        super.init(frame: frame)
+    }
+
+    override var touchUpInsideEvents: Events { [.touchUpInside, .primaryActionTriggered] }
+
+    /// The colour the body is filled with in the current state: the tint, darkened while
+    /// highlighted, faded while disabled.
+    open var currentFillColor: Color {
+        if !isEnabled { return tintColor.withAlpha(tintColor.alpha * 0.35) }
+        if isHighlighted {
+            return Color(red: tintColor.red * 0.7, green: tintColor.green * 0.7,
+                         blue: tintColor.blue * 0.7, alpha: tintColor.alpha)
+        }
+        return tintColor
+    }
+
+    open override func draw(_ rect: Rect, in context: GraphicsContext) {
+        context.setFillColor(currentFillColor)
+        fillRoundedRect(bounds, radius: cornerRadius, in: context)
+        if !title.isEmpty, let text = context as? TextRenderingContext {
+            let color = isEnabled ? titleColor : titleColor.withAlpha(titleColor.alpha * 0.6)
+            text.drawText(title, centeredIn: bounds, color: color, fontSize: fontSize)
+        }
+    }
+}
+
+/// A ``GraphicsContext`` that can also draw text, for views such as ``Button`` that have titles.
+public protocol TextRenderingContext: GraphicsContext {
+    /// Draws one line of `text` centred in `rect` (user space) in the given colour and size.
+    func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
+}
+
+/// Fills a rectangle with rounded corners as one polygon (the context has no arcs): each corner
+/// is a quarter circle of a few segments, and the shape is painted once, so translucent colours
+/// stay even.
+func fillRoundedRect(_ rect: Rect, radius: Double, in context: GraphicsContext) {
+    let r = max(0, min(radius, rect.width / 2, rect.height / 2))
+    guard r > 0 else {
+        context.fill(rect)
+        return
+    }
+    // cos and sin of 0°, 15°, ... 90°: a table keeps TouchKit free of libm.
+    let unit: [(Double, Double)] = [
+        (1, 0), (0.9659258262890683, 0.25881904510252074), (0.8660254037844387, 0.5),
+        (0.7071067811865476, 0.7071067811865476), (0.5, 0.8660254037844387),
+        (0.25881904510252074, 0.9659258262890683), (0, 1),
+    ]
+    // Corner centres with the cosine and sine of the angle each quarter circle starts at,
+    // clockwise on screen (y grows downwards).
+    let corners: [(Double, Double, Double, Double)] = [
+        (rect.maxX - r, rect.minY + r, 0, -1),  // top right, from straight up
+        (rect.maxX - r, rect.maxY - r, 1, 0),  // bottom right, from the right
+        (rect.minX + r, rect.maxY - r, 0, 1),  // bottom left, from straight down
+        (rect.minX + r, rect.minY + r, -1, 0),  // top left, from the left
+    ]
+    var first = true
+    for (cx, cy, cs, sn) in corners {
+        for (c, s) in unit {
+            let p = Point(x: cx + r * (c * cs - s * sn), y: cy + r * (c * sn + s * cs))
+            if first {
+                context.move(to: p)
+                first = false
+            } else {
+                context.addLine(to: p)
+            }
+        }
+    }
+    context.fillPath()
+}
