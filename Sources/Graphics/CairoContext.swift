@@ -1,0 +1,104 @@
+// Cairo behind TouchKit's drawing interface, so views draw without knowing Cairo.
+import CCairo
+import TouchKit
+
+/// A Cairo drawing context that implements TouchKit's `GraphicsContext`.
+public final class CairoContext: GraphicsContext {
+    /// The underlying `cairo_t`, for code in this module that needs more than the protocol offers.
+    let cairo: OpaquePointer
+    private var fill = Color.black
+    private var stroke = Color.black
+
+    /// Draws into `surface` (the context keeps its own reference).
+    public init(surface: ImageSurface) {
+        cairo = cairo_create(surface.surface)
+        cairo_set_line_width(cairo, 1)
+    }
+
+    deinit { cairo_destroy(cairo) }
+
+    public func saveGState() { cairo_save(cairo) }
+    public func restoreGState() { cairo_restore(cairo) }
+    public func translateBy(x: Double, y: Double) { cairo_translate(cairo, x, y) }
+    /// Scales user space, e.g. by the buffer scale on a HiDPI output.
+    public func scaleBy(x: Double, y: Double) { cairo_scale(cairo, x, y) }
+
+    public func clip(to rect: Rect) {
+        cairo_new_path(cairo)
+        cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)
+        cairo_clip(cairo)
+    }
+
+    public func setFillColor(_ color: Color) { fill = color }
+    public func setStrokeColor(_ color: Color) { stroke = color }
+
+    public func fill(_ rect: Rect) {
+        cairo_new_path(cairo)
+        cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)
+        apply(fill)
+        cairo_fill(cairo)
+    }
+
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(cairo, width) }
+
+    public func setLineCap(_ cap: LineCap) {
+        switch cap {
+        case .butt: cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(cairo, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+
+    public func setLineJoin(_ join: LineJoin) {
+        switch join {
+        case .miter: cairo_set_line_join(cairo, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(cairo, CAIRO_LINE_JOIN_BEVEL)
+        }
+    }
+
+    public func move(to point: Point) { cairo_move_to(cairo, point.x, point.y) }
+    public func addLine(to point: Point) { cairo_line_to(cairo, point.x, point.y) }
+
+    public func addEllipse(in rect: Rect) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        cairo_save(cairo)
+        cairo_translate(cairo, rect.midX, rect.midY)
+        cairo_scale(cairo, rect.width / 2, rect.height / 2)
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, 0, 0, 1, 0, 2 * Double.pi)
+        cairo_restore(cairo)
+    }
+
+    public func strokePath() {
+        apply(stroke)
+        cairo_stroke(cairo)
+    }
+
+    public func fillPath() {
+        apply(fill)
+        cairo_fill(cairo)
+    }
+
+    /// Copies `image` with its top-left corner at `origin`, limited to `rect` when given.
+    public func draw(_ image: ImageSurface, at origin: Point = .zero, clippedTo rect: Rect? = nil) {
+        cairo_save(cairo)
+        if let rect { clip(to: rect) }
+        cairo_set_source_surface(cairo, image.surface, origin.x, origin.y)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// Makes every pixel of `rect` exactly `color`, ignoring what was there (no blending).
+    public func replace(_ rect: Rect, with color: Color) {
+        cairo_save(cairo)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+        setFillColor(color)
+        fill(rect)
+        cairo_restore(cairo)
+    }
+
+    private func apply(_ color: Color) {
+        cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
+    }
+}

@@ -1,0 +1,107 @@
+// wl_keyboard -> key presses, through xkbcommon with the compositor's keymap.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CXKBCommon
+import Logging
+import Wayland
+
+/// One key press as the app sees it: the keysym after the layout is applied, and the modifiers.
+public struct KeyPress: Equatable, Sendable {
+    public struct Modifiers: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let shift = Modifiers(rawValue: 1)
+        public static let control = Modifiers(rawValue: 2)
+        public static let alt = Modifiers(rawValue: 4)
+        public static let logo = Modifiers(rawValue: 8)
+    }
+
+    /// The XKB keysym (e.g. 0xff1b Escape, 0xffff Delete, 0x71 'q').
+    public var keysym: UInt32
+    public var modifiers: Modifiers
+    /// The XKB name of the keysym, e.g. "Escape", "Delete", "q", "Z".
+    public var name: String
+
+    public static let escape: UInt32 = 0xff1b
+    public static let delete: UInt32 = 0xffff
+    public static let backspace: UInt32 = 0xff08
+}
+
+final class Keymap {
+    private let context: OpaquePointer?
+    private var keymap: OpaquePointer?
+    private var state: OpaquePointer?
+    private let logger: Logger
+    /// Receives key presses (not releases; repeat is not synthesised yet).
+    var onKeyPress: ((KeyPress) -> Void)?
+
+    init(logger: Logger) {
+        self.logger = logger
+        context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
+    }
+
+    deinit {
+        xkb_state_unref(state)
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    func handle(_ event: WlKeyboard.Event) {
+        switch event {
+        case .keymap(let format, let fd, let size):
+            defer { close(fd) }
+            guard format == .xkbV1 else {
+                logger.warning("keyboard: unsupported keymap format \(format.rawValue)")
+                return
+            }
+            load(fd: fd, size: Int(size))
+        case .key(_, _, let key, let state):
+            guard state == .pressed, let xkbState = self.state else { return }
+            // Wayland sends evdev codes; XKB's are offset by 8.
+            let keysym = xkb_state_key_get_one_sym(xkbState, key + 8)
+            onKeyPress?(KeyPress(keysym: keysym, modifiers: modifiers(xkbState), name: name(of: keysym)))
+        case .modifiers(_, let depressed, let latched, let locked, let group):
+            if let state { xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group) }
+        default:
+            break
+        }
+    }
+
+    private func load(fd: Int32, size: Int) {
+        guard size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            logger.warning("keyboard: cannot map the keymap")
+            return
+        }
+        defer { munmap(mapped, size) }
+        // The keymap string is NUL-terminated within `size`.
+        guard let newKeymap = xkb_keymap_new_from_string(
+            context, mapped.assumingMemoryBound(to: CChar.self), XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else {
+            logger.warning("keyboard: the compositor's keymap does not compile")
+            return
+        }
+        xkb_state_unref(state)
+        xkb_keymap_unref(keymap)
+        keymap = newKeymap
+        state = xkb_state_new(newKeymap)
+    }
+
+    private func modifiers(_ state: OpaquePointer) -> KeyPress.Modifiers {
+        var result: KeyPress.Modifiers = []
+        func active(_ name: String) -> Bool {
+            xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0
+        }
+        if active(XKB_MOD_NAME_SHIFT) { result.insert(.shift) }
+        if active(XKB_MOD_NAME_CTRL) { result.insert(.control) }
+        if active(XKB_MOD_NAME_ALT) { result.insert(.alt) }
+        if active(XKB_MOD_NAME_LOGO) { result.insert(.logo) }
+        return result
+    }
+
+    private func name(of keysym: xkb_keysym_t) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = xkb_keysym_get_name(keysym, &buffer, buffer.count)
+        return n > 0 ? String(cString: buffer) : ""
+    }
+}

@@ -1,0 +1,167 @@
+// wl_seat -> TouchKit. This is where Wayland's input quirks end: fixed-point coordinates, 32-bit
+// millisecond times, serials, frames (and Weston 10's missing frame after the last up) stop here.
+import Logging
+import TouchKit
+import Wayland
+
+/// Turns a wl_* 32-bit millisecond timestamp into seconds that keep rising across the 49-day wrap.
+struct EventTimeline {
+    private var last: UInt32?
+    private var wraps: Double = 0
+
+    mutating func seconds(_ milliseconds: UInt32) -> Double {
+        // A jump back of more than half the range is a wrap, not a reordering.
+        if let last, milliseconds < last, last - milliseconds > UInt32.max / 2 { wraps += 1 }
+        last = milliseconds
+        return (wraps * 4_294_967_296 + Double(milliseconds)) / 1000
+    }
+}
+
+final class Seat {
+    let seat: WlSeat
+    private var touch: WlTouch?
+    private var pointer: WlPointer?
+    private var keyboard: WlKeyboard?
+    let keymap: Keymap
+    private let input: TouchInput
+    private let logger: Logger
+    /// Only input on this surface reaches the app's window.
+    private let windowSurface: WlSurface
+    private var timeline = EventTimeline()
+    /// Touch ids the compositor has put down and not yet lifted, to spot the last up.
+    private var touchIDsDown: Set<Int32> = []
+
+    // Pointer state: the left button acts as one finger.
+    private var pointerInside = false
+    private var pointerLocation = Point.zero
+    private var pointerDown = false
+    private static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
+    private static let leftButton: UInt32 = 0x110  // BTN_LEFT
+
+    /// The latest input serial, for requests that need one (popup grabs, move).
+    private(set) var lastSerial: UInt32 = 0
+
+    init(seat: WlSeat, input: TouchInput, windowSurface: WlSurface, keymap: Keymap, logger: Logger) {
+        self.seat = seat
+        self.input = input
+        self.windowSurface = windowSurface
+        self.keymap = keymap
+        self.logger = logger
+        seat.onEvent = { [unowned self] event in
+            switch event {
+            case .capabilities(let capabilities):
+                self.update(capabilities)
+            default:
+                break
+            }
+        }
+    }
+
+    private func update(_ capabilities: WlSeat.Capability) {
+        if capabilities.contains(.touch), touch == nil {
+            let touch = seat.getTouch()
+            touch.onEvent = { [unowned self] in self.handle($0) }
+            self.touch = touch
+        } else if !capabilities.contains(.touch), touch != nil {
+            input.cancel(source: .touchscreen)
+            touch = nil
+        }
+        if capabilities.contains(.pointer), pointer == nil {
+            let pointer = seat.getPointer()
+            pointer.onEvent = { [unowned self] in self.handle($0) }
+            self.pointer = pointer
+        } else if !capabilities.contains(.pointer), pointer != nil {
+            endPointerTouch(cancelled: true)
+            pointer = nil
+        }
+        if capabilities.contains(.keyboard), keyboard == nil {
+            let keyboard = seat.getKeyboard()
+            keyboard.onEvent = { [unowned self] in self.keymap.handle($0) }
+            self.keyboard = keyboard
+        } else if !capabilities.contains(.keyboard), keyboard != nil {
+            keyboard = nil
+        }
+    }
+
+    // MARK: Touch
+
+    private func handle(_ event: WlTouch.Event) {
+        switch event {
+        case .down(let serial, let time, let surface, let id, let x, let y):
+            lastSerial = serial
+            guard surface === windowSurface else { return }
+            touchIDsDown.insert(id)
+            input.down(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
+                       time: timeline.seconds(time), kind: .direct)
+        case .motion(let time, let id, let x, let y):
+            input.motion(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
+                         time: timeline.seconds(time))
+        case .up(let serial, let time, let id):
+            lastSerial = serial
+            touchIDsDown.remove(id)
+            input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
+        case .frame:
+            input.frame()
+        case .cancel:
+            touchIDsDown.removeAll()
+            input.cancel(source: .touchscreen)
+        default:
+            break
+        }
+    }
+
+    /// Called when a batch of events has been dispatched. Weston 10 sends no `frame` after the up
+    /// that lifts the last finger (weston issue 44); ups that leave fingers down do get one. So when
+    /// the last finger's up is still unframed and the socket has nothing more, it is its own frame.
+    func endOfEventBatch() {
+        if touchIDsDown.isEmpty, input.pendingChangesEndWithUp { input.frame() }
+    }
+
+    // MARK: Pointer
+
+    private func handle(_ event: WlPointer.Event) {
+        switch event {
+        case .enter(let serial, let surface, let x, let y):
+            lastSerial = serial
+            pointerInside = surface === windowSurface
+            pointerLocation = Point(x: x, y: y)
+        case .leave(let serial, _):
+            lastSerial = serial
+            pointerInside = false
+            // Wayland keeps focus while a button is held, so a leave mid-drag ends that drag.
+            endPointerTouch(cancelled: false)
+        case .motion(let time, let x, let y):
+            pointerLocation = Point(x: x, y: y)
+            if pointerDown {
+                input.motion(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time))
+                input.frame()
+            }
+        case .button(let serial, let time, let button, let state):
+            lastSerial = serial
+            guard button == Self.leftButton else { return }
+            if state == .pressed, pointerInside, !pointerDown {
+                pointerDown = true
+                input.down(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time),
+                           kind: .indirectPointer)
+                input.frame()
+            } else if state == .released, pointerDown {
+                pointerDown = false
+                input.up(Self.pointerTouch, time: timeline.seconds(time))
+                input.frame()
+            }
+        default:
+            break
+        }
+    }
+
+    private func endPointerTouch(cancelled: Bool) {
+        guard pointerDown else { return }
+        pointerDown = false
+        if cancelled {
+            input.cancel(source: .pointer)
+        } else {
+            input.up(Self.pointerTouch, time: input.application.clock.now)
+            input.frame()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+// One window buffer: its own shared-memory pool, wrapped as a Cairo image.
+import Graphics
+import TouchKit
+import Wayland
+
+/// A buffer the window draws into and hands to the compositor.
+final class ShmBuffer {
+    let width: Int
+    let height: Int
+    let image: ImageSurface
+    let wlBuffer: WlBuffer
+    /// The memory; it stays mapped as long as the buffer lives.
+    private let pool: ShmPool
+
+    /// True from commit until the compositor's `release`: we must not draw into it meanwhile.
+    var isBusy = false
+    /// The part of the picture this buffer lacks: changes committed through other buffers since this
+    /// one was last drawn. nil when it is up to date. A new buffer lacks everything.
+    var stale: Rect?
+    /// Called when the compositor releases the buffer.
+    var onRelease: (() -> Void)?
+
+    init(shm: WlShm, width: Int, height: Int) throws {
+        let stride = ImageSurface.stride(forWidth: width)
+        pool = try ShmPool(shm: shm, size: stride * height, name: "touchtracker-buffer")
+        self.width = width
+        self.height = height
+        image = ImageSurface(wrapping: pool.base, width: width, height: height, stride: stride)
+        wlBuffer = pool.createBuffer(offset: 0, width: Int32(width), height: Int32(height),
+                                     stride: Int32(stride), format: .argb8888)
+        // One buffer per pool: the pool object is no longer needed once the buffer exists.
+        pool.pool.destroy()
+        stale = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        wlBuffer.onEvent = { [unowned self] event in
+            if case .release = event {
+                self.isBusy = false
+                self.onRelease?()
+            }
+        }
+    }
+
+    deinit { wlBuffer.destroy() }
+}

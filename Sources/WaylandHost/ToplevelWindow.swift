@@ -1,0 +1,141 @@
+// The app's main window on Wayland: wl_surface + xdg_surface + xdg_toplevel, its buffers and frame
+// pacing. Paints TouchKit's Window into wl_shm buffers only when something changed, at most once per
+// frame callback, never into a buffer the compositor still holds, and damages only what changed.
+import Graphics
+import Logging
+import TouchKit
+import Wayland
+
+final class ToplevelWindow {
+    let surface: WlSurface
+    private let xdgSurface: XdgSurface
+    private let toplevel: XdgToplevel
+    private let shm: WlShm
+    let window: Window
+    private let logger: Logger
+
+    /// The size the compositor asked for in the last toplevel configure (0 = our choice).
+    private var pendingSize: (width: Int32, height: Int32) = (0, 0)
+    private(set) var size: (width: Int, height: Int) = (0, 0)
+    private(set) var isConfigured = false
+    private var buffers: [ShmBuffer] = []
+    private var frameCallback: WlCallback?
+    /// Set when the window asked for a repaint; the loop draws once per batch of events.
+    private(set) var wantsRedraw = false
+
+    /// The user asked to close the window.
+    var onClose: (() -> Void)?
+    /// Frames painted so far (for logs and tests).
+    private(set) var framesPainted = 0
+
+    static let defaultSize = (width: 1024, height: 768)
+    static let maxBuffers = 3
+
+    init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, window: Window,
+         title: String, appID: String, logger: Logger) {
+        self.shm = shm
+        self.window = window
+        self.logger = logger
+        surface = compositor.createSurface()
+        xdgSurface = wmBase.getXdgSurface(surface: surface)
+        toplevel = xdgSurface.getToplevel()
+        toplevel.setTitle(title: title)
+        toplevel.setAppId(appId: appID)
+        toplevel.setMinSize(width: 200, height: 150)
+
+        toplevel.onEvent = { [unowned self] event in
+            switch event {
+            case .configure(let width, let height, _):
+                self.pendingSize = (width, height)
+            case .close:
+                self.onClose?()
+            default:
+                break
+            }
+        }
+        xdgSurface.onEvent = { [unowned self] event in
+            if case .configure(let serial) = event {
+                self.xdgSurface.ackConfigure(serial: serial)
+                self.applyConfigure()
+            }
+        }
+        window.needsDisplayHandler = { [unowned self] in self.wantsRedraw = true }
+        // The first commit carries no buffer: it asks the compositor for a configure.
+        surface.commit()
+    }
+
+    private func applyConfigure() {
+        let width = pendingSize.width > 0 ? Int(pendingSize.width) : (size.width > 0 ? size.width : Self.defaultSize.width)
+        let height = pendingSize.height > 0 ? Int(pendingSize.height) : (size.height > 0 ? size.height : Self.defaultSize.height)
+        let first = !isConfigured
+        isConfigured = true
+        if first || width != size.width || height != size.height {
+            logger.debug("window size \(width)x\(height)")
+            size = (width, height)
+            // Old buffers have the wrong size; a busy one dies when its Swift object goes (the
+            // compositor keeps what it has shown until our next commit).
+            buffers.removeAll()
+            window.resize(to: Size(width: Double(width), height: Double(height)))
+        }
+        // A configure must be answered by a commit; after the first one that commit carries a buffer.
+        wantsRedraw = true
+        if frameCallback == nil || first { redrawIfNeeded(force: true) }
+    }
+
+    /// Paints and commits if the window changed and the compositor is ready for a new frame.
+    func redrawIfNeeded(force: Bool = false) {
+        guard isConfigured, wantsRedraw, frameCallback == nil || force else { return }
+        guard let dirty = window.takeDirtyRect() ?? (force ? fullRect : nil) else {
+            wantsRedraw = false
+            return
+        }
+        guard let buffer = freeBuffer() else {
+            // Every buffer is on screen; a release will call us again. Keep the damage.
+            window.setNeedsDisplay(inWindowRect: dirty)
+            return
+        }
+        wantsRedraw = false
+        let region = buffer.stale.map { $0.union(dirty) } ?? dirty
+        let context = CairoContext(surface: buffer.image)
+        context.clip(to: region)
+        window.render(region, in: context)
+        buffer.image.flush()
+        buffer.stale = nil
+        for other in buffers where other !== buffer {
+            other.stale = other.stale.map { $0.union(dirty) } ?? dirty
+        }
+
+        surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
+        surface.damageBuffer(x: Int32(dirty.minX), y: Int32(dirty.minY),
+                             width: Int32(dirty.width.rounded(.up)), height: Int32(dirty.height.rounded(.up)))
+        let callback = surface.frame()
+        callback.onEvent = { [unowned self] event in
+            if case .done = event {
+                self.frameCallback = nil
+                self.redrawIfNeeded()
+            }
+        }
+        frameCallback = callback
+        buffer.isBusy = true
+        surface.commit()
+        framesPainted += 1
+    }
+
+    private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
+
+    private func freeBuffer() -> ShmBuffer? {
+        if let free = buffers.first(where: { !$0.isBusy }) { return free }
+        guard buffers.count < Self.maxBuffers else { return nil }
+        do {
+            let buffer = try ShmBuffer(shm: shm, width: size.width, height: size.height)
+            buffer.onRelease = { [unowned self] in
+                if self.wantsRedraw { self.redrawIfNeeded() }
+            }
+            buffers.append(buffer)
+            return buffer
+        } catch {
+            logger.error("cannot allocate a window buffer: \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,170 @@
+// The app on a Wayland compositor: connects, binds the globals it needs, shows one toplevel window
+// and runs the event loop. Above this file nothing knows about Wayland.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import Logging
+import TouchKit
+import Wayland
+
+public final class WaylandHost {
+    public let application: Application
+    public let window: Window
+    /// Key presses for the app (after the host's own: none yet).
+    public var onKeyPress: ((KeyPress) -> Void)? {
+        get { keymap.onKeyPress }
+        set { keymap.onKeyPress = newValue }
+    }
+
+    private let connection: Connection
+    private let clock: EventLoopClock
+    private let timer: TimerFD
+    private let logger: Logger
+    private let registry: WlRegistry
+    private var compositor: WlCompositor?
+    private var shm: WlShm?
+    private var wmBase: XdgWmBase?
+    private var seats: [UInt32: Seat] = [:]
+    private var pendingSeats: [(name: UInt32, version: UInt32)] = []
+    private let keymap: Keymap
+    private var toplevel: ToplevelWindow!
+    private let input: TouchInput
+    private var exitReason: ExitReason?
+    private let signalFD: Int32
+
+    /// Connects to `displayName` (nil: `$WAYLAND_DISPLAY`) and maps a window.
+    public init(title: String, appID: String, displayName: String? = nil, logger: Logger) throws {
+        self.logger = logger
+        signalFD = tt_signalfd_for_termination()
+        guard signalFD >= 0 else { throw HostError("signalfd: \(String(cString: strerror(errno)))") }
+        // Compositor event times are CLOCK_MONOTONIC on Linux; TouchKit's clock uses the same base.
+        clock = EventLoopClock(now: { tt_monotonic_now() })
+        timer = try TimerFD()
+        do {
+            connection = try Connection(name: displayName)
+        } catch {
+            throw HostError("cannot connect to a Wayland compositor (WAYLAND_DISPLAY=\(displayName ?? "unset")): \(error)")
+        }
+        application = Application(clock: clock)
+        window = Window(frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        application.addWindow(window)
+        input = TouchInput(application: application, window: window)
+        keymap = Keymap(logger: logger)
+        registry = connection.display.getRegistry()
+        registry.onEvent = { [unowned self] event in self.handle(event) }
+        try connection.roundtrip()
+
+        guard let compositor, let shm, let wmBase else {
+            throw HostError("the compositor lacks wl_compositor, wl_shm or xdg_wm_base")
+        }
+        wmBase.onEvent = { [unowned wmBase] event in
+            if case .ping(let serial) = event { wmBase.pong(serial: serial) }
+        }
+        toplevel = ToplevelWindow(compositor: compositor, wmBase: wmBase, shm: shm, window: window,
+                                  title: title, appID: appID, logger: logger)
+        toplevel.onClose = { [unowned self] in self.stop(.closed) }
+        for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
+        pendingSeats.removeAll()
+        try connection.roundtrip()
+    }
+
+    deinit { close(signalFD) }
+
+    private func handle(_ event: WlRegistry.Event) {
+        switch event {
+        case .global(let name, let interface, let version):
+            switch interface {
+            case WlCompositor.interfaceName:
+                compositor = registry.bind(name: name, as: WlCompositor.self, version: min(version, 4))
+            case WlShm.interfaceName:
+                shm = registry.bind(name: name, as: WlShm.self, version: 1)
+            case XdgWmBase.interfaceName:
+                wmBase = registry.bind(name: name, as: XdgWmBase.self, version: min(version, XdgWmBase.maxVersion))
+            case WlSeat.interfaceName:
+                if toplevel == nil {
+                    pendingSeats.append((name, version))
+                } else {
+                    bindSeat(name: name, version: version)
+                }
+            default:
+                break
+            }
+        case .globalRemove(let name):
+            seats[name] = nil
+        }
+    }
+
+    private func bindSeat(name: UInt32, version: UInt32) {
+        let wlSeat = registry.bind(name: name, as: WlSeat.self, version: min(version, 7))
+        seats[name] = Seat(seat: wlSeat, input: input, windowSurface: toplevel.surface, keymap: keymap,
+                           logger: logger)
+    }
+
+    /// Ends the loop after the current batch of events.
+    public func stop(_ reason: ExitReason = .closed) {
+        if exitReason == nil { exitReason = reason }
+    }
+
+    /// Runs until the window is closed, a termination signal arrives or the compositor goes away.
+    public func run() -> ExitReason {
+        while exitReason == nil {
+            do {
+                try iterate()
+            } catch {
+                stop(.compositorLost(connectionFailure(error)))
+            }
+        }
+        return exitReason!
+    }
+
+    private func connectionFailure(_ error: Error) -> String {
+        if let protocolError = connection.protocolError { return "\(protocolError)" }
+        return "\(error)"
+    }
+
+    /// One turn of the loop: wait for the socket, timers or signals; read; dispatch; paint.
+    private func iterate() throws {
+        while !connection.prepareRead() { try connection.dispatchPending() }
+        let wantWrite: Bool
+        do {
+            wantWrite = try !connection.flush()
+        } catch {
+            connection.cancelRead()
+            throw error
+        }
+        timer.arm(clock.nextDeadline)
+        var fds = [
+            pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&fds, nfds_t(fds.count), -1)
+        if ready < 0 {
+            connection.cancelRead()
+            if errno == EINTR { return }
+            throw HostError("poll: \(String(cString: strerror(errno)))")
+        }
+        if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            try connection.readEvents()
+        } else {
+            connection.cancelRead()
+        }
+        try connection.dispatchPending()
+        for seat in seats.values { seat.endOfEventBatch() }
+        if fds[1].revents != 0 {
+            timer.drain()
+            clock.fireDueTimers()
+        }
+        if fds[2].revents != 0 {
+            let signal = tt_signalfd_read(signalFD)
+            if signal != 0 {
+                logger.info("signal \(signal): quitting")
+                stop(.signal(signal))
+            }
+        }
+        toplevel.redrawIfNeeded()
+        // A full socket is retried by the next turn, which polls for POLLOUT.
+        _ = try connection.flush()
+    }
+}

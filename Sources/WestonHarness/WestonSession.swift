@@ -1,0 +1,349 @@
+// A private headless Weston with our plugin: start it, launch clients in it, inject input, take
+// screenshots, and tear everything down. Used by the end-to-end tests, the demo and the benchmarks.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A mapped window as the plugin reports it (global compositor coordinates).
+public struct WindowInfo: Decodable, Equatable, Sendable {
+    public var appID: String
+    public var title: String
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public var popup: Bool
+    public var pid: Int32
+
+    enum CodingKeys: String, CodingKey {
+        case appID = "app_id", title, x, y, width, height, popup, pid
+    }
+}
+
+/// Where the harness finds its parts: the plugin built by meson and our executables.
+public enum HarnessPaths {
+    /// The package root, found from this source file's place in the tree.
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// `TT_WESTON_PLUGIN`, else `.build/meson-helpers/tt-weston-harness.so`, built with meson if missing.
+    public static func plugin() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["TT_WESTON_PLUGIN"] {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw HarnessError("TT_WESTON_PLUGIN=\(path) does not exist")
+            }
+            return path
+        }
+        let build = packageRoot + "/.build/meson-helpers"
+        let path = build + "/tt-weston-harness.so"
+        if !FileManager.default.fileExists(atPath: build + "/build.ninja") {
+            try run(["meson", "setup", build, packageRoot + "/meson-helpers"])
+        }
+        // ninja is cheap when nothing changed, and keeps the plugin in step with its source.
+        try run(["ninja", "-C", build])
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HarnessError("meson built no plugin at \(path)")
+        }
+        return path
+    }
+
+    /// One of this package's executables: beside the running binary (tests and `swift run` put
+    /// products in one folder), else in `.build/debug`.
+    public static func executable(_ name: String) throws -> String {
+        let env = "TT_BIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        if let path = ProcessInfo.processInfo.environment[env] { return path }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [me.deletingLastPathComponent().appendingPathComponent(name).path]
+        // Inside an .xctest bundle folder, the products sit one level up.
+        candidates.append(me.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name).path)
+        candidates.append(packageRoot + "/.build/debug/" + name)
+        for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
+        throw HarnessError("cannot find the \(name) executable (looked in \(candidates)); build it with swift build")
+    }
+
+    private static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let log = Pipe()
+        process.standardOutput = log
+        process.standardError = log
+        do { try process.run() } catch {
+            throw HarnessError("cannot run \(arguments.joined(separator: " ")): \(error)")
+        }
+        let output = log.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HarnessError("\(arguments.joined(separator: " ")) failed:\n" + String(decoding: output, as: UTF8.self))
+        }
+    }
+}
+
+/// A process started inside a session, with its output captured to files.
+public final class ChildProcess {
+    public let process: Process
+    public let name: String
+    public let stdoutPath: String
+    public let stderrPath: String
+
+    init(name: String, executable: String, arguments: [String], environment: [String: String],
+         directory: String) throws {
+        self.name = name
+        stdoutPath = directory + "/\(name).stdout"
+        stderrPath = directory + "/\(name).stderr"
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw HarnessError("cannot start \(executable): \(error)")
+        }
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits up to `timeout` seconds; returns the exit status, or nil if it is still running.
+    /// A process ended by a signal reports 128 + the signal number, as a shell would.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(10_000)
+        }
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    public func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// Ends the process: SIGTERM, then SIGKILL if it lingers.
+    public func stop() {
+        guard process.isRunning else { return }
+        signal(SIGTERM)
+        if waitForExit(timeout: 3) == nil {
+            signal(SIGKILL)
+            _ = waitForExit(timeout: 3)
+        }
+    }
+
+    public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+}
+
+/// A private headless Weston (pixman renderer, our plugin loaded) in its own XDG_RUNTIME_DIR.
+public final class WestonSession {
+    public struct Options: Sendable {
+        public var width = 1024
+        public var height = 768
+        public var shell = "kiosk-shell.so"
+        public var extraArguments: [String] = []
+        public init(width: Int = 1024, height: Int = 768, shell: String = "kiosk-shell.so") {
+            self.width = width
+            self.height = height
+            self.shell = shell
+        }
+    }
+
+    nonisolated(unsafe) private static var counter = 0
+
+    public let runtimeDirectory: String
+    public let socketName: String
+    public let control: ControlClient
+    public let weston: ChildProcess
+    public private(set) var clients: [ChildProcess] = []
+    private var screenshotCount = 0
+    private var stopped = false
+
+    public init(_ options: Options = Options()) throws {
+        WestonSession.counter += 1
+        socketName = "tt-\(getpid())-\(WestonSession.counter)"
+        let template = NSTemporaryDirectory() + "tt-weston-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
+        runtimeDirectory = String(cString: bytes)
+        chmod(runtimeDirectory, 0o700)
+
+        let plugin = try HarnessPaths.plugin()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["TT_HARNESS_SOCKET"] = runtimeDirectory + "/harness.sock"
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        environment.removeValue(forKey: "DISPLAY")
+        let arguments = [
+            "--backend=headless-backend.so", "--use-pixman",
+            "--width=\(options.width)", "--height=\(options.height)",
+            "--shell=\(options.shell)", "--socket=\(socketName)", "--idle-time=0", "--no-config",
+            "--log=\(runtimeDirectory)/weston.log", "--modules=\(plugin)",
+        ] + options.extraArguments
+        guard let westonPath = WestonSession.which("weston") else {
+            throw HarnessError("weston is not installed (apt-get install weston)")
+        }
+        weston = try ChildProcess(name: "weston", executable: westonPath, arguments: arguments,
+                                  environment: environment, directory: runtimeDirectory)
+        do {
+            control = try ControlClient(path: runtimeDirectory + "/harness.sock", timeout: 15)
+            try control.send("ping")
+        } catch {
+            weston.stop()
+            throw HarnessError("Weston did not start: \(error)\n--- weston.log ---\n\(WestonSession.tail(runtimeDirectory + "/weston.log"))")
+        }
+    }
+
+    deinit { stop() }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func tail(_ path: String, lines: Int = 40) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no \(path))"
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    /// The environment a Wayland client of this session needs.
+    public var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["WAYLAND_DISPLAY"] = socketName
+        environment.removeValue(forKey: "DISPLAY")
+        return environment
+    }
+
+    /// Starts a client of this compositor; it is stopped with the session.
+    @discardableResult
+    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
+                       environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let environment = clientEnvironment.merging(extra) { $1 }
+        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: executable,
+                                     arguments: arguments, environment: environment,
+                                     directory: runtimeDirectory)
+        clients.append(child)
+        return child
+    }
+
+    // MARK: Queries
+
+    public func windows() throws -> [WindowInfo] {
+        let json = try control.send("windows")
+        do {
+            return try JSONDecoder().decode([WindowInfo].self, from: Data(json.utf8))
+        } catch {
+            throw HarnessError("bad windows reply \(json): \(error)")
+        }
+    }
+
+    /// Waits until a toplevel with `appID` is mapped with a non-zero size.
+    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil) throws -> WindowInfo {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let window = try windows().first(where: { $0.appID == appID && !$0.popup && $0.width > 0 }) {
+                return window
+            }
+            if let process, !process.isRunning {
+                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
+            }
+            usleep(20_000)
+        }
+        throw HarnessError("no window with app id \(appID) after \(timeout) s; windows: \((try? windows()) ?? [])\n\(process?.standardError ?? "")")
+    }
+
+    public func output() throws -> (x: Double, y: Double, width: Double, height: Double) {
+        let parts = try control.send("output").split(separator: " ").compactMap { Double($0) }
+        guard parts.count == 4 else { throw HarnessError("bad output reply") }
+        return (parts[0], parts[1], parts[2], parts[3])
+    }
+
+    /// Surface commits with damage so far, over all clients.
+    public func commitCount() throws -> Int {
+        guard let n = Int(try control.send("commits")) else { throw HarnessError("bad commits reply") }
+        return n
+    }
+
+    /// A screenshot of the whole output, saved in the runtime directory (or at `path`).
+    public func screenshot(to path: String? = nil) throws -> Screenshot {
+        screenshotCount += 1
+        let file = path ?? runtimeDirectory + "/shot-\(screenshotCount).png"
+        try control.send("screenshot \(file)")
+        return try Screenshot(contentsOf: file)
+    }
+
+    /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
+    /// throws, naming the last screenshot so a person can look at it.
+    @discardableResult
+    public func waitForScreen(timeout: Double = 5, _ what: String,
+                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: Screenshot?
+        repeat {
+            let shot = try screenshot()
+            if condition(shot) { return shot }
+            last = shot
+            usleep(30_000)
+        } while Date() < deadline
+        throw HarnessError("screen never showed \(what) within \(timeout) s; last screenshot: \(last?.path ?? "none")")
+    }
+
+    // MARK: Input (global compositor coordinates)
+
+    public func touchDown(_ id: Int, x: Double, y: Double) throws { try control.send("touch down \(id) \(x) \(y)") }
+    public func touchMotion(_ id: Int, x: Double, y: Double) throws { try control.send("touch motion \(id) \(x) \(y)") }
+    public func touchUp(_ id: Int) throws { try control.send("touch up \(id)") }
+    public func touchFrame() throws { try control.send("touch frame") }
+    public func touchCancel() throws { try control.send("touch cancel") }
+    public func pointerMotion(x: Double, y: Double) throws { try control.send("pointer motion \(x) \(y)") }
+    public func pointerButton(_ code: Int = 272, down: Bool) throws {
+        try control.send("pointer button \(code) \(down ? "down" : "up")")
+    }
+    public func key(_ code: Int, down: Bool) throws { try control.send("key \(code) \(down ? "down" : "up")") }
+    public func close(appID: String) throws { try control.send("close \(appID)") }
+
+    // MARK: Teardown
+
+    /// Stops every client and Weston. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        for client in clients { client.stop() }
+        if weston.isRunning {
+            _ = try? control.send("quit", timeout: 2)
+            if weston.waitForExit(timeout: 3) == nil { weston.stop() }
+        }
+    }
+
+    /// Kills Weston outright, as a crash would, leaving its clients running.
+    public func killCompositor() {
+        weston.signal(SIGKILL)
+        _ = weston.waitForExit(timeout: 5)
+    }
+
+    /// Removes the runtime directory (screenshots and logs); call it when a test passed.
+    public func removeFiles() {
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// The tail of Weston's log and each client's stderr, for failure messages.
+    public var diagnostics: String {
+        var text = "--- weston.log (\(runtimeDirectory)) ---\n" + WestonSession.tail(runtimeDirectory + "/weston.log")
+        for client in clients {
+            text += "\n--- \(client.name) stderr ---\n" + WestonSession.tail(client.stderrPath)
+        }
+        return text
+    }
+}

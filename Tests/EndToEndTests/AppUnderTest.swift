@@ -1,0 +1,92 @@
+// The real touchtracker binary under a real headless Weston, driven through our plugin.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+/// One app in one private compositor; coordinates are the window's (the plugin takes global ones).
+final class AppUnderTest {
+    static let appID = "org.touchtracker.TouchTracker"
+
+    let session: WestonSession
+    let app: ChildProcess
+    let window: WindowInfo
+
+    init(arguments: [String] = ["--trace"], options: WestonSession.Options = .init()) throws {
+        session = try WestonSession(options)
+        do {
+            app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker")
+            window = try session.waitForWindow(appID: Self.appID, process: app)
+            // The first frame: a white canvas.
+            try session.waitForScreen("the white canvas") { shot in
+                shot.pixel(x: self.window.x + 5, y: self.window.y + 5) == .white
+            }
+        } catch {
+            let diagnostics = session.diagnostics
+            session.stop()
+            throw HarnessError("\(error)\n\(diagnostics)")
+        }
+    }
+
+    deinit { session.stop() }
+
+    func global(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + y) }
+
+    func down(_ id: Int, _ x: Double, _ y: Double) throws {
+        let p = global(x, y)
+        try session.touchDown(id, x: p.x, y: p.y)
+    }
+
+    func move(_ id: Int, _ x: Double, _ y: Double) throws {
+        let p = global(x, y)
+        try session.touchMotion(id, x: p.x, y: p.y)
+    }
+
+    func up(_ id: Int) throws { try session.touchUp(id) }
+    func frame() throws { try session.touchFrame() }
+
+    /// Waits until the screen satisfies `condition`, with window-relative pixel lookup.
+    @discardableResult
+    func expectScreen(_ what: String, timeout: Double = 5,
+                      _ condition: @escaping (_ pixel: (Double, Double) -> Pixel) -> Bool) throws -> Screenshot {
+        try session.waitForScreen(timeout: timeout, what) { shot in
+            condition { x, y in shot.pixel(x: self.window.x + x, y: self.window.y + y) ?? Pixel(red: 1, green: 2, blue: 3) }
+        }
+    }
+
+    /// Fails the test with the app's and Weston's logs attached.
+    func record(_ error: Error, sourceLocation: SourceLocation = #_sourceLocation) {
+        Issue.record("\(error)\n\(session.diagnostics)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Runs `body` with a fresh app; any error fails the test with logs; files are removed on success.
+func withApp(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
+             sourceLocation: SourceLocation = #_sourceLocation,
+             _ body: (AppUnderTest) throws -> Void) {
+    let app: AppUnderTest
+    do {
+        app = try AppUnderTest(arguments: arguments, options: options)
+    } catch {
+        Issue.record("\(error)", sourceLocation: sourceLocation)
+        return
+    }
+    do {
+        try body(app)
+        app.session.stop()
+        app.session.removeFiles()
+    } catch {
+        app.record(error, sourceLocation: sourceLocation)
+        app.session.stop()
+    }
+}
+
+/// Samples along a segment, skipping the ends (round caps and neighbours blur them).
+func samples(from a: (Double, Double), to b: (Double, Double), count: Int = 5) -> [(Double, Double)] {
+    (1...count).map { i in
+        let t = Double(i) / Double(count + 1)
+        return (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+    }
+}

@@ -1,0 +1,124 @@
+// How the app starts and ends under a real compositor.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+@Suite("App lifecycle under Weston", .serialized)
+struct LifecycleTests {
+    @Test("The window is titled TouchTracker, has the app id, and fills kiosk-shell's output")
+    func windowIdentity() {
+        withApp { app in
+            #expect(app.window.title == "TouchTracker")
+            #expect(app.window.appID == AppUnderTest.appID)
+            #expect(app.window.width == 1024 && app.window.height == 768)
+        }
+    }
+
+    @Test("Closing the window ends the app with exit status 0")
+    func closeExitsZero() {
+        withApp { app in
+            try app.session.close(appID: AppUnderTest.appID)
+            let status = app.app.waitForExit(timeout: 5)
+            #expect(status == 0, "exit status \(String(describing: status)); stderr: \(app.app.standardError)")
+        }
+    }
+
+    @Test("SIGTERM and SIGINT end the app cleanly with exit status 0")
+    func signalsExitZero() {
+        for signal in [SIGTERM, SIGINT] {
+            withApp { app in
+                app.app.signal(signal)
+                let status = app.app.waitForExit(timeout: 5)
+                #expect(status == 0, "signal \(signal): exit status \(String(describing: status))")
+            }
+        }
+    }
+
+    @Test("Killing the compositor mid-stroke ends the app with a one-line message and a non-zero status")
+    func compositorLoss() {
+        withApp { app in
+            try app.down(0, 100, 100)
+            try app.frame()
+            try app.move(0, 300, 300)
+            try app.frame()
+            app.session.killCompositor()
+            let status = app.app.waitForExit(timeout: 5)
+            #expect(status != nil && status != 0, "exit status \(String(describing: status))")
+            let messages = app.app.standardError.split(separator: "\n").filter { $0.contains("lost the Wayland compositor") }
+            #expect(messages.count == 1, "stderr: \(app.app.standardError)")
+            #expect(!app.app.standardError.contains("Fatal error"))
+        }
+    }
+
+    @Test("Ctrl+Q quits with exit status 0")
+    func controlQQuits() {
+        withApp { app in
+            // Keyboard focus follows the mapped window; evdev 29 = left Ctrl, 16 = Q.
+            try app.session.key(29, down: true)
+            try app.session.key(16, down: true)
+            try app.session.key(16, down: false)
+            try app.session.key(29, down: false)
+            #expect(app.app.waitForExit(timeout: 5) == 0)
+        }
+    }
+
+    @Test("--trace logs every touch method call with phase, touch and location")
+    func traceLogsTouches() {
+        withApp(arguments: ["--trace"]) { app in
+            try app.down(0, 120, 130)
+            try app.frame()
+            try app.move(0, 220, 230)
+            try app.frame()
+            try app.up(0)
+            try app.frame()
+            try app.expectScreen("the line") { pixel in pixel(170, 180) == .black }
+            let log = app.app.standardError
+            #expect(log.contains("touchesBegan touches=1 phase=began"), "\(log)")
+            #expect(log.contains("touchesMoved touches=1 phase=moved"))
+            #expect(log.contains("touchesEnded touches=1 phase=ended"))
+            #expect(log.contains("x=120.0 y=130.0"))
+        }
+    }
+
+    @Test("Without a compositor the app says so in one line and exits non-zero")
+    func noCompositor() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try HarnessPaths.executable("touchtracker"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = "tt-no-such-display"
+        environment["XDG_RUNTIME_DIR"] = NSTemporaryDirectory()
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(output.split(separator: "\n").count == 1, "\(output)")
+        #expect(output.contains("tt-no-such-display"))
+    }
+
+    @Test("--help and --version")
+    func helpAndVersion() throws {
+        func run(_ argument: String) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try HarnessPaths.executable("touchtracker"))
+            process.arguments = [argument]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let (helpStatus, help) = try run("--help")
+        #expect(helpStatus == 0)
+        #expect(help.contains("--trace") && help.contains("multi-touch drawing app"))
+        let (versionStatus, version) = try run("--version")
+        #expect(versionStatus == 0)
+        #expect(version.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+}

@@ -1,0 +1,143 @@
+// The canvas through the real input adapter and responder chain, rendered with Cairo.
+import Graphics
+import Testing
+import TouchKit
+import TouchTrackerKit
+
+/// A window of the app's size holding the canvas, fed by TouchKit's input adapter.
+final class Canvas {
+    let clock = ManualClock(now: 100)
+    let application: Application
+    let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300))
+    let controller = DrawViewController()
+    let input: TouchInput
+
+    init() {
+        application = Application(clock: clock)
+        application.addWindow(window)
+        window.rootViewController = controller
+        input = TouchInput(application: application, window: window)
+    }
+
+    var drawView: DrawView { controller.drawView }
+
+    func down(_ id: Int32, _ x: Double, _ y: Double) { input.down(.touch(id), at: Point(x: x, y: y), time: clock.now) }
+    func move(_ id: Int32, _ x: Double, _ y: Double) { input.motion(.touch(id), at: Point(x: x, y: y), time: clock.now) }
+    func up(_ id: Int32) { input.up(.touch(id), time: clock.now) }
+    func frame() {
+        input.frame()
+        clock.advance(by: 0.016)
+    }
+
+    /// Renders what the window says is dirty into `image` (as the host does) and returns it.
+    @discardableResult
+    func render(into image: ImageSurface) -> Rect? {
+        guard let dirty = window.takeDirtyRect() else { return nil }
+        let context = CairoContext(surface: image)
+        context.clip(to: dirty)
+        window.render(dirty, in: context)
+        return dirty
+    }
+
+    func renderAll() -> ImageSurface {
+        let image = ImageSurface(width: 400, height: 300)
+        window.render(window.bounds, in: CairoContext(surface: image))
+        return image
+    }
+}
+
+@Suite("DrawView")
+struct DrawViewTests {
+    @Test("A1: each finger draws its own red line while down; lines turn black when lifted")
+    func linesPerFinger() throws {
+        let canvas = Canvas()
+        canvas.down(1, 50, 50)
+        canvas.down(2, 300, 50)
+        canvas.frame()
+        canvas.move(1, 50, 250)
+        canvas.move(2, 350, 250)
+        canvas.frame()
+        #expect(canvas.drawView.linesInProgress.count == 2)
+        var image = canvas.renderAll()
+        #expect(image.color(x: 50, y: 150) == .red)
+        #expect(image.color(x: 325, y: 150) == .red)
+        #expect(image.color(x: 200, y: 150) == .white)
+
+        canvas.up(1)
+        canvas.frame()
+        #expect(canvas.drawView.finishedLines == [Line(begin: Point(x: 50, y: 50), end: Point(x: 50, y: 250))])
+        image = canvas.renderAll()
+        #expect(image.color(x: 50, y: 150) == .black)
+        #expect(image.color(x: 325, y: 150) == .red)
+    }
+
+    @Test("A1: lines are 10 px wide with round caps")
+    func lineShape() throws {
+        let canvas = Canvas()
+        canvas.down(1, 100, 100)
+        canvas.frame()
+        canvas.move(1, 300, 100)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        let image = canvas.renderAll()
+        #expect(image.color(x: 200, y: 96) == .black)
+        #expect(image.color(x: 200, y: 104) == .black)
+        #expect(image.color(x: 200, y: 107) == .white)
+        #expect(image.color(x: 200, y: 93) == .white)
+        // Round cap: the line extends 5 px beyond its end on the axis, not at the corners.
+        #expect(image.color(x: 303, y: 100) == .black)
+        #expect(image.color(x: 304, y: 104) == .white)
+    }
+
+    @Test("A2: a cancelled touch removes its line in progress; finished lines stay")
+    func cancelRemovesInProgress() throws {
+        let canvas = Canvas()
+        canvas.down(1, 20, 20)
+        canvas.frame()
+        canvas.move(1, 380, 20)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.down(2, 20, 100)
+        canvas.frame()
+        canvas.move(2, 380, 100)
+        canvas.frame()
+        canvas.input.cancel()
+        #expect(canvas.drawView.linesInProgress.isEmpty)
+        #expect(canvas.drawView.finishedLines.count == 1)
+        let image = canvas.renderAll()
+        #expect(image.color(x: 200, y: 20) == .black)
+        #expect(image.color(x: 200, y: 100) == .white)
+    }
+
+    @Test("Damage covers only the moving line, and incremental repaints match a full repaint")
+    func damageIsLocal() throws {
+        let canvas = Canvas()
+        let screen = ImageSurface(width: 400, height: 300)
+        #expect(canvas.render(into: screen) != nil)  // first paint: everything
+        for i in 0..<5 {
+            canvas.down(Int32(i), 30 + Double(i) * 70, 30)
+            canvas.frame()
+            canvas.move(Int32(i), 40 + Double(i) * 70, 200)
+            canvas.frame()
+            canvas.up(Int32(i))
+            canvas.frame()
+            canvas.render(into: screen)
+        }
+        canvas.down(9, 10, 280)
+        canvas.frame()
+        canvas.render(into: screen)
+        canvas.move(9, 60, 280)
+        canvas.frame()
+        let dirty = try #require(canvas.render(into: screen))
+        #expect(dirty.width < 80 && dirty.height < 30, "damage \(dirty)")
+        let full = canvas.renderAll()
+        for y in stride(from: 0, to: 300, by: 3) {
+            for x in stride(from: 0, to: 400, by: 3) where screen.color(x: x, y: y) != full.color(x: x, y: y) {
+                Issue.record("pixel \(x),\(y) differs: incremental \(String(describing: screen.color(x: x, y: y))) full \(String(describing: full.color(x: x, y: y)))")
+                return
+            }
+        }
+    }
+}
