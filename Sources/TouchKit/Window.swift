@@ -196,10 +196,11 @@ open class Window: View {
     }
 
     /// Draws the part of the hierarchy inside `rect` (window coordinates) into `context`: the
-    /// window's background and content, then each visible view front to back order reversed
-    /// (back first), each translated to its origin, clipped to its bounds (and so to its
-    /// superview's), with its background filled and `draw(_:in:)` called with the dirty area in
-    /// its own coordinates. Views outside `rect` are skipped.
+    /// window's background and content, then every visible view, back to front (subviews in
+    /// order, after their superview). Each view is translated to its origin and clipped to its
+    /// bounds (and so to its superview's), its background is filled, and ``View/draw(_:in:)`` gets
+    /// the dirty area in the view's own coordinates. Views outside `rect` are skipped; the
+    /// context's state is restored afterwards.
     public func render(_ rect: Rect, in context: GraphicsContext) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty, !isHidden else { return }
