@@ -313,6 +313,10 @@ public final class WestonSession {
     }
     public func key(_ code: Int, down: Bool) throws { try control.send("key \(code) \(down ? "down" : "up")") }
     public func close(appID: String) throws { try control.send("close \(appID)") }
+    /// Asks the window to take a new size (an xdg_toplevel configure, as a user's resize sends).
+    public func resize(appID: String, width: Int, height: Int) throws {
+        try control.send("resize \(width) \(height) \(appID)")
+    }
 
     // MARK: Teardown
 

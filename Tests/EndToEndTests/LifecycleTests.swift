@@ -17,6 +17,40 @@ struct LifecycleTests {
         }
     }
 
+    @Test("The canvas follows the window when the compositor resizes it; lines stay")
+    func resizeFollowsWindow() {
+        withApp { app in
+            try app.down(0, 50, 50)
+            try app.frame()
+            try app.move(0, 300, 50)
+            try app.frame()
+            try app.up(0)
+            try app.frame()
+            try app.expectScreen("the first line") { pixel in pixel(175, 50) == .black }
+            try app.session.resize(appID: AppUnderTest.appID, width: 600, height: 400)
+            let deadline = Date().addingTimeInterval(5)
+            var resized = try app.session.windows().first { $0.appID == AppUnderTest.appID }
+            while resized?.width != 600, Date() < deadline {
+                usleep(20_000)
+                resized = try app.session.windows().first { $0.appID == AppUnderTest.appID }
+            }
+            let window = try #require(resized)
+            #expect(window.width == 600 && window.height == 400, "\(window)")
+            // Draw near the new bottom-right corner: the canvas covers the whole new size.
+            let (ox, oy) = (window.x, window.y)
+            try app.session.touchDown(1, x: ox + 450, y: oy + 380)
+            try app.session.touchFrame()
+            try app.session.touchMotion(1, x: ox + 590, y: oy + 380)
+            try app.session.touchFrame()
+            try app.session.touchUp(1)
+            try app.session.touchFrame()
+            try app.session.waitForScreen("both lines in the resized window") { shot in
+                shot.pixel(x: ox + 175, y: oy + 50) == .black && shot.pixel(x: ox + 520, y: oy + 380) == .black
+                    && shot.pixel(x: ox + 595, y: oy + 200) == .white
+            }
+        }
+    }
+
     @Test("Closing the window ends the app with exit status 0")
     func closeExitsZero() {
         withApp { app in

@@ -955,6 +955,28 @@ cmd_close(struct hclient *cl, const char *app_id)
 	client_reply(cl, "ok");
 }
 
+/* resize W H APP_ID: a configure with that size, as a user's resize would send. */
+static void
+cmd_resize(struct hclient *cl, const char *args)
+{
+	struct close_ctx ctx = { NULL, NULL };
+	int width, height, consumed = 0;
+
+	if (sscanf(args, "%d %d %n", &width, &height, &consumed) != 2 || consumed == 0 ||
+	    width <= 0 || height <= 0 || width > 16384 || height > 16384 || !args[consumed]) {
+		client_reply(cl, "error usage: resize WIDTH HEIGHT APP_ID");
+		return;
+	}
+	ctx.app_id = args + consumed;
+	for_each_window_view(cl->h, find_toplevel, &ctx);
+	if (!ctx.found) {
+		client_reply(cl, "error no window with app_id '%s'", ctx.app_id);
+		return;
+	}
+	weston_desktop_surface_set_size(ctx.found, width, height);
+	client_reply(cl, "ok");
+}
+
 /* ------------------------------------------------------------------------ */
 /* commands: screenshot                                                     */
 
@@ -1301,6 +1323,10 @@ handle_line(struct hclient *cl, char *line)
 	}
 	if (strncmp(line, "close ", 6) == 0) {
 		cmd_close(cl, line + 6);
+		return;
+	}
+	if (strncmp(line, "resize ", 7) == 0) {
+		cmd_resize(cl, line + 7);
 		return;
 	}
 
