@@ -1,0 +1,67 @@
+import Foundation
+
+/// A generated Swift file: a name (no directory) and its contents.
+public struct GeneratedFile: Hashable, Sendable {
+    public var name: String
+    public var contents: String
+}
+
+/// The scanner's entry points: XML documents in, Swift files out.
+public enum WaylandScanner {
+    /// Parses, validates and generates. Inputs are (path for diagnostics, XML bytes), in order.
+    /// Returns one file per input plus the shared interface-table file (last).
+    public static func generate(_ inputs: [(path: String, data: Data)]) throws(ScannerError) -> [GeneratedFile] {
+        var protocols: [ProtocolSpec] = []
+        var outputNames: [String: String] = [:]
+        for input in inputs {
+            let name = SwiftGenerator.outputFileName(forInput: input.path)
+            if let other = outputNames[name] {
+                throw ScannerError(SourceLocation(file: input.path, line: 1),
+                                   "this file and \(other) would both generate \(name)")
+            }
+            outputNames[name] = input.path
+            protocols.append(try ProtocolParser.parse(input.data, file: input.path))
+        }
+        let set = try ProtocolSet.validate(protocols)
+        let generator = SwiftGenerator(set)
+        var files: [GeneratedFile] = []
+        for (input, spec) in zip(inputs, protocols) {
+            files.append(GeneratedFile(name: SwiftGenerator.outputFileName(forInput: input.path),
+                                       contents: generator.protocolFile(spec)))
+        }
+        files.append(GeneratedFile(name: SwiftGenerator.interfaceTableFileName,
+                                   contents: generator.interfaceTableFile()))
+        return files
+    }
+
+    /// Reads the files at `paths`, generates, and writes the results into `outputDirectory`.
+    /// Returns the written paths. Unreadable inputs are reported as errors at line 1.
+    @discardableResult
+    public static func run(inputPaths paths: [String], outputDirectory: String) throws(ScannerError) -> [String] {
+        var inputs: [(path: String, data: Data)] = []
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ScannerError(SourceLocation(file: path, line: 1), "cannot read file")
+            }
+            inputs.append((path, data))
+        }
+        let files = try generate(inputs)
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ScannerError(SourceLocation(file: outputDirectory, line: 1),
+                               "cannot create output directory: \(error.localizedDescription)")
+        }
+        var written: [String] = []
+        for file in files {
+            let path = (outputDirectory as NSString).appendingPathComponent(file.name)
+            do {
+                try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw ScannerError(SourceLocation(file: path, line: 1), "cannot write: \(error.localizedDescription)")
+            }
+            written.append(path)
+        }
+        return written
+    }
+}

@@ -1,0 +1,41 @@
+// wayland-swift-scanner: Wayland protocol XML in, Swift bindings out (see WaylandScannerCore).
+//
+//     wayland-swift-scanner --output DIR PROTOCOL.xml...
+//
+// Writes one `<name>-protocol.swift` per input plus `wayland-interfaces.swift` into DIR.
+// Errors are printed as `file:line: error: message`; the exit code is then 1.
+import Foundation
+import WaylandScannerCore
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+func usage() -> Never {
+    printError("usage: wayland-swift-scanner --output DIR PROTOCOL.xml...")
+    exit(2)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var outputDirectory: String?
+var inputs: [String] = []
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "-o", "--output":
+        guard !arguments.isEmpty else { usage() }
+        outputDirectory = arguments.removeFirst()
+    case "-h", "--help":
+        usage()
+    default:
+        inputs.append(argument)
+    }
+}
+guard let outputDirectory, !inputs.isEmpty else { usage() }
+
+do {
+    try WaylandScanner.run(inputPaths: inputs, outputDirectory: outputDirectory)
+} catch {
+    printError("\(error)")
+    exit(1)
+}

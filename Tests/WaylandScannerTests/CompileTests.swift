@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import WaylandScannerCore
+
+/// The generated code for the edge-case fixtures (keywords, mangled names, bitfields, fds, arrays,
+/// untyped new ids, cross-protocol references) type-checks against the real runtime in
+/// Sources/Wayland, warning-free in Swift 6 mode. The real protocols are compiled by every build
+/// of the Wayland target already.
+@Suite("Generated code compiles")
+struct CompileTests {
+    @Test("fixtures + wayland.xml type-check with the runtime, without warnings",
+          .enabled(if: CompileTests.swiftc != nil, "swiftc not found"),
+          .timeLimit(.minutes(5)))
+    func typecheck() throws {
+        let root = Fixtures.packageRoot
+        let waylandXML = root.appendingPathComponent("protocols/wayland.xml").path
+        let files = try WaylandScanner.generate([
+            (waylandXML, try Data(contentsOf: URL(fileURLWithPath: waylandXML))),
+            ("things.xml", Data(Fixtures.things.utf8)),
+            ("extra.xml", Data(Fixtures.extra.utf8)),
+        ])
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("wayland-scanner-compile-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var sources: [String] = []
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            try Data(file.contents.utf8).write(to: url)
+            sources.append(url.path)
+        }
+        let runtime = root.appendingPathComponent("Sources/Wayland")
+        for name in try FileManager.default.contentsOfDirectory(atPath: runtime.path) where name.hasSuffix(".swift") {
+            sources.append(runtime.appendingPathComponent(name).path)
+        }
+        let shimsMap = directory.appendingPathComponent("CShims.modulemap")
+        let shimsHeader = root.appendingPathComponent("Sources/CShims/include/CShims.h").path
+        try Data("module CShims {\n  header \"\(shimsHeader)\"\n  export *\n}\n".utf8).write(to: shimsMap)
+        let waylandMap = root.appendingPathComponent("Sources/CWaylandClient/module.modulemap").path
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CompileTests.swiftc!)
+        process.arguments = [
+            "-typecheck", "-swift-version", "6", "-module-name", "Wayland", "-warnings-as-errors",
+            "-Xcc", "-fmodule-map-file=\(waylandMap)", "-Xcc", "-fmodule-map-file=\(shimsMap.path)",
+        ] + sources
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+    }
+
+    static let swiftc: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/swiftc"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+}
