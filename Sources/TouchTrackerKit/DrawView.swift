@@ -1,18 +1,19 @@
 // The canvas of seed 000 (HQLDrawView): every finger draws its own line, red while the finger is
-// down, black once lifted; a cancelled touch loses its line (A1, A2).
+// down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2).
 import Graphics
 import Logging
 import TouchKit
 
 public final class DrawView: View {
-    /// Finished lines, oldest first.
-    public private(set) var finishedLines: [Line] = []
+    /// The finished strokes: the document.
+    public let drawing: Drawing
     /// One line per finger on the glass, keyed by its touch (T1: the touch object is the identity).
-    public private(set) var linesInProgress: [ObjectIdentifier: Line] = [:]
+    public private(set) var linesInProgress: [ObjectIdentifier: Stroke] = [:]
 
     public static let lineWidth = 10.0
-    public static let finishedColor = Color.black
     public static let inProgressColor = Color.red
+    /// The colour finished lines get.
+    public var penColor = Color.black
 
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger?
@@ -20,14 +21,20 @@ public final class DrawView: View {
     private var traceNumbers: [ObjectIdentifier: Int] = [:]
     private var nextTraceNumber = 1
 
-    /// Finished lines rasterised once, so a moving finger repaints only its own line.
+    /// Finished strokes rasterised once, so a moving finger repaints only its own line.
     private var cache: ImageSurface?
     private var cacheIsValid = false
 
-    public override init(frame: Rect) {
+    public init(frame: Rect, drawing: Drawing = Drawing()) {
+        self.drawing = drawing
         super.init(frame: frame)
         backgroundColor = .white
         isMultipleTouchEnabled = true
+        drawing.observe { [unowned self] change in self.drawingChanged(change) }
+    }
+
+    public override convenience init(frame: Rect) {
+        self.init(frame: frame, drawing: Drawing())
     }
 
     // MARK: Touches
@@ -36,9 +43,10 @@ public final class DrawView: View {
         trace("touchesBegan", touches)
         for touch in touches {
             let location = touch.location(in: self)
-            let line = Line(begin: location, end: location)
+            let line = Stroke.line(StrokeID(0), from: location, to: location, color: Self.inProgressColor,
+                                   width: Self.lineWidth)
             linesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(line.bounds(strokeWidth: Self.lineWidth))
+            setNeedsDisplay(line.bounds)
         }
     }
 
@@ -46,10 +54,10 @@ public final class DrawView: View {
         trace("touchesMoved", touches)
         for touch in touches {
             guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
-            let old = line.bounds(strokeWidth: Self.lineWidth)
-            line.end = touch.location(in: self)
+            let old = line.bounds
+            line.points[1] = touch.location(in: self)
             linesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(old.union(line.bounds(strokeWidth: Self.lineWidth)))
+            setNeedsDisplay(old.union(line.bounds))
         }
     }
 
@@ -57,10 +65,11 @@ public final class DrawView: View {
         trace("touchesEnded", touches)
         for touch in touches {
             guard var line = linesInProgress.removeValue(forKey: ObjectIdentifier(touch)) else { continue }
-            line.end = touch.location(in: self)
-            finishedLines.append(line)
-            drawIntoCache(line)
-            setNeedsDisplay(line.bounds(strokeWidth: Self.lineWidth))
+            setNeedsDisplay(line.bounds)
+            line.points[1] = touch.location(in: self)
+            line.id = drawing.makeID()
+            line.color = penColor
+            drawing.add(line)
         }
     }
 
@@ -68,7 +77,7 @@ public final class DrawView: View {
         trace("touchesCancelled", touches)
         for touch in touches {
             guard let line = linesInProgress.removeValue(forKey: ObjectIdentifier(touch)) else { continue }
-            setNeedsDisplay(line.bounds(strokeWidth: Self.lineWidth))
+            setNeedsDisplay(line.bounds)
         }
     }
 
@@ -89,14 +98,31 @@ public final class DrawView: View {
 
     // MARK: Drawing
 
+    private func drawingChanged(_ change: Drawing.Change) {
+        switch change {
+        case .added(let stroke):
+            if let cache, cacheIsValid { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
+            setNeedsDisplay(stroke.bounds)
+        case .removed(let stroke):
+            cacheIsValid = false
+            setNeedsDisplay(stroke.bounds)
+        case .updated(let old, let new):
+            cacheIsValid = false
+            setNeedsDisplay(old.bounds.union(new.bounds))
+        case .reset:
+            cacheIsValid = false
+            setNeedsDisplay()
+        }
+    }
+
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
-            cairo.draw(finishedLinesImage(), clippedTo: rect)
+            cairo.draw(finishedStrokesImage(), clippedTo: rect)
         } else {
-            for line in finishedLines { stroke(line, color: Self.finishedColor, in: context) }
+            for stroke in drawing.strokes where stroke.bounds.intersects(rect) { StrokeRenderer.draw(stroke, in: context) }
         }
-        for line in linesInProgress.values where line.bounds(strokeWidth: Self.lineWidth).intersects(rect) {
-            stroke(line, color: Self.inProgressColor, in: context)
+        for line in linesInProgress.values where line.bounds.intersects(rect) {
+            StrokeRenderer.draw(line, in: context)
         }
     }
 
@@ -107,37 +133,47 @@ public final class DrawView: View {
         }
     }
 
-    private func stroke(_ line: Line, color: Color, in context: GraphicsContext) {
-        context.setStrokeColor(color)
-        context.setLineWidth(Self.lineWidth)
-        context.setLineCap(.round)
-        context.move(to: line.begin)
-        context.addLine(to: line.end)
-        context.strokePath()
-    }
-
-    private func finishedLinesImage() -> ImageSurface {
-        let width = Int(bounds.width.rounded(.up)), height = Int(bounds.height.rounded(.up))
-        if let cache, cacheIsValid, cache.width == max(width, 1), cache.height == max(height, 1) { return cache }
+    private func finishedStrokesImage() -> ImageSurface {
+        let width = max(Int(bounds.width.rounded(.up)), 1), height = max(Int(bounds.height.rounded(.up)), 1)
+        if let cache, cacheIsValid, cache.width == width, cache.height == height { return cache }
         let image = ImageSurface(width: width, height: height)
         let context = CairoContext(surface: image)
-        for line in finishedLines { stroke(line, color: Self.finishedColor, in: context) }
+        for stroke in drawing.strokes { StrokeRenderer.draw(stroke, in: context) }
         cache = image
         cacheIsValid = true
         return image
     }
+}
 
-    private func drawIntoCache(_ line: Line) {
-        guard let cache, cacheIsValid else { return }
-        stroke(line, color: Self.finishedColor, in: CairoContext(surface: cache))
+/// How each kind of stroke is painted: round caps and joins, its colour and width.
+public enum StrokeRenderer {
+    public static func draw(_ stroke: Stroke, in context: GraphicsContext) {
+        context.setStrokeColor(stroke.color)
+        context.setLineWidth(stroke.width)
+        context.setLineCap(.round)
+        context.setLineJoin(.round)
+        switch stroke.kind {
+        case .line, .freehand:
+            guard let first = stroke.points.first else { return }
+            context.move(to: first)
+            // A single point still shows as a dot: a zero-length segment with round caps.
+            for point in stroke.points.count > 1 ? Array(stroke.points.dropFirst()) : [first] {
+                context.addLine(to: point)
+            }
+        case .circle:
+            guard stroke.points.count >= 2 else { return }
+            context.addEllipse(in: Rect(enclosing: stroke.points[0], stroke.points[1]))
+        }
+        context.strokePath()
     }
 }
 
 /// The app's one screen: a canvas that fills the window.
 public final class DrawViewController: ViewController {
-    public let drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+    public let drawView: DrawView
 
-    public override init() {
+    public init(drawing: Drawing = Drawing()) {
+        drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768), drawing: drawing)
         super.init()
         view = drawView
     }

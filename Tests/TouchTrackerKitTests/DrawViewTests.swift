@@ -65,7 +65,8 @@ struct DrawViewTests {
 
         canvas.up(1)
         canvas.frame()
-        #expect(canvas.drawView.finishedLines == [Line(begin: Point(x: 50, y: 50), end: Point(x: 50, y: 250))])
+        #expect(canvas.drawView.drawing.strokes.map(\.points) == [[Point(x: 50, y: 50), Point(x: 50, y: 250)]])
+        #expect(canvas.drawView.drawing.strokes.first?.color == .black)
         image = canvas.renderAll()
         #expect(image.color(x: 50, y: 150) == .black)
         #expect(image.color(x: 325, y: 150) == .red)
@@ -105,7 +106,7 @@ struct DrawViewTests {
         canvas.frame()
         canvas.input.cancel()
         #expect(canvas.drawView.linesInProgress.isEmpty)
-        #expect(canvas.drawView.finishedLines.count == 1)
+        #expect(canvas.drawView.drawing.strokes.count == 1)
         let image = canvas.renderAll()
         #expect(image.color(x: 200, y: 20) == .black)
         #expect(image.color(x: 200, y: 100) == .white)

@@ -1,0 +1,191 @@
+// The document: the finished strokes, in paint order, with undo and redo of every change.
+// Views, the raster cache, the hit-test index and autosave all learn of changes through `observers`.
+import TouchKit
+
+public final class Drawing {
+    /// What changed, so observers can update incrementally (repaint one stroke, reindex one entry).
+    public enum Change: Equatable, Sendable {
+        case added(Stroke)
+        case removed(Stroke)
+        case updated(old: Stroke, new: Stroke)
+        /// Many strokes changed at once (clear, load, undo of a clear).
+        case reset
+    }
+
+    public private(set) var strokes: [Stroke] = []
+    private var indexByID: [StrokeID: Int] = [:]
+    private var nextID = 1
+
+    public let undoStack = UndoStack()
+    private var observers: [(Change) -> Void] = []
+
+    public init(strokes: [Stroke] = []) {
+        replaceAll(with: strokes, undoable: false)
+    }
+
+    /// Registers a closure called after every change.
+    public func observe(_ observer: @escaping (Change) -> Void) { observers.append(observer) }
+
+    public func stroke(_ id: StrokeID) -> Stroke? { indexByID[id].map { strokes[$0] } }
+
+    /// A fresh identity for a stroke about to be added.
+    public func makeID() -> StrokeID {
+        defer { nextID += 1 }
+        return StrokeID(nextID)
+    }
+
+    // MARK: Changes (each one undoable)
+
+    /// Adds a finished stroke on top.
+    /// Adds a finished stroke on top and returns it (with a fresh id if its id was taken).
+    @discardableResult
+    public func add(_ stroke: Stroke, actionName: String = "Draw") -> Stroke {
+        let added = insert(stroke, at: strokes.count)
+        undoStack.register(actionName, undo: { [unowned self] in self.remove(added.id, actionName: actionName) })
+        return added
+    }
+
+    /// Removes a stroke; undo puts it back at its place in the paint order.
+    public func remove(_ id: StrokeID, actionName: String = "Delete") {
+        guard let index = indexByID[id] else { return }
+        let stroke = strokes[index]
+        strokes.remove(at: index)
+        reindex(from: index)
+        notify(.removed(stroke))
+        undoStack.register(actionName, undo: { [unowned self] in
+            self.insert(stroke, at: min(index, self.strokes.count))
+            self.undoStack.register(actionName, undo: { [unowned self] in self.remove(id, actionName: actionName) })
+        })
+    }
+
+    /// Replaces a stroke with a changed copy of the same id (move, recolour).
+    public func update(_ id: StrokeID, actionName: String = "Change", _ change: (inout Stroke) -> Void) {
+        guard let index = indexByID[id] else { return }
+        let old = strokes[index]
+        var new = old
+        change(&new)
+        new.id = id
+        guard new != old else { return }
+        strokes[index] = new
+        notify(.updated(old: old, new: new))
+        undoStack.register(actionName, undo: { [unowned self] in
+            self.update(id, actionName: actionName) { $0 = old }
+        })
+    }
+
+    /// Removes every stroke (seed 000's double tap); undo brings them all back.
+    public func removeAll(actionName: String = "Clear") {
+        guard !strokes.isEmpty else { return }
+        let old = strokes
+        replaceAll(with: [], undoable: false)
+        undoStack.register(actionName, undo: { [unowned self] in
+            self.replaceAll(with: old, undoable: false)
+            self.undoStack.register(actionName, undo: { [unowned self] in self.removeAll(actionName: actionName) })
+        })
+    }
+
+    /// Replaces the whole drawing (loading a file). Not undoable when `undoable` is false.
+    public func replaceAll(with newStrokes: [Stroke], undoable: Bool) {
+        let old = strokes
+        strokes = newStrokes
+        reindex(from: 0)
+        nextID = max(nextID, (newStrokes.map(\.id.rawValue).max() ?? 0) + 1)
+        notify(.reset)
+        if undoable {
+            undoStack.register("Replace", undo: { [unowned self] in self.replaceAll(with: old, undoable: true) })
+        }
+    }
+
+    // MARK: Queries
+
+    /// The top-most stroke whose centre line passes within `radius` of `point` (seed 000's
+    /// lineAtPoint, with a true distance instead of 20 samples).
+    public func stroke(near point: Point, within radius: Double) -> Stroke? {
+        var best: (stroke: Stroke, distance: Double)?
+        for stroke in strokes.reversed() {
+            let bounds = stroke.bounds
+            guard point.x >= bounds.minX - radius, point.x <= bounds.maxX + radius,
+                  point.y >= bounds.minY - radius, point.y <= bounds.maxY + radius else { continue }
+            let d = stroke.distance(to: point)
+            if d <= radius, d < (best?.distance ?? .infinity) { best = (stroke, d) }
+        }
+        return best?.stroke
+    }
+
+    // MARK: Private
+
+    @discardableResult
+    private func insert(_ stroke: Stroke, at index: Int) -> Stroke {
+        var stroke = stroke
+        if indexByID[stroke.id] != nil { stroke.id = makeID() }
+        nextID = max(nextID, stroke.id.rawValue + 1)
+        strokes.insert(stroke, at: index)
+        reindex(from: index)
+        notify(.added(stroke))
+        return stroke
+    }
+
+    private func reindex(from start: Int) {
+        if start == 0 { indexByID.removeAll(keepingCapacity: true) }
+        for i in start..<strokes.count { indexByID[strokes[i].id] = i }
+        if start > 0 {
+            // Entries past the end belong to removed strokes.
+            indexByID = indexByID.filter { $0.value < strokes.count && strokes[$0.value].id == $0.key }
+        }
+    }
+
+    private func notify(_ change: Change) {
+        for observer in observers { observer(change) }
+    }
+}
+
+/// Undo and redo as closures. Registering while undoing records the redo step; registering
+/// anything else clears the redo history, as users expect.
+public final class UndoStack {
+    private struct Step {
+        let name: String
+        let action: () -> Void
+    }
+
+    private var undoSteps: [Step] = []
+    private var redoSteps: [Step] = []
+    private var isUndoing = false
+    private var isRedoing = false
+    /// The most steps kept; older ones are forgotten.
+    public var limit = 1000
+
+    public var canUndo: Bool { !undoSteps.isEmpty }
+    public var canRedo: Bool { !redoSteps.isEmpty }
+    public var undoActionName: String? { undoSteps.last?.name }
+    public var redoActionName: String? { redoSteps.last?.name }
+
+    func register(_ name: String, undo action: @escaping () -> Void) {
+        let step = Step(name: name, action: action)
+        if isUndoing {
+            redoSteps.append(step)
+        } else {
+            undoSteps.append(step)
+            if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
+            if !isRedoing { redoSteps.removeAll() }
+        }
+    }
+
+    public func undo() {
+        guard let step = undoSteps.popLast() else { return }
+        isUndoing = true
+        step.action()
+        isUndoing = false
+    }
+
+    public func redo() {
+        guard let step = redoSteps.popLast() else { return }
+        isRedoing = true
+        step.action()
+        isRedoing = false
+    }
+
+    public func removeAll() {
+        undoSteps.removeAll()
+        redoSteps.removeAll()
+    }
+}
