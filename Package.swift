@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client",
                        providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
         // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd).
@@ -39,7 +41,7 @@ let package = Package(
         // The UIKit-style event model: no Wayland, no Cairo.
         .target(name: "TouchKit"),
         // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
+        .target(name: "Graphics", dependencies: ["CCairo", "CPangoCairo", "TouchKit"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CShims",
