@@ -39,7 +39,12 @@ final class Seat {
     private static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
     /// The latest input serial, for requests that need one (popup grabs, move).
-    private(set) var lastSerial: UInt32 = 0
+    private(set) var lastSerial: UInt32 = 0 {
+        didSet { lastSerialTime = Seat.serialClock; Seat.serialClock += 1 }
+    }
+    /// Orders serials across seats (which seat had input last).
+    private(set) var lastSerialTime = 0
+    nonisolated(unsafe) private static var serialClock = 1
 
     init(seat: WlSeat, input: TouchInput, windowSurface: WlSurface, keymap: Keymap, logger: Logger) {
         self.seat = seat

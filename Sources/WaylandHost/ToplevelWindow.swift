@@ -11,7 +11,14 @@ final class ToplevelWindow {
     private let xdgSurface: XdgSurface
     private let toplevel: XdgToplevel
     private let shm: WlShm
-    let window: Window
+    let window: DecoratedWindow
+    /// Server-side decorations, where the compositor offers xdg-decoration.
+    private let decoration: ZxdgToplevelDecorationV1?
+    private var pendingDecorationMode: ZxdgToplevelDecorationV1.Mode?
+    private var pendingStates: Set<XdgToplevel.State> = []
+    /// The states of the last applied configure (maximized, fullscreen, activated...).
+    private(set) var states: Set<XdgToplevel.State> = []
+    private(set) var decorationMode: ZxdgToplevelDecorationV1.Mode = .clientSide
     private let logger: Logger
 
     /// The size the compositor asked for in the last toplevel configure (0 = our choice).
@@ -31,8 +38,8 @@ final class ToplevelWindow {
     static let defaultSize = (width: 1024, height: 768)
     static let maxBuffers = 3
 
-    init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, window: Window,
-         title: String, appID: String, logger: Logger) {
+    init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, decorationManager: ZxdgDecorationManagerV1?,
+         window: DecoratedWindow, title: String, appID: String, logger: Logger) {
         self.shm = shm
         self.window = window
         self.logger = logger
@@ -42,11 +49,13 @@ final class ToplevelWindow {
         toplevel.setTitle(title: title)
         toplevel.setAppId(appId: appID)
         toplevel.setMinSize(width: 200, height: 150)
+        decoration = decorationManager?.getToplevelDecoration(toplevel: toplevel)
 
         toplevel.onEvent = { [unowned self] event in
             switch event {
-            case .configure(let width, let height, _):
+            case .configure(let width, let height, let states):
                 self.pendingSize = (width, height)
+                self.pendingStates = Set(Self.decodeStates(states))
             case .close:
                 self.onClose?()
             default:
@@ -59,16 +68,56 @@ final class ToplevelWindow {
                 self.applyConfigure()
             }
         }
+        if let decoration {
+            decoration.onEvent = { [unowned self] event in
+                if case .configure(let mode) = event { self.pendingDecorationMode = mode }
+            }
+            decoration.setMode(mode: .serverSide)
+        }
         window.needsDisplayHandler = { [unowned self] in self.wantsRedraw = true }
         // The first commit carries no buffer: it asks the compositor for a configure.
         surface.commit()
     }
 
+    /// xdg_toplevel.configure's states: an array of 32-bit enum values in host byte order.
+    static func decodeStates(_ bytes: [UInt8]) -> [XdgToplevel.State] {
+        var states: [XdgToplevel.State] = []
+        var i = 0
+        while i + 4 <= bytes.count {
+            var value: UInt32 = 0
+            for k in 0..<4 { value |= UInt32(bytes[i + k]) << (8 * UInt32(k)) }
+            states.append(XdgToplevel.State(rawValue: value))
+            i += 4
+        }
+        return states
+    }
+
+    // MARK: Window commands (the client-side title bar's buttons and drags)
+
+    func beginMove(seat: WlSeat, serial: UInt32) { toplevel.move(seat: seat, serial: serial) }
+
+    func toggleMaximized() {
+        if states.contains(.maximized) { toplevel.unsetMaximized() } else { toplevel.setMaximized() }
+    }
+
+    func minimize() { toplevel.setMinimized() }
+
+    /// The size to return to when the window leaves maximized or fullscreen (the compositor then
+    /// sends 0x0, leaving the size to us).
+    private var floatingSize = defaultSize
+
     private func applyConfigure() {
-        let width = pendingSize.width > 0 ? Int(pendingSize.width) : (size.width > 0 ? size.width : Self.defaultSize.width)
-        let height = pendingSize.height > 0 ? Int(pendingSize.height) : (size.height > 0 ? size.height : Self.defaultSize.height)
+        let wasFloating = !states.contains(.maximized) && !states.contains(.fullscreen)
+        if isConfigured, wasFloating { floatingSize = size }
+        let fallback = floatingSize
+        let width = pendingSize.width > 0 ? Int(pendingSize.width) : fallback.width
+        let height = pendingSize.height > 0 ? Int(pendingSize.height) : fallback.height
         let first = !isConfigured
         isConfigured = true
+        states = pendingStates
+        if let mode = pendingDecorationMode { decorationMode = mode }
+        window.showsTitleBar = decorationMode != .serverSide && !states.contains(.fullscreen)
+        window.titleBar.isActive = states.contains(.activated)
         if first || width != size.width || height != size.height {
             logger.debug("window size \(width)x\(height)")
             size = (width, height)

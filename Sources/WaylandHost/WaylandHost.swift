@@ -25,6 +25,7 @@ public final class WaylandHost {
     private var compositor: WlCompositor?
     private var shm: WlShm?
     private var wmBase: XdgWmBase?
+    private var decorationManager: ZxdgDecorationManagerV1?
     private var seats: [UInt32: Seat] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
     private let keymap: Keymap
@@ -47,7 +48,13 @@ public final class WaylandHost {
             throw HostError("cannot connect to a Wayland compositor (WAYLAND_DISPLAY=\(displayName ?? "unset")): \(error)")
         }
         application = Application(clock: clock)
-        window = Window(frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        var commands = WindowCommands(beginMove: {}, toggleMaximized: {}, minimize: {}, close: {})
+        let decorated = DecoratedWindow(frame: Rect(x: 0, y: 0, width: 1024, height: 768), title: title,
+                                        commands: WindowCommands(beginMove: { commands.beginMove() },
+                                                                 toggleMaximized: { commands.toggleMaximized() },
+                                                                 minimize: { commands.minimize() },
+                                                                 close: { commands.close() }))
+        window = decorated
         application.addWindow(window)
         input = TouchInput(application: application, window: window)
         keymap = Keymap(logger: logger)
@@ -61,9 +68,18 @@ public final class WaylandHost {
         wmBase.onEvent = { [unowned wmBase] event in
             if case .ping(let serial) = event { wmBase.pong(serial: serial) }
         }
-        toplevel = ToplevelWindow(compositor: compositor, wmBase: wmBase, shm: shm, window: window,
+        toplevel = ToplevelWindow(compositor: compositor, wmBase: wmBase, shm: shm,
+                                  decorationManager: decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
         toplevel.onClose = { [unowned self] in self.stop(.closed) }
+        commands = WindowCommands(
+            beginMove: { [unowned self] in
+                guard let seat = self.lastInputSeat else { return }
+                self.toplevel.beginMove(seat: seat.seat, serial: seat.lastSerial)
+            },
+            toggleMaximized: { [unowned self] in self.toplevel.toggleMaximized() },
+            minimize: { [unowned self] in self.toplevel.minimize() },
+            close: { [unowned self] in self.stop(.closed) })
         for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
         pendingSeats.removeAll()
         try connection.roundtrip()
@@ -81,6 +97,8 @@ public final class WaylandHost {
                 shm = registry.bind(name: name, as: WlShm.self, version: 1)
             case XdgWmBase.interfaceName:
                 wmBase = registry.bind(name: name, as: XdgWmBase.self, version: min(version, XdgWmBase.maxVersion))
+            case ZxdgDecorationManagerV1.interfaceName:
+                decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
             case WlSeat.interfaceName:
                 if toplevel == nil {
                     pendingSeats.append((name, version))
@@ -94,6 +112,9 @@ public final class WaylandHost {
             seats[name] = nil
         }
     }
+
+    /// The seat that delivered the latest input: its serial authorises moves and popup grabs.
+    private var lastInputSeat: Seat? { seats.values.max { $0.lastSerialTime < $1.lastSerialTime } }
 
     private func bindSeat(name: UInt32, version: UInt32) {
         let wlSeat = registry.bind(name: name, as: WlSeat.self, version: min(version, 7))

@@ -149,10 +149,24 @@ public final class WestonSession {
         public var height = 768
         public var shell = "kiosk-shell.so"
         public var extraArguments: [String] = []
-        public init(width: Int = 1024, height: Int = 768, shell: String = "kiosk-shell.so") {
+        /// weston.ini content; nil runs Weston with --no-config.
+        public var config: String?
+        /// The output scale (HiDPI): 2 makes a 2x output of width x height pixels.
+        public var scale = 1
+        public init(width: Int = 1024, height: Int = 768, shell: String = "kiosk-shell.so", scale: Int = 1,
+                    config: String? = nil) {
             self.width = width
             self.height = height
             self.shell = shell
+            self.scale = scale
+            self.config = config
+        }
+
+        /// desktop-shell without its panel, so windows can be placed anywhere and nothing covers
+        /// a client-side title bar.
+        public static func desktop(width: Int = 1024, height: Int = 768) -> Options {
+            Options(width: width, height: height, shell: "desktop-shell.so",
+                    config: "[shell]\npanel-position=none\nlocking=false\nanimation=none\nstartup-animation=none\n")
         }
     }
 
@@ -181,10 +195,16 @@ public final class WestonSession {
         environment["TT_HARNESS_SOCKET"] = runtimeDirectory + "/harness.sock"
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "DISPLAY")
+        var configArgument = "--no-config"
+        if let config = options.config {
+            let path = runtimeDirectory + "/weston.ini"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            configArgument = "--config=\(path)"
+        }
         let arguments = [
             "--backend=headless-backend.so", "--use-pixman",
-            "--width=\(options.width)", "--height=\(options.height)",
-            "--shell=\(options.shell)", "--socket=\(socketName)", "--idle-time=0", "--no-config",
+            "--width=\(options.width)", "--height=\(options.height)", "--scale=\(options.scale)",
+            "--shell=\(options.shell)", "--socket=\(socketName)", "--idle-time=0", configArgument,
             "--log=\(runtimeDirectory)/weston.log", "--modules=\(plugin)",
         ] + options.extraArguments
         guard let westonPath = WestonSession.which("weston") else {

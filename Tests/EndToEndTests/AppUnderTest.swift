@@ -19,9 +19,9 @@ final class AppUnderTest {
         do {
             app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker")
             window = try session.waitForWindow(appID: Self.appID, process: app)
-            // The first frame: a white canvas.
+            // The first frame: a white canvas (in the middle: a title bar may be at the top).
             try session.waitForScreen("the white canvas") { shot in
-                shot.pixel(x: self.window.x + 5, y: self.window.y + 5) == .white
+                shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white
             }
         } catch {
             let diagnostics = session.diagnostics

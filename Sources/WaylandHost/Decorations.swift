@@ -1,0 +1,117 @@
+// Client-side decorations for compositors that leave them to the client (GNOME/mutter, Weston):
+// a title bar built from TouchKit views, so touch and pointer work on it through the same
+// responder chain as the canvas. On compositors with xdg-decoration (Sway, KDE) the server draws
+// them and this bar stays hidden; it is hidden in fullscreen too.
+import TouchKit
+
+/// What the title bar asks of the platform window.
+struct WindowCommands {
+    var beginMove: () -> Void
+    var toggleMaximized: () -> Void
+    var minimize: () -> Void
+    var close: () -> Void
+}
+
+/// The window as the host shows it: an optional title bar above the app's root view.
+final class DecoratedWindow: Window {
+    let titleBar: TitleBarView
+
+    /// Whether the title bar is shown (client-side decorations and not fullscreen).
+    var showsTitleBar = false {
+        didSet {
+            guard showsTitleBar != oldValue else { return }
+            titleBar.isHidden = !showsTitleBar
+            setNeedsLayout()
+            setNeedsDisplay()
+        }
+    }
+
+    init(frame: Rect, title: String, commands: WindowCommands) {
+        titleBar = TitleBarView(title: title, commands: commands)
+        super.init(frame: frame)
+        titleBar.isHidden = true
+        addSubview(titleBar)
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        let height = showsTitleBar ? TitleBarView.height : 0
+        titleBar.frame = Rect(x: 0, y: 0, width: bounds.width, height: TitleBarView.height)
+        if let root = rootViewController?.viewIfLoaded, root.superview === self {
+            root.frame = Rect(x: 0, y: height, width: bounds.width, height: max(0, bounds.height - height))
+        }
+        // The bar is added first but must stay on top of the root view for hit-testing.
+        if subviews.last !== titleBar {
+            titleBar.removeFromSuperview()
+            addSubview(titleBar)
+        }
+    }
+}
+
+/// A GNOME-like header: the title centred, minimize, maximize and close at the right. Dragging it
+/// moves the window (xdg_toplevel.move), a double tap or double click maximizes.
+final class TitleBarView: View {
+    static let height = 37.0
+    static let buttonSize = 26.0
+
+    var title: String { didSet { setNeedsDisplay() } }
+    /// Drawn dimmer when the window is not active, as desktops do.
+    var isActive = true { didSet { if isActive != oldValue { setNeedsDisplay() } } }
+    let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
+    let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
+    let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))
+    private let commands: WindowCommands
+
+    init(title: String, commands: WindowCommands) {
+        self.title = title
+        self.commands = commands
+        super.init(frame: .zero)
+        backgroundColor = Color(hex: 0xEBEBEB)
+        for button in [minimizeButton, maximizeButton, closeButton] {
+            button.titleColor = Color(hex: 0x2E3436)
+            button.cornerRadius = Self.buttonSize / 2
+            button.fontSize = 16
+            addSubview(button)
+        }
+        closeButton.addHandler(for: .touchUpInside) { _, _ in commands.close() }
+        maximizeButton.addHandler(for: .touchUpInside) { _, _ in commands.toggleMaximized() }
+        minimizeButton.addHandler(for: .touchUpInside) { _, _ in commands.minimize() }
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        let size = Self.buttonSize, gap = 8.0
+        var x = bounds.width - gap - size
+        for button in [closeButton, maximizeButton, minimizeButton] {
+            button.frame = Rect(x: x, y: (bounds.height - size) / 2, width: size, height: size)
+            x -= size + gap
+        }
+    }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard let touch = touches.first else { return }
+        if touch.tapCount == 2 {
+            commands.toggleMaximized()
+        } else {
+            // The compositor takes over the drag; it cancels our touch or pointer grab.
+            commands.beginMove()
+        }
+    }
+
+    // The bar consumes its touches: they must not travel up to the window and the app.
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event) {}
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event) {}
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
+
+    override func draw(_ rect: Rect, in context: GraphicsContext) {
+        context.setFillColor(Color(hex: 0xD0D0D0))
+        context.fill(Rect(x: 0, y: bounds.height - 1, width: bounds.width, height: 1))
+        if let text = context as? TextRenderingContext {
+            let color = isActive ? Color(hex: 0x2E3436) : Color(hex: 0x919494)
+            // Centred in the space left of the buttons' mirror image, so it stays centred overall.
+            let reserved = 3 * (Self.buttonSize + 8) + 8
+            text.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),
+                                                  height: bounds.height), color: color, fontSize: 15)
+        }
+    }
+}

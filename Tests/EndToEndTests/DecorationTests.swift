@@ -1,0 +1,116 @@
+// Client-side decorations where the compositor offers no xdg-decoration (Weston, GNOME): a title
+// bar drawn by the app, whose buttons and drag work by touch and pointer. Hidden in fullscreen.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+@Suite("Client-side decorations under Weston desktop-shell", .serialized)
+struct DecorationTests {
+    static let titleBarHeight = 37.0
+
+    /// The app in a 600x400 window on desktop-shell (no panel).
+    func withDecoratedApp(_ body: (AppUnderTest, WindowInfo) throws -> Void) {
+        withApp(arguments: [], options: .desktop()) { app in
+            try app.session.resize(appID: AppUnderTest.appID, width: 600, height: 400)
+            let window = try waitForWindow(app) { $0.width == 600 && $0.height == 400 }
+            try app.session.waitForScreen("the title bar") { shot in
+                // Title bar grey above, white canvas below.
+                shot.pixel(x: window.x + 60, y: window.y + 10) == Pixel(red: 0xEB, green: 0xEB, blue: 0xEB)
+                    && shot.pixel(x: window.x + 60, y: window.y + Self.titleBarHeight + 10) == .white
+            }
+            try body(app, window)
+        }
+    }
+
+    func waitForWindow(_ app: AppUnderTest, timeout: Double = 5, _ condition: (WindowInfo) -> Bool) throws -> WindowInfo {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let window = try app.session.windows().first(where: { $0.appID == AppUnderTest.appID }), condition(window) {
+                return window
+            }
+            usleep(20_000)
+        }
+        throw HarnessError("window never reached the expected state: \(try app.session.windows())")
+    }
+
+    @Test("The title bar shows when the compositor leaves decorations to the client; drawing happens below it")
+    func titleBarShownAndCanvasBelow() {
+        withDecoratedApp { app, window in
+            // A touch on the canvas lands in the canvas's own coordinates, below the bar.
+            try app.session.touchDown(0, x: window.x + 100, y: window.y + 150)
+            try app.session.touchFrame()
+            try app.session.touchMotion(0, x: window.x + 300, y: window.y + 150)
+            try app.session.touchFrame()
+            try app.session.touchUp(0)
+            try app.session.touchFrame()
+            try app.session.waitForScreen("the line under the finger") { shot in
+                shot.pixel(x: window.x + 200, y: window.y + 150) == .black
+            }
+            // A touch on the title bar draws nothing.
+            try app.session.touchDown(1, x: window.x + 150, y: window.y + 20)
+            try app.session.touchFrame()
+            try app.session.touchUp(1)
+            try app.session.touchFrame()
+            let shot = try app.session.screenshot()
+            #expect(shot.pixel(x: window.x + 150, y: window.y + 20) != .black)
+        }
+    }
+
+    @Test("Tapping the close button ends the app with exit status 0")
+    func closeButtonByTouch() {
+        withDecoratedApp { app, window in
+            let close = (x: window.x + window.width - 8 - 13, y: window.y + Self.titleBarHeight / 2)
+            try app.session.touchDown(0, x: close.x, y: close.y)
+            try app.session.touchFrame()
+            try app.session.touchUp(0)
+            try app.session.touchFrame()
+            #expect(app.app.waitForExit(timeout: 5) == 0)
+        }
+    }
+
+    @Test("Clicking maximize fills the output; clicking it again restores the size")
+    func maximizeByPointer() {
+        withDecoratedApp { app, window in
+            let maximize = (x: window.x + window.width - 8 - 13 - 34, y: window.y + Self.titleBarHeight / 2)
+            try app.session.pointerMotion(x: maximize.x, y: maximize.y)
+            try app.session.pointerButton(down: true)
+            try app.session.pointerButton(down: false)
+            let maximized = try waitForWindow(app) { $0.width == 1024 && $0.height == 768 }
+            #expect(maximized.x == 0 && maximized.y == 0)
+            let again = (x: maximized.width - 8 - 13 - 34, y: Self.titleBarHeight / 2)
+            try app.session.pointerMotion(x: again.x, y: again.y)
+            try app.session.pointerButton(down: true)
+            try app.session.pointerButton(down: false)
+            _ = try waitForWindow(app) { $0.width == 600 && $0.height == 400 }
+        }
+    }
+
+    @Test("Dragging the title bar by touch moves the window")
+    func dragMovesWindow() {
+        withDecoratedApp { app, window in
+            let start = (x: window.x + 150, y: window.y + 18)
+            try app.session.touchDown(0, x: start.x, y: start.y)
+            try app.session.touchFrame()
+            for step in 1...10 {
+                try app.session.touchMotion(0, x: start.x + Double(step) * 20, y: start.y + Double(step) * 15)
+                try app.session.touchFrame()
+                usleep(10_000)
+            }
+            try app.session.touchUp(0)
+            try app.session.touchFrame()
+            // The window follows the finger: it ends where the finger moved it.
+            _ = try waitForWindow(app) { abs(($0.x - window.x) - 200) <= 2 && abs(($0.y - window.y) - 150) <= 2 }
+        }
+    }
+
+    @Test("No title bar in fullscreen (kiosk-shell)")
+    func noTitleBarInFullscreen() {
+        withApp(arguments: []) { app in
+            let shot = try app.session.screenshot()
+            #expect(shot.pixel(x: app.window.x + 60, y: app.window.y + 10) == .white)
+        }
+    }
+}
