@@ -23,6 +23,14 @@ public final class CairoContext: GraphicsContext {
     /// Scales user space, e.g. by the buffer scale on a HiDPI output.
     public func scaleBy(x: Double, y: Double) { cairo_scale(cairo, x, y) }
 
+    /// Device pixels per point in the current transformation (the buffer scale, for caches that
+    /// want to match it).
+    public var deviceScale: Double {
+        var dx = 1.0, dy = 0.0
+        cairo_user_to_device_distance(cairo, &dx, &dy)
+        return max((dx * dx + dy * dy).squareRoot(), 1)
+    }
+
     public func clip(to rect: Rect) {
         cairo_new_path(cairo)
         cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)

@@ -5,20 +5,35 @@ import TouchKit
 /// A 32-bit premultiplied ARGB image (Cairo's ARGB32, which is wl_shm's ARGB8888 on little-endian).
 public final class ImageSurface {
     let surface: OpaquePointer
+    /// Size in pixels.
     public let width: Int
     public let height: Int
+    /// Pixels per point: drawing is in points, so a scale-2 image of 100x100 points has 200x200 pixels.
+    public let scale: Double
 
     /// An image that owns its pixels, cleared to transparent.
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
+        scale = 1
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
+    }
+
+    /// An image of `size` points at `scale` pixels per point (crisp on HiDPI outputs).
+    public init(size: Size, scale: Double) {
+        let scale = max(scale, 1)
+        width = max(Int((size.width * scale).rounded(.up)), 1)
+        height = max(Int((size.height * scale).rounded(.up)), 1)
+        self.scale = scale
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        cairo_surface_set_device_scale(surface, scale, scale)
     }
 
     /// An image over memory that stays owned by the caller (it must outlive the image).
     public init(wrapping data: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
         self.width = width
         self.height = height
+        scale = 1
         surface = cairo_image_surface_create_for_data(
             data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
     }

@@ -117,7 +117,7 @@ public final class DrawView: View {
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
-            cairo.draw(finishedStrokesImage(), clippedTo: rect)
+            cairo.draw(finishedStrokesImage(scale: cairo.deviceScale), clippedTo: rect)
         } else {
             for stroke in drawing.strokes where stroke.bounds.intersects(rect) { StrokeRenderer.draw(stroke, in: context) }
         }
@@ -126,17 +126,15 @@ public final class DrawView: View {
         }
     }
 
-    public override func layoutSubviews() {
-        super.layoutSubviews()
-        if let cache, cache.width != Int(bounds.width.rounded(.up)) || cache.height != Int(bounds.height.rounded(.up)) {
-            cacheIsValid = false
+    /// The finished strokes at `scale` pixels per point, re-made only when the strokes, the size
+    /// or the scale changed.
+    private func finishedStrokesImage(scale: Double) -> ImageSurface {
+        if let cache, cacheIsValid, cache.scale == scale,
+           cache.width == max(Int((bounds.width * scale).rounded(.up)), 1),
+           cache.height == max(Int((bounds.height * scale).rounded(.up)), 1) {
+            return cache
         }
-    }
-
-    private func finishedStrokesImage() -> ImageSurface {
-        let width = max(Int(bounds.width.rounded(.up)), 1), height = max(Int(bounds.height.rounded(.up)), 1)
-        if let cache, cacheIsValid, cache.width == width, cache.height == height { return cache }
-        let image = ImageSurface(width: width, height: height)
+        let image = ImageSurface(size: bounds.size, scale: scale)
         let context = CairoContext(surface: image)
         for stroke in drawing.strokes { StrokeRenderer.draw(stroke, in: context) }
         cache = image

@@ -20,7 +20,8 @@ final class ShmBuffer {
     /// Called when the compositor releases the buffer.
     var onRelease: (() -> Void)?
 
-    init(shm: WlShm, width: Int, height: Int) throws {
+    /// A buffer of `width` x `height` pixels showing `logicalSize` points.
+    init(shm: WlShm, width: Int, height: Int, logicalSize: Size) throws {
         let stride = ImageSurface.stride(forWidth: width)
         pool = try ShmPool(shm: shm, size: stride * height, name: "touchtracker-buffer")
         self.width = width
@@ -30,7 +31,7 @@ final class ShmBuffer {
                                      stride: Int32(stride), format: .argb8888)
         // One buffer per pool: the pool object is no longer needed once the buffer exists.
         pool.pool.destroy()
-        stale = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        stale = Rect(origin: .zero, size: logicalSize)
         wlBuffer.onEvent = { [unowned self] event in
             if case .release = event {
                 self.isBusy = false

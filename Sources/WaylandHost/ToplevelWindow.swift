@@ -32,6 +32,12 @@ final class ToplevelWindow {
 
     /// The user asked to close the window.
     var onClose: (() -> Void)?
+
+    /// Buffer pixels per point: the largest scale of the outputs the surface is on.
+    private(set) var scale: Int32 = 1
+    private var enteredOutputs: [ObjectIdentifier: WlOutput] = [:]
+    /// Looks up an output's current scale (the host tracks outputs).
+    var scaleOfOutput: (WlOutput) -> Int32 = { _ in 1 }
     /// Frames painted so far (for logs and tests).
     private(set) var framesPainted = 0
 
@@ -74,6 +80,17 @@ final class ToplevelWindow {
             }
             decoration.setMode(mode: .serverSide)
         }
+        surface.onEvent = { [unowned self] event in
+            switch event {
+            case .enter(let output?):
+                self.enteredOutputs[ObjectIdentifier(output)] = output
+                self.outputsChanged()
+            case .leave(let output?):
+                self.outputRemoved(output)
+            default:
+                break
+            }
+        }
         window.needsDisplayHandler = { [unowned self] in self.wantsRedraw = true }
         // The first commit carries no buffer: it asks the compositor for a configure.
         surface.commit()
@@ -90,6 +107,25 @@ final class ToplevelWindow {
             i += 4
         }
         return states
+    }
+
+    // MARK: Scale
+
+    func outputRemoved(_ output: WlOutput) {
+        enteredOutputs[ObjectIdentifier(output)] = nil
+        outputsChanged()
+    }
+
+    /// Re-derives the buffer scale from the outputs the surface is on; a change re-renders
+    /// everything at the new scale.
+    func outputsChanged() {
+        let newScale = enteredOutputs.values.map(scaleOfOutput).max() ?? scale
+        guard newScale != scale, newScale >= 1 else { return }
+        logger.debug("buffer scale \(newScale)")
+        scale = newScale
+        buffers.removeAll()
+        window.setNeedsDisplay()
+        wantsRedraw = true
     }
 
     // MARK: Window commands (the client-side title bar's buttons and drags)
@@ -146,6 +182,7 @@ final class ToplevelWindow {
         wantsRedraw = false
         let region = buffer.stale.map { $0.union(dirty) } ?? dirty
         let context = CairoContext(surface: buffer.image)
+        context.scaleBy(x: Double(scale), y: Double(scale))
         context.clip(to: region)
         window.render(region, in: context)
         buffer.image.flush()
@@ -154,9 +191,16 @@ final class ToplevelWindow {
             other.stale = other.stale.map { $0.union(dirty) } ?? dirty
         }
 
+        if surface.version >= 3, bufferScaleSent != scale {
+            surface.setBufferScale(scale: scale)
+            bufferScaleSent = scale
+        }
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
-        surface.damageBuffer(x: Int32(dirty.minX), y: Int32(dirty.minY),
-                             width: Int32(dirty.width.rounded(.up)), height: Int32(dirty.height.rounded(.up)))
+        // damage_buffer is in buffer pixels: scale the logical rectangle and round it outwards.
+        let s = Double(scale)
+        let x0 = (dirty.minX * s).rounded(.down), y0 = (dirty.minY * s).rounded(.down)
+        let x1 = (dirty.maxX * s).rounded(.up), y1 = (dirty.maxY * s).rounded(.up)
+        surface.damageBuffer(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
         let callback = surface.frame()
         callback.onEvent = { [unowned self] event in
             if case .done = event {
@@ -170,13 +214,16 @@ final class ToplevelWindow {
         framesPainted += 1
     }
 
+    private var bufferScaleSent: Int32 = 1
+
     private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
 
     private func freeBuffer() -> ShmBuffer? {
         if let free = buffers.first(where: { !$0.isBusy }) { return free }
         guard buffers.count < Self.maxBuffers else { return nil }
         do {
-            let buffer = try ShmBuffer(shm: shm, width: size.width, height: size.height)
+            let buffer = try ShmBuffer(shm: shm, width: size.width * Int(scale), height: size.height * Int(scale),
+                                       logicalSize: Size(width: Double(size.width), height: Double(size.height)))
             buffer.onRelease = { [unowned self] in
                 if self.wantsRedraw { self.redrawIfNeeded() }
             }

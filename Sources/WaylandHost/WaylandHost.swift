@@ -27,6 +27,7 @@ public final class WaylandHost {
     private var wmBase: XdgWmBase?
     private var decorationManager: ZxdgDecorationManagerV1?
     private var seats: [UInt32: Seat] = [:]
+    private var outputs: [UInt32: Output] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
     private let keymap: Keymap
     private var toplevel: ToplevelWindow!
@@ -71,6 +72,9 @@ public final class WaylandHost {
         toplevel = ToplevelWindow(compositor: compositor, wmBase: wmBase, shm: shm,
                                   decorationManager: decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
+        toplevel.scaleOfOutput = { [unowned self] output in
+            self.outputs.values.first { $0.output === output }?.scale ?? 1
+        }
         toplevel.onClose = { [unowned self] in self.stop(.closed) }
         commands = WindowCommands(
             beginMove: { [unowned self] in
@@ -97,6 +101,10 @@ public final class WaylandHost {
                 shm = registry.bind(name: name, as: WlShm.self, version: 1)
             case XdgWmBase.interfaceName:
                 wmBase = registry.bind(name: name, as: XdgWmBase.self, version: min(version, XdgWmBase.maxVersion))
+            case WlOutput.interfaceName:
+                let output = Output(registry.bind(name: name, as: WlOutput.self, version: min(version, 3)))
+                output.onChange = { [unowned self] in self.toplevel?.outputsChanged() }
+                outputs[name] = output
             case ZxdgDecorationManagerV1.interfaceName:
                 decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
             case WlSeat.interfaceName:
@@ -110,6 +118,7 @@ public final class WaylandHost {
             }
         case .globalRemove(let name):
             seats[name] = nil
+            if let output = outputs.removeValue(forKey: name) { toplevel?.outputRemoved(output.output) }
         }
     }
 

@@ -156,3 +156,51 @@ struct LifecycleTests {
         #expect(version.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 }
+
+@Suite("HiDPI under Weston", .serialized)
+struct HiDPITests {
+    @Test("On a scale-2 output the app renders 2x buffers: lines are 20 pixels wide and touches stay in points")
+    func scaleTwo() {
+        // Weston's headless size is in points: 1024x768 points at scale 2 is 2048x1536 pixels.
+        withApp(arguments: ["--verbose"], options: WestonSession.Options(width: 1024, height: 768, scale: 2)) { app in
+            // Global coordinates are in points; the screenshot is in pixels.
+            try app.down(0, 100, 100)
+            try app.frame()
+            try app.move(0, 400, 100)
+            try app.frame()
+            try app.up(0)
+            try app.frame()
+            let shot = try app.session.waitForScreen("a horizontal line at y = 100 pt") { shot in
+                shot.pixel(x: (app.window.x + 250) * 2, y: (app.window.y + 100) * 2) == .black
+            }
+            #expect(shot.width == 2048)
+            // 10 pt wide = 20 pixels: black 9 px above and below the centre, white at 11.
+            let cx = Int((app.window.x + 250) * 2), cy = Int((app.window.y + 100) * 2)
+            #expect(shot.pixel(x: cx, y: cy - 9) == .black && shot.pixel(x: cx, y: cy + 9) == .black)
+            #expect(shot.pixel(x: cx, y: cy - 12) == .white && shot.pixel(x: cx, y: cy + 12) == .white)
+            // Crisp, not an upscaled 1x buffer: the edge goes from black to white within 2 pixels.
+            let edge = (cy - 12...cy - 8).compactMap { shot.pixel(x: cx, y: $0) }.filter { $0 != .black && $0 != .white }
+            #expect(edge.count <= 2, "blurred edge: \(edge)")
+            // A diagonal line's antialiased edge has detail at single pixels; an upscaled 1x
+            // buffer would repeat every value in 2x2 blocks.
+            try app.down(1, 500, 200)
+            try app.frame()
+            try app.move(1, 800, 500)
+            try app.frame()
+            try app.up(1)
+            try app.frame()
+            let diagonal = try app.session.waitForScreen("the diagonal line") { shot in
+                shot.pixel(x: (app.window.x + 650) * 2, y: (app.window.y + 350) * 2) == .black
+            }
+            var differingPartners = 0
+            for y in stride(from: Int((app.window.y + 300) * 2), to: Int((app.window.y + 400) * 2), by: 1) {
+                for x in stride(from: Int((app.window.x + 600) * 2), to: Int((app.window.x + 700) * 2), by: 2)
+                where diagonal.pixel(x: x, y: y) != diagonal.pixel(x: x + 1, y: y) {
+                    differingPartners += 1
+                }
+            }
+            #expect(differingPartners > 50, "only \(differingPartners) pixel pairs differ: upscaled?")
+            #expect(app.app.standardError.contains("buffer scale 2"))
+        }
+    }
+}
