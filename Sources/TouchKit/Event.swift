@@ -32,6 +32,12 @@ public final class Event {
         Set(orderedTouches.lazy.filter { $0.window === window })
     }
 
+    /// The touches of this event that `gestureRecognizer` is receiving (T8): those whose
+    /// ``Touch/gestureRecognizers`` contain it.
+    public func touches(for gestureRecognizer: GestureRecognizer) -> Set<Touch> {
+        Set(orderedTouches.lazy.filter { $0.gestureRecognizers.contains { $0 === gestureRecognizer } })
+    }
+
     /// Every position `touch` reported since the previous event, oldest first, each as its own
     /// snapshot `Touch` with that sample's location, previous location and timestamp (T11). The
     /// last one matches `touch` itself. Empty for a touch that is not part of this event; a

@@ -75,6 +75,14 @@ public final class Touch: Hashable, CustomStringConvertible {
     let startWindowLocation: Point
     /// False for touches delivered to no view (see ``view``); set once, when the touch begins.
     var isDeliverable = true
+    /// True from the event in which the touch ended or was cancelled on; unlike ``phase`` it
+    /// never changes back (replayed deliveries show views an earlier phase for a moment).
+    var isFinished = false
+
+    /// The recognizers receiving this touch (T8): those of its view and the view's ancestors that
+    /// accepted it when it began, minus those that have ignored it since
+    /// (``GestureRecognizer/ignore(_:for:)``) or were disabled.
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
 
     init(phase: Phase, location: Point, timestamp: Double, tapCount: Int, window: Window?,
          type: Kind, force: Double) {

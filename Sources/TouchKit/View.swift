@@ -16,6 +16,8 @@ open class View: Responder {
     public private(set) var subviews: [View] = []
     /// The controller whose root view this is (R2).
     weak var owningViewController: ViewController?
+    /// Backing store of ``gestureRecognizers``.
+    var attachedGestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect = .zero) {
         _frame = frame
@@ -227,6 +229,14 @@ open class View: Responder {
     /// ``bounds``. Override to enlarge a small control's touch area (H2).
     open func point(inside point: Point, with event: Event?) -> Bool {
         bounds.contains(point)
+    }
+
+    // MARK: Gesture recognizers (G4)
+
+    /// Whether `gestureRecognizer` (attached to this view or an ancestor) may begin recognizing;
+    /// false makes it fail. Asked before the recognizer's delegate. Default: true.
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        true
     }
 
     // MARK: Coordinate conversion

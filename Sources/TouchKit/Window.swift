@@ -87,51 +87,15 @@ open class Window: View {
     ///
     /// Each changed touch goes to its view's touch method for its phase, grouped: one call per
     /// view per phase per event (T2, T3). Stationary touches and touches with no view are not
-    /// delivered.
+    /// delivered. Gesture recognizers may hold a view's touches (G6, G7) or cancel them (G5).
     open func sendEvent(_ event: Event) {
-        // Gesture recognizers attached to each touch's view and its ancestors will see the
-        // touches here, before the views do (G4), and may hold or cancel view delivery.
-        deliverTouchesToViews(event)
+        // Recognizers of each touch's view and its ancestors see the touches first (G4), then
+        // the views get what the recognizers leave them (G5-G7).
+        gestureEnvironment.deliver(event)
     }
 
-    /// The view-delivery step of ``sendEvent(_:)``.
-    func deliverTouchesToViews(_ event: Event) {
-        var groups: [(view: View, phase: Touch.Phase, touches: Set<Touch>)] = []
-        var viewOrder: [ObjectIdentifier: Int] = [:]
-        for touch in event.orderedTouches where touch.window === self {
-            guard touch.phase != .stationary, touch.isDeliverable, !event.isSuppressed(touch),
-                  let view = touch.view else { continue }
-            if let i = groups.firstIndex(where: { $0.view === view && $0.phase == touch.phase }) {
-                groups[i].touches.insert(touch)
-            } else {
-                let id = ObjectIdentifier(view)
-                if viewOrder[id] == nil { viewOrder[id] = viewOrder.count }
-                groups.append((view, touch.phase, [touch]))
-            }
-        }
-        func rank(_ phase: Touch.Phase) -> Int {
-            switch phase {
-            case .began: 0
-            case .moved: 1
-            case .stationary: 2
-            case .ended: 3
-            case .cancelled: 4
-            }
-        }
-        groups.sort {
-            let a = viewOrder[ObjectIdentifier($0.view)]!, b = viewOrder[ObjectIdentifier($1.view)]!
-            return a != b ? a < b : rank($0.phase) < rank($1.phase)
-        }
-        for group in groups {
-            switch group.phase {
-            case .began: group.view.touchesBegan(group.touches, with: event)
-            case .moved: group.view.touchesMoved(group.touches, with: event)
-            case .ended: group.view.touchesEnded(group.touches, with: event)
-            case .cancelled: group.view.touchesCancelled(group.touches, with: event)
-            case .stationary: break
-            }
-        }
-    }
+    /// The arbitration between this window's gesture recognizers and its views.
+    lazy var gestureEnvironment = GestureEnvironment(window: self)
 
     /// Chooses the view for each touch beginning in `event` (T7, H1-H5). Called by the input
     /// adapter before the event is sent, in the order the touches went down.

@@ -1,0 +1,408 @@
+/// Turns a stream of touches into one gesture (a tap, a pan...) and tells its targets about it:
+/// the base class of every recognizer (G1-G17).
+///
+/// Attach a recognizer to a view with ``View/addGestureRecognizer(_:)``. The recognizers of the
+/// view a touch begins in and of its ancestors see the touch before the view does (G4), and decide
+/// between them who gets the touches (G8, G9) and what the view still receives
+/// (``cancelsTouchesInView``, ``delaysTouchesBegan``, ``delaysTouchesEnded``).
+///
+/// The base class owns the state machine: a subclass looks at touches in the four touch methods
+/// and sets ``state``; the base class checks the move against ``State/legalTransitions``, holds it
+/// back while failure requirements are undecided, arbitrates with other recognizers, sends the
+/// actions (G2), and calls ``reset()`` once the touches of the sequence are gone (G3, G17).
+///
+/// Actions come in two forms; both run on began, changed, ended and cancelled, never on failed:
+/// ```swift
+/// let pan = PanGestureRecognizer { pan in print(pan.translation(in: nil)) }  // typed closure
+/// tap.addTarget(controller, action: "tapped")  // an Action sent to an ActionTarget
+/// ```
+open class GestureRecognizer: CustomStringConvertible {
+    private enum Receiver {
+        case target(weak: WeakTarget, action: Action)
+        case handler(id: Int, body: (GestureRecognizer) -> Void)
+    }
+
+    private final class WeakTarget {
+        weak var object: ActionTarget?
+        init(_ object: ActionTarget) { self.object = object }
+    }
+
+    private struct WeakRecognizer {
+        weak var recognizer: GestureRecognizer?
+    }
+
+    private var _state: State = .possible
+    private var receivers: [Receiver] = []
+    private var nextHandlerID = 0
+    private var failureRequirements: [WeakRecognizer] = []
+
+    /// Transitions held back while a recognizer this one requires to fail is undecided (G8); the
+    /// public state stays `possible` meanwhile.
+    var pendingStates: [State] = []
+    /// True when TouchKit, not the subclass, ended recognition (arbitration, disabling, a system
+    /// cancel): the subclass may not know yet, so its late state requests are dropped.
+    var finishedBySystem = false
+    /// Timers from ``scheduleTimer(after:_:)`` that have neither fired nor been cancelled.
+    var timers: [TimerToken] = []
+    /// The touches given to the recognizer since its last reset and not ignored, in the order they
+    /// began; ended ones stay until the reset.
+    var trackedTouches: [Touch] = []
+    /// The arbitration of the window the recognizer got its touches in.
+    weak var environment: GestureEnvironment?
+
+    /// The view the recognizer is attached to.
+    public internal(set) weak var view: View?
+
+    /// Decides about sharing touches, beginning and failure requirements (G10).
+    public weak var delegate: GestureRecognizerDelegate?
+
+    /// A name for debugging.
+    public var name: String?
+
+    /// When true (the default), the view gets `touchesCancelled` for the recognizer's touches
+    /// when it recognizes, and no more of them afterwards (G5). When false the view keeps getting
+    /// every touch.
+    public var cancelsTouchesInView = true
+
+    /// When true, the view's `touchesBegan` (and later moves) for the recognizer's touches are
+    /// held while it may still recognize; they are replayed in order if it fails and dropped if it
+    /// recognizes (G6). Default: false.
+    public var delaysTouchesBegan = false
+
+    /// When true (the default), the view's `touchesEnded` is held while the recognizer may still
+    /// recognize, e.g. a double tap waiting for its second tap (G7); the view gets it when the
+    /// recognizer fails, or `touchesCancelled` when it recognizes.
+    public var delaysTouchesEnded = true
+
+    /// A disabled recognizer gets no touches; disabling one that is recognizing cancels it, and
+    /// one that is still deciding fails (G16).
+    open var isEnabled = true {
+        didSet {
+            guard isEnabled != oldValue, !isEnabled else { return }
+            environment?.detach(self)
+        }
+    }
+
+    /// Creates a recognizer without targets.
+    public required init() {}
+
+    /// Creates a recognizer that sends `action` to `target` (held weakly).
+    public convenience init(target: ActionTarget, action: Action) {
+        self.init()
+        addTarget(target, action: action)
+    }
+
+    public var description: String {
+        let type = String(describing: Swift.type(of: self))
+        return name.map { "\(type)(\($0), \(state))" } ?? "\(type)(\(state))"
+    }
+
+    // MARK: State (G1, G3)
+
+    /// The recognizer's state. Subclasses set it from their touch methods and timers; the move
+    /// must be one of ``State/legalTransitions`` (anything else is a programmer error, caught by
+    /// an assertion in debug builds and ignored in release builds). Everyone else only reads it.
+    public var state: State {
+        get { _state }
+        set { request(newValue) }
+    }
+
+    private func request(_ next: State) {
+        if _state.isFinished {
+            if finishedBySystem { return }
+            illegal(next)
+            return
+        }
+        if !pendingStates.isEmpty {
+            requestWhilePending(next)
+            return
+        }
+        guard _state.canTransition(to: next) else {
+            illegal(next)
+            return
+        }
+        if _state == .possible, next != .failed {
+            if let environment {
+                environment.recognizerWantsToRecognize(self, as: next)
+            } else {
+                apply(shouldBegin() ? next : .failed)
+            }
+        } else {
+            apply(next)
+        }
+    }
+
+    /// While waiting for failure requirements the subclass keeps reporting; its reports queue up
+    /// behind the held transition (consecutive changes fold into one).
+    private func requestWhilePending(_ next: State) {
+        let last = pendingStates[pendingStates.count - 1]
+        switch next {
+        case .failed, .cancelled:
+            // A gesture nobody saw begin cannot be cancelled: it simply did not happen.
+            pendingStates = []
+            apply(.failed)
+        case .changed where last == .changed:
+            break
+        default:
+            guard last.canTransition(to: next) else {
+                illegal(next)
+                return
+            }
+            pendingStates.append(next)
+        }
+    }
+
+    private func illegal(_ next: State) {
+        assertionFailure("\(self): illegal state transition \(_state) -> \(next); "
+                         + "legal from \(_state): \(State.legalTransitions[_state, default: []])")
+    }
+
+    /// Sets the state and runs what follows from it: arbitration effects, then actions (G2).
+    func apply(_ next: State) {
+        let previous = _state
+        _state = next
+        if next.isFinished { cancelTimers() }
+        guard let environment else {
+            if next.sendsActions { sendActions(event: nil) }
+            // Not attached to a window's touches: there is no sequence to wait for.
+            if next.isFinished { performReset() }
+            return
+        }
+        environment.perform {
+            environment.applyEffects(of: self, from: previous, to: next)
+            if next.sendsActions { sendActions(event: environment.currentEvent) }
+        }
+    }
+
+    /// Ends recognition on TouchKit's behalf: cancelled if the gesture began, failed otherwise.
+    func finish(_ requested: State) {
+        guard !_state.isFinished else { return }
+        pendingStates = []
+        finishedBySystem = true
+        let began = _state == .began || _state == .changed
+        apply(began ? (requested == .failed ? .cancelled : requested) : .failed)
+    }
+
+    /// Whether the view and the delegate let the recognizer begin (G10).
+    func shouldBegin() -> Bool {
+        if let view, !view.gestureRecognizerShouldBegin(self) { return false }
+        return delegate?.gestureRecognizerShouldBegin(self) ?? true
+    }
+
+    /// Back to `possible` after the sequence's touches are gone (G3).
+    func performReset() {
+        cancelTimers()
+        pendingStates = []
+        finishedBySystem = false
+        trackedTouches = []
+        _state = .possible
+        reset()
+    }
+
+    /// Whether a transition is held back by failure requirements.
+    var isPending: Bool { !pendingStates.isEmpty }
+
+    /// Whether the recognizer takes part in the current touch sequence.
+    var isEngaged: Bool { !trackedTouches.isEmpty || isPending }
+
+    /// Whether touch methods should still be called: enabled and not finished.
+    var receivesTouches: Bool {
+        isEnabled && (_state == .possible || _state == .began || _state == .changed)
+    }
+
+    // MARK: Actions (G2)
+
+    /// Sends `action` to `target` (held weakly) on every state that sends actions. The target
+    /// gets ``ActionTarget/perform(_:sender:event:)`` with the recognizer as sender, if its
+    /// ``ActionTarget/canPerformAction(_:withSender:)`` agrees at that moment.
+    public func addTarget(_ target: ActionTarget, action: Action) {
+        let exists = receivers.contains {
+            if case .target(let weak, let a) = $0 { return weak.object === target && a == action }
+            return false
+        }
+        if !exists { receivers.append(.target(weak: WeakTarget(target), action: action)) }
+    }
+
+    /// Removes the registrations of `target` (nil: every target) for `action` (nil: every action).
+    public func removeTarget(_ target: ActionTarget?, action: Action?) {
+        receivers.removeAll {
+            guard case .target(let weak, let a) = $0 else { return false }
+            return (target == nil || weak.object === target) && (action == nil || a == action)
+        }
+    }
+
+    /// Adds a closure called with the recognizer; the typed form is `addHandler(_:)`.
+    func addAnyHandler(_ body: @escaping (GestureRecognizer) -> Void) -> Int {
+        nextHandlerID += 1
+        receivers.append(.handler(id: nextHandlerID, body: body))
+        return nextHandlerID
+    }
+
+    /// Removes a closure added with `addHandler(_:)` or `init(handler:)`.
+    public func removeHandler(_ id: Int) {
+        receivers.removeAll {
+            if case .handler(let i, _) = $0 { return i == id }
+            return false
+        }
+    }
+
+    private func sendActions(event: Event?) {
+        for receiver in receivers {
+            switch receiver {
+            case .target(let weak, let action):
+                guard let target = weak.object,
+                      target.canPerformAction(action, withSender: self) else { continue }
+                target.perform(action, sender: self, event: event)
+            case .handler(_, let body):
+                body(self)
+            }
+        }
+    }
+
+    // MARK: Arbitration (G8, G9)
+
+    /// Makes this recognizer wait until `other` fails; if `other` recognizes, this one fails
+    /// (G8). `other` is held weakly.
+    public func require(toFail other: GestureRecognizer) {
+        guard other !== self, !failureRequirements.contains(where: { $0.recognizer === other })
+        else { return }
+        failureRequirements.append(WeakRecognizer(recognizer: other))
+    }
+
+    /// The recognizers passed to ``require(toFail:)`` that still exist.
+    var requiredToFail: [GestureRecognizer] { failureRequirements.compactMap(\.recognizer) }
+
+    /// Whether this recognizer, by recognizing, makes `other` fail (G9). Default: true.
+    /// Overridden for one-way relations, e.g. a rotation that may stop a pinch but not the reverse.
+    open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
+
+    /// Whether `other`, by recognizing, may make this recognizer fail (G9). Default: true.
+    open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
+
+    /// Override to wait for `other` to fail, decided per touch sequence. Default: false.
+    open func shouldRequireFailure(of other: GestureRecognizer) -> Bool { false }
+
+    /// Override to make `other` wait for this recognizer to fail. Default: false.
+    open func shouldBeRequiredToFail(by other: GestureRecognizer) -> Bool { false }
+
+    // MARK: Touches (G17)
+
+    /// New touches for the recognizer. Subclasses override to look at them and set ``state``.
+    open func touchesBegan(_ touches: Set<Touch>, with event: Event) {}
+
+    /// The recognizer's touches moved.
+    open func touchesMoved(_ touches: Set<Touch>, with event: Event) {}
+
+    /// The recognizer's touches lifted.
+    open func touchesEnded(_ touches: Set<Touch>, with event: Event) {}
+
+    /// The system cancelled the recognizer's touches. If the subclass leaves the state alone,
+    /// TouchKit cancels a gesture that began and fails one that did not (T9).
+    open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
+
+    /// Clears the subclass's per-gesture data. Called after ended, cancelled or failed, once the
+    /// touches of the sequence are gone, as the state returns to `possible` (G3). Overrides must
+    /// call `super`.
+    open func reset() {}
+
+    /// Hands `touch` back: the recognizer gets no more events for it and no longer delays or
+    /// cancels the view's delivery of it (G17).
+    open func ignore(_ touch: Touch, for event: Event) {
+        guard let index = trackedTouches.firstIndex(where: { $0 === touch }) else { return }
+        trackedTouches.remove(at: index)
+        touch.gestureRecognizers.removeAll { $0 === self }
+        // The view may have been waiting for this recognizer's decision about the touch.
+        environment?.perform {}
+    }
+
+    // MARK: Location
+
+    /// The touches the recognizer is following: the ones still down, or once all lifted, the
+    /// last ones it had.
+    var touchesForLocation: [Touch] {
+        let active = activeTouches
+        return active.isEmpty ? trackedTouches : active
+    }
+
+    /// The recognizer's touches that are still down.
+    var activeTouches: [Touch] { trackedTouches.filter { !$0.isFinished } }
+
+    /// How many touches the recognizer follows: those down, or after the last lifted, those it
+    /// had (so a tap's action sees its touches).
+    public var numberOfTouches: Int { touchesForLocation.count }
+
+    /// The centroid of the recognizer's touches in `view`'s coordinates (nil: the window's).
+    /// Zero when it has none.
+    open func location(in view: View?) -> Point {
+        centroid(of: touchesForLocation, in: view)
+    }
+
+    /// The location of one of the recognizer's touches; `index` must be below
+    /// ``numberOfTouches``.
+    open func location(ofTouch index: Int, in view: View?) -> Point {
+        let touches = touchesForLocation
+        precondition(touches.indices.contains(index),
+                     "touch index \(index) out of range (\(touches.count) touches)")
+        return touches[index].location(in: view)
+    }
+
+    func centroid(of touches: [Touch], in view: View?) -> Point {
+        guard !touches.isEmpty else { return .zero }
+        var x = 0.0, y = 0.0
+        for touch in touches {
+            let p = touch.location(in: view)
+            x += p.x
+            y += p.y
+        }
+        return Point(x: x / Double(touches.count), y: y / Double(touches.count))
+    }
+
+    // MARK: Timers (G12)
+
+    /// Runs `action` after `delay` seconds on the application's clock, that is on the app's own
+    /// event loop, unless the recognizer finishes or resets first. Returns nil when the
+    /// recognizer's view is not in an application's window.
+    @discardableResult
+    public func scheduleTimer(after delay: Double, _ action: @escaping () -> Void) -> TimerToken? {
+        guard let clock = (environment?.window ?? view?.window)?.application?.clock else { return nil }
+        var token: TimerToken?
+        token = clock.schedule(at: clock.now + delay) { [weak self] in
+            guard let self else { return }
+            self.timers.removeAll { $0 === token }
+            if let environment = self.environment {
+                environment.perform { action() }
+            } else {
+                action()
+            }
+        }
+        if let token { timers.append(token) }
+        return token
+    }
+
+    private func cancelTimers() {
+        let pending = timers
+        timers = []
+        for token in pending { token.cancel() }
+    }
+}
+
+/// The typed closure form of target-action: `Self` is the concrete recognizer type.
+public protocol GestureRecognizerHandlers: GestureRecognizer {}
+
+extension GestureRecognizer: GestureRecognizerHandlers {}
+
+extension GestureRecognizerHandlers {
+    /// Creates a recognizer that calls `handler` on each action (G2).
+    public init(handler: @escaping (Self) -> Void) {
+        self.init()
+        addHandler(handler)
+    }
+
+    /// Calls `handler` with the recognizer, typed as its own class, on began, changed, ended and
+    /// cancelled (G2). Returns an id for ``GestureRecognizer/removeHandler(_:)``. The recognizer
+    /// keeps the closure: capture the view or controller weakly.
+    @discardableResult
+    public func addHandler(_ handler: @escaping (Self) -> Void) -> Int {
+        addAnyHandler { handler($0 as! Self) }
+    }
+}
