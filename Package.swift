@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         // C libraries from Debian, one module each.
@@ -62,14 +63,24 @@ let package = Package(
         .executableTarget(name: "touchtracker-session", dependencies: [
             "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Latency, CPU and memory under headless Weston, against weston-simple-touch (issue #7).
+        // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
+        .executableTarget(name: "touchtracker-bench", dependencies: [
+            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
 
         .testTarget(name: "WaylandScannerTests", dependencies: ["WaylandScannerCore"]),
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TouchTrackerKitTests", dependencies: ["TouchTrackerKit", "Graphics"]),
+        .testTarget(name: "TouchTrackerKitTests", dependencies: [
+            "TouchTrackerKit", "Graphics",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "WestonHarness", "Wayland", "touchtracker", "touchtracker-session",
+            "WestonHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
         ]),
     ]
 )

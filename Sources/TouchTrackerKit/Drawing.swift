@@ -98,19 +98,19 @@ public final class Drawing {
 
     // MARK: Queries
 
-    /// The top-most stroke whose centre line passes within `radius` of `point` (seed 000's
-    /// lineAtPoint, with a true distance instead of 20 samples).
+    /// The stroke whose centre line passes nearest to `point`, within `radius`; of equally near
+    /// ones the top-most (seed 000's lineAtPoint, with a true distance instead of 20 samples).
+    /// Answered through a spatial index, so the cost does not grow with the drawing.
     public func stroke(near point: Point, within radius: Double) -> Stroke? {
-        var best: (stroke: Stroke, distance: Double)?
-        for stroke in strokes.reversed() {
-            let bounds = stroke.bounds
-            guard point.x >= bounds.minX - radius, point.x <= bounds.maxX + radius,
-                  point.y >= bounds.minY - radius, point.y <= bounds.maxY + radius else { continue }
-            let d = stroke.distance(to: point)
-            if d <= radius, d < (best?.distance ?? .infinity) { best = (stroke, d) }
-        }
-        return best?.stroke
+        hitIndex.nearest(to: point, within: radius) { id in indexByID[id].map { (strokes[$0], $0) } }
     }
+
+    /// Built on the first hit test, then kept up to date through `observe`.
+    private lazy var hitIndex: SpatialIndex = {
+        let index = SpatialIndex(strokes)
+        observe { [unowned self] change in index.apply(change, current: { self.strokes }) }
+        return index
+    }()
 
     // MARK: Private
 

@@ -79,12 +79,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 
 #include <cairo.h>
 #include <pixman.h>
@@ -186,6 +188,30 @@ struct surface_tracker {
 	struct wl_listener destroy_listener;
 };
 
+/* One injected touch frame and what the compositor saw of it (CLOCK_MONOTONIC ns, 0 = not yet). */
+struct latency_record {
+	uint64_t input_ns;   /* the frame was injected (notify_touch_frame) */
+	uint64_t commit_ns;  /* the tracked client's next commit with damage */
+	uint64_t repaint_ns; /* the end of the output repaint after that commit */
+};
+
+/* "latency start": input-to-commit and input-to-repaint of one client. Records are in input
+ * order; commits and repaints complete them in order:
+ * [0, first_unrepainted) done, [first_unrepainted, first_uncommitted) wait for a repaint,
+ * [first_uncommitted, count) wait for a commit. */
+struct latency_state {
+	bool active;
+	pid_t pid; /* 0: any client */
+	struct latency_record *records;
+	size_t count, cap;
+	size_t first_uncommitted, first_unrepainted;
+	uint64_t commits;  /* damaged commits of the tracked client while active */
+	uint64_t repaints; /* output repaints (frame_signal) while active */
+	struct weston_output *output;
+	struct wl_listener frame_listener;
+	struct wl_listener output_destroy_listener;
+};
+
 struct harness {
 	struct weston_compositor *compositor;
 	struct wl_event_loop *loop;
@@ -216,10 +242,14 @@ struct harness {
 	struct wl_listener shot_output_destroy_listener;
 	struct wl_event_source *shot_timer;
 	bool frame_armed;
+
+	struct latency_state latency;
 };
 
 static void client_process_lines(struct hclient *cl);
 static void client_destroy(struct hclient *cl);
+static void latency_input_frame(struct harness *h);
+static void latency_commit(struct harness *h, struct weston_surface *s);
 
 /* ------------------------------------------------------------------------ */
 /* small utilities                                                          */
@@ -570,11 +600,57 @@ harness_seat_init(struct harness *h)
 /* ------------------------------------------------------------------------ */
 /* commands: input                                                          */
 
+/* One touch down, motion or up, checked against the points that are down. */
+static int
+touch_apply(struct harness *h, int type, long id, double x, double y,
+	    const struct timespec *t, char *err, size_t errlen)
+{
+	int idx = touch_id_index(h, (int)id);
+
+	switch (type) {
+	case WL_TOUCH_DOWN:
+		if (idx >= 0) {
+			snprintf(err, errlen, "touch point %ld is already down", id);
+			return -1;
+		}
+		if (h->n_touch_ids >= MAX_TOUCH_POINTS) {
+			snprintf(err, errlen, "too many touch points down (max %d)",
+				 MAX_TOUCH_POINTS);
+			return -1;
+		}
+		h->touch_ids[h->n_touch_ids++] = (int)id;
+		break;
+	case WL_TOUCH_MOTION:
+		if (idx < 0) {
+			snprintf(err, errlen, "touch point %ld is not down", id);
+			return -1;
+		}
+		break;
+	case WL_TOUCH_UP:
+		if (idx < 0) {
+			snprintf(err, errlen, "touch point %ld is not down", id);
+			return -1;
+		}
+		h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
+		break;
+	}
+	notify_touch_normalized(h->touch_device, t, (int)id, x, y, NULL, type);
+	return 0;
+}
+
+static void
+touch_frame(struct harness *h)
+{
+	notify_touch_frame(h->touch_device);
+	latency_input_frame(h);
+}
+
 static void
 cmd_touch(struct hclient *cl, char **argv, int argc)
 {
 	struct harness *h = cl->h;
 	struct timespec t = now_monotonic();
+	char err[128];
 	long id;
 	double x, y;
 	int type;
@@ -588,7 +664,7 @@ cmd_touch(struct hclient *cl, char **argv, int argc)
 			client_reply(cl, "error usage: touch frame");
 			return;
 		}
-		notify_touch_frame(h->touch_device);
+		touch_frame(h);
 		client_reply(cl, "ok");
 		return;
 	}
@@ -659,37 +735,68 @@ cmd_touch(struct hclient *cl, char **argv, int argc)
 		return;
 	}
 
-	int idx = touch_id_index(h, (int)id);
-	switch (type) {
-	case WL_TOUCH_DOWN:
-		if (idx >= 0) {
-			client_reply(cl, "error touch point %ld is already down", id);
-			return;
-		}
-		if (h->n_touch_ids >= MAX_TOUCH_POINTS) {
-			client_reply(cl, "error too many touch points down (max %d)",
-				     MAX_TOUCH_POINTS);
-			return;
-		}
-		h->touch_ids[h->n_touch_ids++] = (int)id;
-		break;
-	case WL_TOUCH_MOTION:
-		if (idx < 0) {
-			client_reply(cl, "error touch point %ld is not down", id);
-			return;
-		}
-		break;
-	case WL_TOUCH_UP:
-		if (idx < 0) {
-			client_reply(cl, "error touch point %ld is not down", id);
-			return;
-		}
-		h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
-		break;
-	}
+	if (touch_apply(h, type, id, x, y, &t, err, sizeof err) < 0)
+		client_reply(cl, "error %s", err);
+	else
+		client_reply(cl, "ok");
+}
 
-	notify_touch_normalized(h->touch_device, &t, (int)id, x, y, NULL, type);
-	client_reply(cl, "ok");
+
+/* touch batch: many touch events in one command, all stamped with the same time:
+ * "d ID X Y" down, "m ID X Y" motion, "u ID" up, "f" frame. Applied in order; the first bad
+ * token stops the batch (what came before it stays applied). */
+static void
+cmd_touch_batch(struct hclient *cl, char *args)
+{
+	struct harness *h = cl->h;
+	struct timespec t = now_monotonic();
+	char *rest = NULL, *tok;
+	char err[160];
+	int events = 0;
+
+	for (tok = strtok_r(args, " \t", &rest); tok; tok = strtok_r(NULL, " \t", &rest)) {
+		int type;
+		long id;
+		double x = 0.0, y = 0.0;
+		char *a;
+
+		if (strcmp(tok, "f") == 0) {
+			touch_frame(h);
+			events++;
+			continue;
+		}
+		if (strcmp(tok, "d") == 0) {
+			type = WL_TOUCH_DOWN;
+		} else if (strcmp(tok, "m") == 0) {
+			type = WL_TOUCH_MOTION;
+		} else if (strcmp(tok, "u") == 0) {
+			type = WL_TOUCH_UP;
+		} else {
+			client_reply(cl, "error touch batch: unknown event '%s' after %d events (d ID X Y, m ID X Y, u ID, f)",
+				     tok, events);
+			return;
+		}
+		a = strtok_r(NULL, " \t", &rest);
+		if (!parse_long(a, 0, INT32_MAX, &id)) {
+			client_reply(cl, "error touch batch: bad touch id after %d events", events);
+			return;
+		}
+		if (type != WL_TOUCH_UP) {
+			char *xs = strtok_r(NULL, " \t", &rest);
+			char *ys = strtok_r(NULL, " \t", &rest);
+
+			if (!parse_double(xs, &x) || !parse_double(ys, &y)) {
+				client_reply(cl, "error touch batch: bad coordinates after %d events", events);
+				return;
+			}
+		}
+		if (touch_apply(h, type, id, x, y, &t, err, sizeof err) < 0) {
+			client_reply(cl, "error touch batch: %s (after %d events)", err, events);
+			return;
+		}
+		events++;
+	}
+	client_reply(cl, "ok %d", events);
 }
 
 static void
@@ -1266,8 +1373,10 @@ tracker_handle_commit(struct wl_listener *listener, void *data)
 						 commit_listener);
 	struct weston_surface *s = data;
 
-	if (s->resource && pixman_region32_not_empty(&s->damage))
+	if (s->resource && pixman_region32_not_empty(&s->damage)) {
 		t->h->commits++;
+		latency_commit(t->h, s);
+	}
 }
 
 static void
@@ -1302,6 +1411,190 @@ handle_create_surface(struct wl_listener *listener, void *data)
 }
 
 /* ------------------------------------------------------------------------ */
+/* latency: injected touch frame -> client commit -> end of output repaint   */
+
+static uint64_t
+monotonic_ns(void)
+{
+	struct timespec ts = now_monotonic();
+
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static pid_t
+client_pid(struct wl_client *client)
+{
+	pid_t pid = 0;
+	uid_t uid;
+	gid_t gid;
+
+	wl_client_get_credentials(client, &pid, &uid, &gid);
+	return pid;
+}
+
+static void
+latency_detach(struct harness *h)
+{
+	struct latency_state *l = &h->latency;
+
+	if (!l->output)
+		return;
+	wl_list_remove(&l->frame_listener.link);
+	wl_list_remove(&l->output_destroy_listener.link);
+	l->output = NULL;
+}
+
+/* Called by touch_frame: a touch frame was injected now. */
+static void
+latency_input_frame(struct harness *h)
+{
+	struct latency_state *l = &h->latency;
+
+	if (!l->active)
+		return;
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4096;
+		struct latency_record *n;
+
+		if (cap > 4000000)
+			return; /* enough for any run; drop the rest */
+		n = realloc(l->records, cap * sizeof *n);
+		if (!n)
+			return;
+		l->records = n;
+		l->cap = cap;
+	}
+	l->records[l->count++] = (struct latency_record){ monotonic_ns(), 0, 0 };
+}
+
+/* A commit with damage from a client surface. */
+static void
+latency_commit(struct harness *h, struct weston_surface *s)
+{
+	struct latency_state *l = &h->latency;
+	uint64_t now;
+
+	if (!l->active)
+		return;
+	if (l->pid != 0 && client_pid(wl_resource_get_client(s->resource)) != l->pid)
+		return;
+	l->commits++;
+	now = monotonic_ns();
+	for (size_t i = l->first_uncommitted; i < l->count; i++)
+		l->records[i].commit_ns = now;
+	l->first_uncommitted = l->count;
+}
+
+/* frame_signal: the output repaint that shows every commit made before it has ended. */
+static void
+latency_handle_frame(struct wl_listener *listener, void *data)
+{
+	struct latency_state *l = tt_container_of(listener, struct latency_state,
+						  frame_listener);
+	uint64_t now = monotonic_ns();
+
+	(void)data;
+	l->repaints++;
+	for (size_t i = l->first_unrepainted; i < l->first_uncommitted; i++)
+		l->records[i].repaint_ns = now;
+	l->first_unrepainted = l->first_uncommitted;
+}
+
+static void
+latency_handle_output_destroy(struct wl_listener *listener, void *data)
+{
+	struct latency_state *l = tt_container_of(listener, struct latency_state,
+						  output_destroy_listener);
+	struct harness *h = tt_container_of(l, struct harness, latency);
+
+	(void)data;
+	latency_detach(h);
+}
+
+/* latency start [PID] | latency stop | latency report */
+static void
+cmd_latency(struct hclient *cl, char **argv, int argc)
+{
+	struct harness *h = cl->h;
+	struct latency_state *l = &h->latency;
+
+	if (argc >= 2 && strcmp(argv[1], "start") == 0) {
+		struct weston_output *output = first_output(h);
+		long pid = 0;
+
+		if (argc > 3 || (argc == 3 && !parse_long(argv[2], 0, INT32_MAX, &pid))) {
+			client_reply(cl, "error usage: latency start [PID]");
+			return;
+		}
+		if (!output) {
+			client_reply(cl, "error no output");
+			return;
+		}
+		latency_detach(h);
+		l->active = true;
+		l->pid = (pid_t)pid;
+		l->count = l->first_uncommitted = l->first_unrepainted = 0;
+		l->commits = l->repaints = 0;
+		l->output = output;
+		l->frame_listener.notify = latency_handle_frame;
+		wl_signal_add(&output->frame_signal, &l->frame_listener);
+		l->output_destroy_listener.notify = latency_handle_output_destroy;
+		wl_signal_add(&output->destroy_signal, &l->output_destroy_listener);
+		client_reply(cl, "ok");
+	} else if (argc == 2 && strcmp(argv[1], "stop") == 0) {
+		l->active = false;
+		latency_detach(h);
+		client_reply(cl, "ok");
+	} else if (argc == 2 && strcmp(argv[1], "report") == 0) {
+		struct strbuf sb = { 0 };
+
+		sb_printf(&sb, "%llu %llu %zu", (unsigned long long)l->commits,
+			  (unsigned long long)l->repaints, l->count);
+		for (size_t i = 0; i < l->count; i++)
+			sb_printf(&sb, " %llu:%llu:%llu",
+				  (unsigned long long)l->records[i].input_ns,
+				  (unsigned long long)l->records[i].commit_ns,
+				  (unsigned long long)l->records[i].repaint_ns);
+		if (sb.failed)
+			client_reply(cl, "error out of memory");
+		else
+			client_reply(cl, "ok %s", sb.data);
+		sb_free(&sb);
+	} else {
+		client_reply(cl, "error usage: latency start [PID] | latency stop | latency report");
+	}
+}
+
+/* backlog PID: bytes of Wayland events written to that client and not yet read by it. */
+static void
+cmd_backlog(struct hclient *cl, char **argv, int argc)
+{
+	struct harness *h = cl->h;
+	struct wl_list *list = wl_display_get_client_list(h->compositor->wl_display);
+	struct wl_client *client;
+	long pid;
+
+	if (argc != 2 || !parse_long(argv[1], 1, INT32_MAX, &pid)) {
+		client_reply(cl, "error usage: backlog PID");
+		return;
+	}
+	wl_client_for_each(client, list) {
+		int queued = 0;
+
+		if (client_pid(client) != (pid_t)pid)
+			continue;
+		wl_client_flush(client);
+		if (ioctl(wl_client_get_fd(client), SIOCOUTQ, &queued) < 0) {
+			client_reply(cl, "error SIOCOUTQ: %s", strerror(errno));
+			return;
+		}
+		client_reply(cl, "ok %d", queued);
+		return;
+	}
+	client_reply(cl, "error no Wayland client with pid %ld", pid);
+}
+
+/* ------------------------------------------------------------------------ */
 /* command dispatch                                                         */
 
 static void
@@ -1327,6 +1620,10 @@ handle_line(struct hclient *cl, char *line)
 	}
 	if (strncmp(line, "resize ", 7) == 0) {
 		cmd_resize(cl, line + 7);
+		return;
+	}
+	if (strncmp(line, "touch batch ", 12) == 0) {
+		cmd_touch_batch(cl, line + 12);
 		return;
 	}
 
@@ -1365,6 +1662,10 @@ handle_line(struct hclient *cl, char *line)
 	} else if (strcmp(argv[0], "close") == 0 || strcmp(argv[0], "screenshot") == 0) {
 		client_reply(cl, "error usage: %s", strcmp(argv[0], "close") == 0 ?
 			     "close APP_ID" : "screenshot PATH");
+	} else if (strcmp(argv[0], "latency") == 0) {
+		cmd_latency(cl, argv, argc);
+	} else if (strcmp(argv[0], "backlog") == 0) {
+		cmd_backlog(cl, argv, argc);
 	} else if (strcmp(argv[0], "commits") == 0) {
 		if (argc != 1)
 			client_reply(cl, "error usage: commits");
@@ -1379,7 +1680,7 @@ handle_line(struct hclient *cl, char *line)
 		weston_log("tt-harness: quit requested\n");
 		weston_compositor_exit(h->compositor);
 	} else {
-		client_reply(cl, "error unknown command '%s' (ping, output, touch, pointer, key, windows, close, screenshot, commits, quit)",
+		client_reply(cl, "error unknown command '%s' (ping, output, touch, pointer, key, windows, close, resize, screenshot, commits, latency, backlog, quit)",
 			     argv[0]);
 	}
 }
@@ -1574,6 +1875,9 @@ harness_destroy(struct harness *h)
 			unlink(h->socket_path);
 	}
 	free(h->socket_path);
+
+	latency_detach(h);
+	free(h->latency.records);
 
 	wl_list_for_each_safe(t, ttmp, &h->trackers, link)
 		tracker_destroy(t);

@@ -1,0 +1,267 @@
+// Hit-testing that does not grow with the drawing: a uniform grid of square cells over the plane,
+// each listing the strokes whose centre line passes through it. Drawing keeps one, updated from its
+// change notifications, and answers `stroke(near:within:)` through it. It knows nothing of views,
+// rasters or undo: strokes go in and out by id, and the caller says which of two strokes is on top.
+import TouchKit
+
+/// A spatial index of strokes for "which stroke is near this point" queries.
+///
+/// The plane is cut into square cells of ``cellSize`` points. A stroke is listed in every cell its
+/// centre line touches (a circle: every cell of its box), so a query within radius `r` of a point
+/// looks only at the cells of the square `point ± r`: its cost depends on how many strokes pass
+/// near the point, not on how many the drawing holds. Strokes that would cover more than
+/// ``maxCellsPerStroke`` cells (huge or non-finite coordinates) are kept in a short list that every
+/// query scans.
+///
+/// Only ids are stored; the caller supplies the strokes (``nearest(to:within:lookup:)``) and for
+/// removal the stroke as it was when inserted (Drawing's change notifications carry it).
+public final class SpatialIndex {
+    /// The side of one grid cell, in points.
+    public let cellSize: Double
+    /// Strokes covering more cells than this go to the scanned list instead.
+    public let maxCellsPerStroke: Int
+
+    /// Grid cell (packed column and row) -> slots of the strokes passing through it.
+    private var cells: [Int64: [Int32]] = [:]
+    /// Slot -> stroke id (nil: free slot).
+    private var ids: [StrokeID?] = []
+    /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
+    private var seen: [UInt32] = []
+    private var slotByID: [StrokeID: Int32] = [:]
+    private var freeSlots: [Int32] = []
+    /// Slots of strokes not in the grid (too many cells).
+    private var oversized: Set<Int32> = []
+    private var query: UInt32 = 0
+
+    /// An empty index; `cellSize` suits fingers (a 20 pt hit radius spans at most 3 × 3 cells).
+    public init(cellSize: Double = 32, maxCellsPerStroke: Int = 4096) {
+        precondition(cellSize > 0 && cellSize.isFinite, "cellSize must be positive")
+        self.cellSize = cellSize
+        self.maxCellsPerStroke = maxCellsPerStroke
+    }
+
+    /// An index of `strokes`.
+    public convenience init<S: Sequence>(_ strokes: S, cellSize: Double = 32) where S.Element == Stroke {
+        self.init(cellSize: cellSize)
+        for stroke in strokes { insert(stroke) }
+    }
+
+    /// How many strokes are indexed.
+    public var count: Int { slotByID.count }
+
+    /// Whether a stroke with this id is indexed.
+    public func contains(_ id: StrokeID) -> Bool { slotByID[id] != nil }
+
+    // MARK: Changes
+
+    /// Adds a stroke. A stroke with the same id is replaced only through ``remove(_:)`` first:
+    /// inserting a known id does nothing.
+    public func insert(_ stroke: Stroke) {
+        guard slotByID[stroke.id] == nil else { return }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            ids[Int(slot)] = stroke.id
+        } else {
+            slot = Int32(ids.count)
+            ids.append(stroke.id)
+            seen.append(0)
+        }
+        slotByID[stroke.id] = slot
+        if !forEachCell(of: stroke, { cells[$0, default: []].append(slot) }) {
+            oversized.insert(slot)
+        }
+    }
+
+    /// Removes `stroke`, which must have the geometry it had when inserted (its cells are found
+    /// from it). Unknown ids are ignored.
+    public func remove(_ stroke: Stroke) {
+        guard let slot = slotByID.removeValue(forKey: stroke.id) else { return }
+        if oversized.remove(slot) == nil {
+            _ = forEachCell(of: stroke) { key in
+                guard var list = cells[key], let i = list.firstIndex(of: slot) else { return }
+                list.swapAt(i, list.count - 1)
+                list.removeLast()
+                cells[key] = list.isEmpty ? nil : list
+            }
+        }
+        ids[Int(slot)] = nil
+        freeSlots.append(slot)
+    }
+
+    /// Empties the index.
+    public func removeAll() {
+        cells.removeAll()
+        ids.removeAll()
+        seen.removeAll()
+        slotByID.removeAll()
+        freeSlots.removeAll()
+        oversized.removeAll()
+    }
+
+    /// Applies one of Drawing's change notifications; `current` gives the strokes after the change
+    /// (used for `.reset`).
+    public func apply(_ change: Drawing.Change, current: () -> [Stroke]) {
+        switch change {
+        case .added(let stroke):
+            insert(stroke)
+        case .removed(let stroke):
+            remove(stroke)
+        case .updated(let old, let new):
+            remove(old)
+            insert(new)
+        case .reset:
+            removeAll()
+            for stroke in current() { insert(stroke) }
+        }
+    }
+
+    // MARK: Queries
+
+    /// Calls `body` once for each indexed stroke that may pass within `radius` of `point`: every
+    /// stroke that does is among them (and usually a few that do not).
+    public func forEachCandidate(near point: Point, within radius: Double, _ body: (StrokeID) -> Void) {
+        query &+= 1
+        if query == 0 {  // wrapped: forget old marks
+            for i in seen.indices { seen[i] = 0 }
+            query = 1
+        }
+        func visit(_ slot: Int32) {
+            let s = Int(slot)
+            guard seen[s] != query, let id = ids[s] else { return }
+            seen[s] = query
+            body(id)
+        }
+        for slot in oversized { visit(slot) }
+        guard radius >= 0, point.x.isFinite, point.y.isFinite else { return }
+        // A hair more than the radius: the distance and the cell maths round differently.
+        let reach = radius * (1 + 1e-9) + 1e-9
+        guard let columns = cellRange(point.x - reach, point.x + reach),
+              let rows = cellRange(point.y - reach, point.y + reach),
+              Double(columns.count) * Double(rows.count) <= Double(Swift.max(cells.count, 16))
+        else {
+            // The square spans more cells than exist: visit every stroke instead.
+            for slot in slotByID.values { visit(slot) }
+            return
+        }
+        for column in columns {
+            for row in rows {
+                guard let list = cells[Self.key(column, row)] else { continue }
+                for slot in list { visit(slot) }
+            }
+        }
+    }
+
+    /// The stroke nearest to `point` whose centre line passes within `radius` of it; of equally
+    /// near ones the top-most. `lookup` gives an id's stroke and its place in the paint order
+    /// (higher is on top), or nil for ids to skip. The same answer as
+    /// ``nearest(in:to:within:)`` over the same strokes, without looking at all of them.
+    public func nearest(to point: Point, within radius: Double,
+                        lookup: (StrokeID) -> (stroke: Stroke, order: Int)?) -> Stroke? {
+        var best: Nearest?
+        forEachCandidate(near: point, within: radius) { id in
+            guard let (stroke, order) = lookup(id) else { return }
+            Self.consider(stroke, order: order, point: point, radius: radius, best: &best)
+        }
+        return best?.stroke
+    }
+
+    /// The definition the index must match, by looking at every stroke: the nearest stroke within
+    /// `radius`, the top-most (latest in `strokes`) of equally near ones.
+    public static func nearest(in strokes: [Stroke], to point: Point, within radius: Double) -> Stroke? {
+        var best: Nearest?
+        for (order, stroke) in strokes.enumerated() {
+            consider(stroke, order: order, point: point, radius: radius, best: &best)
+        }
+        return best?.stroke
+    }
+
+    // MARK: Private
+
+    private struct Nearest {
+        var stroke: Stroke
+        var distance: Double
+        var order: Int
+    }
+
+    private static func consider(_ stroke: Stroke, order: Int, point: Point, radius: Double,
+                                 best: inout Nearest?) {
+        let bounds = stroke.bounds
+        guard point.x >= bounds.minX - radius, point.x <= bounds.maxX + radius,
+              point.y >= bounds.minY - radius, point.y <= bounds.maxY + radius else { return }
+        let distance = stroke.distance(to: point)
+        guard distance <= radius else { return }
+        if let current = best,
+           distance > current.distance || (distance == current.distance && order < current.order) { return }
+        best = Nearest(stroke: stroke, distance: distance, order: order)
+    }
+
+    private static func key(_ column: Int, _ row: Int) -> Int64 {
+        (Int64(column) << 32) | Int64(UInt32(truncatingIfNeeded: row))
+    }
+
+    /// Cells spanned by [low, high] along one axis, or nil when out of the grid's range.
+    private func cellRange(_ low: Double, _ high: Double) -> ClosedRange<Int>? {
+        let a = (low / cellSize).rounded(.down), b = (high / cellSize).rounded(.down)
+        guard a.isFinite, b.isFinite, a <= b, a >= -2_000_000_000, b <= 2_000_000_000 else { return nil }
+        return Int(a)...Int(b)
+    }
+
+    /// Calls `body` with every cell the stroke's centre line touches (each at least once). Returns
+    /// false, calling nothing, when that would be more than `maxCellsPerStroke` cells.
+    private func forEachCell(of stroke: Stroke, _ body: (Int64) -> Void) -> Bool {
+        let points = stroke.points
+        var boxes: [(ClosedRange<Int>, ClosedRange<Int>)] = []
+        var total = 0
+        func add(_ columns: ClosedRange<Int>?, _ rows: ClosedRange<Int>?) -> Bool {
+            guard let columns, let rows else { return false }
+            total += columns.count * rows.count
+            guard total <= maxCellsPerStroke else { return false }
+            boxes.append((columns, rows))
+            return true
+        }
+        // Rounding slack so that a point on the line, as the distance maths computes it, is in a
+        // listed cell even when it sits on a cell border.
+        let slack = cellSize * 1e-9
+        switch stroke.kind {
+        case .circle:
+            guard points.count >= 2 else { return true }  // no outline: never hit
+            let box = Rect(enclosing: points[0], points[1])
+            guard add(cellRange(box.minX - slack, box.maxX + slack), cellRange(box.minY - slack, box.maxY + slack))
+            else { return false }
+        case .line, .freehand:
+            guard let first = points.first else { return true }
+            if points.count == 1 {
+                guard add(cellRange(first.x - slack, first.x + slack), cellRange(first.y - slack, first.y + slack))
+                else { return false }
+            }
+            for i in points.indices.dropFirst() {
+                let a = points[i - 1], b = points[i]
+                guard let columns = cellRange(Swift.min(a.x, b.x) - slack, Swift.max(a.x, b.x) + slack)
+                else { return false }
+                // Column by column: the rows the segment crosses within that column's x interval.
+                for column in columns {
+                    let x0 = Swift.max(Swift.min(a.x, b.x), Double(column) * cellSize)
+                    let x1 = Swift.min(Swift.max(a.x, b.x), Double(column + 1) * cellSize)
+                    let y0: Double, y1: Double
+                    if a.x == b.x || x0 > x1 {
+                        (y0, y1) = (Swift.min(a.y, b.y), Swift.max(a.y, b.y))
+                    } else {
+                        let slope = (b.y - a.y) / (b.x - a.x)
+                        let ya = a.y + (x0 - a.x) * slope, yb = a.y + (x1 - a.x) * slope
+                        (y0, y1) = (Swift.max(Swift.min(ya, yb), Swift.min(a.y, b.y)),
+                                    Swift.min(Swift.max(ya, yb), Swift.max(a.y, b.y)))
+                    }
+                    let pad = slack + Swift.abs(y1 - y0) * 1e-9
+                    guard add(column...column, cellRange(y0 - pad, y1 + pad)) else { return false }
+                }
+            }
+        }
+        for (columns, rows) in boxes {
+            for column in columns {
+                for row in rows { body(Self.key(column, row)) }
+            }
+        }
+        return true
+    }
+}

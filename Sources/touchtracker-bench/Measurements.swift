@@ -1,0 +1,104 @@
+// What the benchmark measures: the plugin's latency records (input frame -> commit -> repaint) in
+// HdrHistograms, and a client's CPU time and resident memory from /proc.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Histogram
+import WestonHarness
+
+/// Latencies in microseconds, 1 µs to 10 s at 3 significant digits.
+typealias Latencies = Histogram<UInt64>
+
+func makeLatencies() -> Latencies {
+    Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: .three)
+}
+
+extension Histogram where Count == UInt64 {
+    var p50: Double { Double(valueAtPercentile(50)) / 1000 }
+    var p99: Double { Double(valueAtPercentile(99)) / 1000 }
+    var maxMilliseconds: Double { Double(max) / 1000 }
+}
+
+/// The plugin's `latency report`, turned into histograms.
+struct LatencyReport {
+    /// Damaged commits of the measured client while recording.
+    var commits = 0
+    /// Output repaints while recording.
+    var repaints = 0
+    var frames = 0
+    var toCommit = makeLatencies()
+    var toRepaint = makeLatencies()
+    /// Frames with no commit (or no repaint) by the end of the recording.
+    var withoutCommit = 0
+    var withoutRepaint = 0
+
+    init(_ reply: String) throws {
+        let fields = reply.split(separator: " ")
+        guard fields.count >= 3, let c = Int(fields[0]), let r = Int(fields[1]), let n = Int(fields[2]),
+              fields.count == 3 + n else { throw HarnessError("bad latency report: \(reply.prefix(200))") }
+        commits = c
+        repaints = r
+        frames = n
+        for record in fields.dropFirst(3) {
+            let t = record.split(separator: ":").compactMap { UInt64($0) }
+            guard t.count == 3 else { throw HarnessError("bad latency record \(record)") }
+            if t[1] >= t[0], t[1] > 0 {
+                _ = toCommit.record(max(1, (t[1] - t[0]) / 1000))
+            } else {
+                withoutCommit += 1
+            }
+            if t[2] >= t[0], t[2] > 0 {
+                _ = toRepaint.record(max(1, (t[2] - t[0]) / 1000))
+            } else {
+                withoutRepaint += 1
+            }
+        }
+    }
+}
+
+/// A process's CPU time (user + system, all threads) in seconds, from /proc/PID/stat.
+func cpuSeconds(pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return nil }
+    // Fields after "pid (comm) ": state is field 3, utime 14, stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// A field of /proc/PID/status in KiB (VmRSS, VmHWM).
+func statusKiB(pid: Int32, _ field: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return Int(line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+    }
+    return nil
+}
+
+/// CLOCK_MONOTONIC in seconds.
+func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Sleeps until the CLOCK_MONOTONIC time `deadline` (seconds).
+func sleep(until deadline: Double) {
+    var ts = timespec(tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+}
+
+func formatMs(_ v: Double) -> String { String(format: "%.2f", v) }
+func formatMiB(_ kib: Int) -> String { String(format: "%.1f", Double(kib) / 1024) }
+
+/// One line to standard output, written at once (the run is long; a pipe should see progress).
+func say(_ text: String = "") {
+    let bytes = Array((text + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if n <= 0 { return }
+        offset += n
+    }
+}

@@ -1,0 +1,174 @@
+// The hit-test index against its definition: on random drawings, after random changes, the index
+// gives the same stroke as looking at every stroke (SpatialIndex.nearest(in:to:within:)).
+import PropertyBased
+import Testing
+import TouchKit
+@testable import TouchTrackerKit
+
+/// Coordinates that are often exactly on cell borders (multiples of 32) or on whole points.
+private let coordinate = zip(Gen.int(in: 0...2), Gen.double(in: -100...1100), Gen.int(in: -4...36))
+    .map { kind, d, cell -> Double in
+        switch kind {
+        case 0: Double(cell) * 32
+        case 1: d.rounded()
+        default: d
+        }
+    }
+private let point = zip(coordinate, coordinate).map { Point(x: $0, y: $1) }
+
+/// Lines (some of one point), freehand polylines and circles of any size, widths 1 to 30.
+private let strokeGen = zip(Gen.int(in: 0...9), point.array(of: 1...6), Gen.int(in: 1...30))
+    .map { kind, points, width -> Stroke in
+        let id = StrokeID(0)
+        switch kind {
+        case 0..<5:
+            return Stroke(id: id, kind: .line, points: Array(points.prefix(kind == 0 ? 1 : 2)), width: Double(width))
+        case 5..<8:
+            return Stroke(id: id, kind: .freehand, points: points, width: Double(width))
+        default:
+            return Stroke(id: id, kind: .circle, points: Array(points.prefix(2)), width: Double(width))
+        }
+    }
+
+private let queryGen = zip(point, Gen.int(in: 0...45)).map { (point: $0, radius: Double($1)) }
+
+/// Changes a user (or undo) makes to a drawing.
+private enum Op: Sendable, CustomStringConvertible {
+    case add(Stroke)
+    case remove(Int)
+    case move(Int, Double, Double)
+    case clear
+    case undo
+    case redo
+
+    var description: String {
+        switch self {
+        case .add(let s): "add(\(s.kind) \(s.points))"
+        case .remove(let i): "remove(\(i))"
+        case .move(let i, let dx, let dy): "move(\(i), \(dx), \(dy))"
+        case .clear: "clear"
+        case .undo: "undo"
+        case .redo: "redo"
+        }
+    }
+}
+
+private let opGen = zip(Gen.int(in: 0...99), strokeGen, Gen.int(in: 0...1000), coordinate, coordinate)
+    .map { kind, stroke, n, dx, dy -> Op in
+        switch kind {
+        case 0..<55: .add(stroke)
+        case 55..<67: .remove(n)
+        case 67..<80: .move(n, dx / 4, dy / 4)
+        case 80..<82: .clear
+        case 82..<92: .undo
+        default: .redo
+        }
+    }
+
+@Suite("Spatial index")
+struct SpatialIndexTests {
+    /// A drawing of `strokes`, each with a fresh id.
+    func drawing(_ strokes: [Stroke]) -> Drawing {
+        let drawing = Drawing()
+        for var stroke in strokes {
+            stroke.id = drawing.makeID()
+            drawing.add(stroke)
+        }
+        return drawing
+    }
+
+    @Test("The index finds what a scan of every stroke finds, on random drawings")
+    func matchesBruteForce() async {
+        await propertyCheck(count: 200, input: strokeGen.array(of: 0...80), queryGen.array(of: 1...40)) {
+            strokes, queries in
+            let drawing = drawing(strokes)
+            for q in queries {
+                let expected = SpatialIndex.nearest(in: drawing.strokes, to: q.point, within: q.radius)
+                let found = drawing.stroke(near: q.point, within: q.radius)
+                #expect(found?.id == expected?.id, "query \(q.point) r=\(q.radius)")
+            }
+        }
+    }
+
+    @Test("The index follows every change: add, delete, move, clear, undo, redo")
+    func followsChanges() async {
+        await propertyCheck(count: 150, input: opGen.array(of: 1...60), queryGen.array(of: 1...8)) { ops, queries in
+            let drawing = Drawing()
+            _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
+            for op in ops {
+                switch op {
+                case .add(var stroke):
+                    stroke.id = drawing.makeID()
+                    drawing.add(stroke)
+                case .remove(let n):
+                    if !drawing.strokes.isEmpty { drawing.remove(drawing.strokes[n % drawing.strokes.count].id) }
+                case .move(let n, let dx, let dy):
+                    if !drawing.strokes.isEmpty {
+                        drawing.update(drawing.strokes[n % drawing.strokes.count].id) { $0 = $0.translated(dx: dx, dy: dy) }
+                    }
+                case .clear:
+                    drawing.removeAll()
+                case .undo:
+                    drawing.undoStack.undo()
+                case .redo:
+                    drawing.undoStack.redo()
+                }
+                for q in queries {
+                    let expected = SpatialIndex.nearest(in: drawing.strokes, to: q.point, within: q.radius)
+                    #expect(drawing.stroke(near: q.point, within: q.radius)?.id == expected?.id,
+                            "after \(op): query \(q.point) r=\(q.radius)")
+                }
+            }
+        }
+    }
+
+    @Test("A stroke added before the first query is indexed too (the index is built on demand)")
+    func builtOnDemand() {
+        let drawing = Drawing(strokes: [.line(StrokeID(7), from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))])
+        #expect(drawing.stroke(near: Point(x: 50, y: 5), within: 20)?.id == StrokeID(7))
+        drawing.replaceAll(with: [.line(StrokeID(9), from: Point(x: 0, y: 500), to: Point(x: 100, y: 500))], undoable: true)
+        #expect(drawing.stroke(near: Point(x: 50, y: 5), within: 20) == nil)
+        #expect(drawing.stroke(near: Point(x: 50, y: 505), within: 20)?.id == StrokeID(9))
+        drawing.undoStack.undo()
+        #expect(drawing.stroke(near: Point(x: 50, y: 5), within: 20)?.id == StrokeID(7))
+    }
+
+    @Test("A query looks only at strokes near the point, however many there are elsewhere")
+    func queryCostIsLocal() {
+        let index = SpatialIndex()
+        for i in 0..<100_000 {
+            let x = Double(i % 400) * 2.5, y = Double(i / 400) * 2.5
+            index.insert(.line(StrokeID(i + 1), from: Point(x: x, y: y), to: Point(x: x + 20, y: y + 10)))
+        }
+        var visited = 0
+        index.forEachCandidate(near: Point(x: 500, y: 300), within: 20) { _ in visited += 1 }
+        // The strokes within reach of the 3 × 3 cells around the point, not 100,000.
+        #expect(visited > 0 && visited < 2_000)
+        visited = 0
+        index.forEachCandidate(near: Point(x: 5_000, y: 5_000), within: 20) { _ in visited += 1 }
+        #expect(visited == 0)
+    }
+
+    @Test("Huge strokes, huge radii and odd queries give the scan's answer")
+    func edgeCases() {
+        let strokes: [Stroke] = [
+            .line(StrokeID(1), from: Point(x: -1e12, y: 0), to: Point(x: 1e12, y: 1)),
+            .line(StrokeID(2), from: Point(x: 10, y: 10), to: Point(x: 10, y: 10)),
+            Stroke(id: StrokeID(3), kind: .circle, points: [Point(x: 0, y: 0), Point(x: 64, y: 64)]),
+            Stroke(id: StrokeID(4), kind: .freehand, points: []),
+            Stroke(id: StrokeID(5), kind: .circle, points: [Point(x: 5, y: 5)]),
+        ]
+        let drawing = Drawing(strokes: strokes)
+        let index = SpatialIndex(strokes)
+        #expect(index.count == 5)
+        for (p, r) in [(Point(x: 0, y: 0), 1.0), (Point(x: 5e11, y: 0.5), 1), (Point(x: 10, y: 12), 3),
+                       (Point(x: 32, y: 0), 0), (Point(x: 100, y: 100), .infinity), (Point(x: 1, y: 1), -5),
+                       (Point(x: .nan, y: 0), 10), (Point(x: 3e9, y: 3e9), 1e10)] {
+            #expect(drawing.stroke(near: p, within: r)?.id == SpatialIndex.nearest(in: strokes, to: p, within: r)?.id,
+                    "\(p) r=\(r)")
+        }
+        index.remove(strokes[0])
+        index.remove(strokes[2])
+        #expect(index.count == 3 && !index.contains(StrokeID(1)) && index.contains(StrokeID(2)))
+    }
+}
