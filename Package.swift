@@ -23,6 +23,8 @@ let package = Package(
         // C libraries from Debian, one module each.
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client",
                        providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CWaylandCursor", pkgConfig: "wayland-cursor",
+                       providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev"])]),
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CCairo", "CPangoCairo", "TouchKit"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
-            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CShims",
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's own logic: lines, the canvas view.

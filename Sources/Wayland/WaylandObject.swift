@@ -59,10 +59,14 @@ public class WaylandObject: CustomStringConvertible {
     /// Objects this one was created from, released when it dies.
     var _retained: [WaylandObject] = []
 
-    init(_proxy proxy: OpaquePointer, dispatch: Bool) {
+    /// False for borrowed proxies: someone else (a C library) destroys them.
+    private let ownsProxy: Bool
+
+    init(_proxy proxy: OpaquePointer, dispatch: Bool, owned: Bool = true) {
         self.proxy = proxy
         self.version = max(wl_proxy_get_version(proxy), 1)
         self.isAlive = true
+        self.ownsProxy = owned
         guard dispatch else { return }
         let existing = wl_proxy_get_listener(proxy)
         if existing == UnsafeRawPointer(dispatcherSentinel) {
@@ -80,10 +84,11 @@ public class WaylandObject: CustomStringConvertible {
         self.proxy = placeholderProxy
         self.version = max(version, 1)
         self.isAlive = false
+        self.ownsProxy = false
     }
 
     deinit {
-        guard isAlive, Self._ownsProxy else { return }
+        guard isAlive, ownsProxy, Self._ownsProxy else { return }
         if let destructor = Self._destructor, version >= destructor.since {
             var unused = wl_argument()
             wl_proxy_marshal_array_flags(proxy, destructor.opcode, nil, version,

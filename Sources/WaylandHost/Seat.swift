@@ -38,6 +38,13 @@ final class Seat {
     private static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
     private static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
+    /// The pointer's look, chosen by what is under it.
+    var cursorTheme: CursorTheme?
+    var cursorShape: (Point) -> CursorTheme.Shape = { _ in .arrow }
+    var cursorScale: () -> Int32 = { 1 }
+    private var enterSerial: UInt32 = 0
+    private var shownShape: CursorTheme.Shape?
+
     /// The latest input serial, for requests that need one (popup grabs, move).
     private(set) var lastSerial: UInt32 = 0 {
         didSet { lastSerialTime = Seat.serialClock; Seat.serialClock += 1 }
@@ -128,8 +135,11 @@ final class Seat {
         switch event {
         case .enter(let serial, let surface, let x, let y):
             lastSerial = serial
+            enterSerial = serial
             pointerInside = surface === windowSurface
             pointerLocation = Point(x: x, y: y)
+            shownShape = nil
+            updateCursor()
         case .leave(let serial, _):
             lastSerial = serial
             pointerInside = false
@@ -137,6 +147,7 @@ final class Seat {
             endPointerTouch(cancelled: false)
         case .motion(let time, let x, let y):
             pointerLocation = Point(x: x, y: y)
+            updateCursor()
             if pointerDown {
                 input.motion(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time))
                 input.frame()
@@ -157,6 +168,15 @@ final class Seat {
         default:
             break
         }
+    }
+
+    /// Sets the cursor when the shape under the pointer changes (the compositor keeps it otherwise).
+    func updateCursor(force: Bool = false) {
+        guard pointerInside, let pointer, let cursorTheme else { return }
+        let shape = cursorShape(pointerLocation)
+        guard force || shape != shownShape else { return }
+        shownShape = shape
+        cursorTheme.apply(shape, to: pointer, serial: enterSerial, scale: cursorScale())
     }
 
     private func endPointerTouch(cancelled: Bool) {

@@ -127,8 +127,22 @@ public final class WaylandHost {
 
     private func bindSeat(name: UInt32, version: UInt32) {
         let wlSeat = registry.bind(name: name, as: WlSeat.self, version: min(version, 7))
-        seats[name] = Seat(seat: wlSeat, input: input, windowSurface: toplevel.surface, keymap: keymap,
-                           logger: logger)
+        let seat = Seat(seat: wlSeat, input: input, windowSurface: toplevel.surface, keymap: keymap, logger: logger)
+        if let compositor, let shm { seat.cursorTheme = CursorTheme(compositor: compositor, shm: shm) }
+        seat.cursorScale = { [unowned self] in self.toplevel.scale }
+        seat.cursorShape = { [unowned self] point in self.cursorShape(at: point) }
+        seats[name] = seat
+    }
+
+    /// The arrow over the window's chrome (title bar, controls), a crosshair over the canvas.
+    private func cursorShape(at point: Point) -> CursorTheme.Shape {
+        guard let view = window.hitTest(point, with: nil) else { return .arrow }
+        var current: View? = view
+        while let v = current {
+            if v is TitleBarView || v is Control { return .arrow }
+            current = v.superview
+        }
+        return .crosshair
     }
 
     /// Ends the loop after the current batch of events.

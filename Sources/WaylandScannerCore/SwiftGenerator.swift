@@ -53,6 +53,14 @@ public struct SwiftGenerator {
         out.line("super.init(_proxy: proxy, dispatch: \(isDisplay ? "false" : "true"))")
         out.close("}")
         out.line()
+        if !isDisplay {
+            out.line("/// Wraps a proxy that C code owns (e.g. a libwayland-cursor buffer) so it can be passed to")
+            out.line("/// requests: no events are dispatched to it and Swift never destroys it.")
+            out.open("public init(borrowing proxy: OpaquePointer) {")
+            out.line("super.init(_proxy: proxy, dispatch: false, owned: false)")
+            out.close("}")
+            out.line()
+        }
         out.open("required init(_placeholderVersion version: UInt32) {")
         out.line("super.init(_placeholderVersion: version)")
         out.close("}")

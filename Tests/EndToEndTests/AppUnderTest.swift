@@ -19,6 +19,10 @@ final class AppUnderTest {
         do {
             app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker")
             window = try session.waitForWindow(appID: Self.appID, process: app)
+            // Park the pointer (and its cursor) in the output's bottom-right corner, away from
+            // the pixels tests look at.
+            let output = try session.output()
+            try session.pointerMotion(x: output.x + output.width - 1, y: output.y + output.height - 1)
             // The first frame: a white canvas (in the middle: a title bar may be at the top).
             try session.waitForScreen("the white canvas") { shot in
                 shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white

@@ -106,6 +106,29 @@ struct DecorationTests {
         }
     }
 
+    @Test("The cursor comes from the theme: a crosshair over the canvas, the arrow over the title bar")
+    func cursorShapes() {
+        withDecoratedApp { app, window in
+            func dark(_ shot: Screenshot, _ x: Double, _ y: Double) -> Bool {
+                guard let p = shot.pixel(x: x, y: y) else { return false }
+                return Int(p.red) + Int(p.green) + Int(p.blue) < 150
+            }
+            let canvas = (x: window.x + 300, y: window.y + 200)
+            try app.session.pointerMotion(x: canvas.x, y: canvas.y)
+            // A crosshair has arms on every side of its hotspot.
+            try app.session.waitForScreen("a crosshair at the pointer") { shot in
+                dark(shot, canvas.x - 6, canvas.y) && dark(shot, canvas.x + 6, canvas.y)
+                    && dark(shot, canvas.x, canvas.y - 6) && dark(shot, canvas.x, canvas.y + 6)
+            }
+            let bar = (x: window.x + 150, y: window.y + 12)
+            try app.session.pointerMotion(x: bar.x, y: bar.y)
+            // The arrow's body lies below and right of its tip, nothing to the left.
+            try app.session.waitForScreen("an arrow at the pointer") { shot in
+                dark(shot, bar.x + 3, bar.y + 8) && !dark(shot, bar.x - 6, bar.y + 1)
+            }
+        }
+    }
+
     @Test("No title bar in fullscreen (kiosk-shell)")
     func noTitleBarInFullscreen() {
         withApp(arguments: []) { app in

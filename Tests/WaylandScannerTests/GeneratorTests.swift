@@ -63,6 +63,7 @@ struct GeneratorTests {
         #expect(things.hasLine("public static let interfaceName = \"tt_thing\""))
         #expect(things.hasLine("public static let maxVersion: UInt32 = 4"))
         #expect(things.hasLine("public init(adopting proxy: OpaquePointer) {"))
+        #expect(things.hasLine("public init(borrowing proxy: OpaquePointer) {"))
         #expect(things.hasLine("public var onEvent: ((Event) -> Void)?"))
     }
 
