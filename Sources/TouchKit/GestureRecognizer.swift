@@ -202,12 +202,19 @@ open class GestureRecognizer: CustomStringConvertible {
     /// Whether a transition is held back by failure requirements.
     var isPending: Bool { !pendingStates.isEmpty }
 
+    /// The state as the subclass last set it, held transitions included: what the built-in
+    /// recognizers decide on, so that a pan waiting for another recognizer to fail keeps
+    /// reporting changes instead of starting over.
+    var effectiveState: State { pendingStates.last ?? _state }
+
     /// Whether the recognizer takes part in the current touch sequence.
     var isEngaged: Bool { !trackedTouches.isEmpty || isPending }
 
-    /// Whether touch methods should still be called: enabled and not finished.
+    /// Whether touch methods should still be called: enabled, not finished, and not holding a
+    /// final transition (a recognized tap waiting for a double tap to fail has nothing to add).
     var receivesTouches: Bool {
-        isEnabled && (_state == .possible || _state == .began || _state == .changed)
+        let current = effectiveState
+        return isEnabled && (current == .possible || current == .began || current == .changed)
     }
 
     // MARK: Actions (G2)

@@ -1,0 +1,130 @@
+/// Recognizes fingers dragging (G13): continuous, beginning once the fingers have moved a few
+/// points, changed on every move, ended when fewer than ``minimumNumberOfTouches`` remain.
+///
+/// ``translation(in:)`` is measured from where the fingers went down, so a handler that moves
+/// something by it keeps that thing under the finger; ``setTranslation(_:in:)`` resets the base,
+/// e.g. to zero after each step to get increments. Fingers landing or lifting mid-gesture move
+/// the centroid, not the translation.
+open class PanGestureRecognizer: GestureRecognizer {
+    /// The fewest fingers that pan. Default: 1.
+    public var minimumNumberOfTouches = 1
+    /// The most fingers that pan; extra fingers are ignored once the pan began. Default: no limit.
+    public var maximumNumberOfTouches = Int.max
+
+    /// How far (in points) the fingers must move before the pan begins.
+    static let hysteresis: Double = 10
+    /// How far back in time velocity looks, in seconds.
+    static let velocityWindow: Double = 0.1
+
+    /// Distance travelled by the fingers (the mean of their moves), in window points.
+    private var travel = Point.zero
+    /// `translation == travel - base`.
+    private var base = Point.zero
+    private var lastSeen: [ObjectIdentifier: Point] = [:]
+    private var samples: [(time: Double, travel: Point)] = []
+
+    /// How far the fingers moved since they went down (or since ``setTranslation(_:in:)``).
+    /// TouchKit has no view transforms, so the vector is the same in every view's coordinates;
+    /// `view` is there for UIKit's spelling.
+    public func translation(in view: View?) -> Point {
+        Point(x: travel.x - base.x, y: travel.y - base.y)
+    }
+
+    /// Makes the current translation `translation`: later moves add to it.
+    public func setTranslation(_ translation: Point, in view: View?) {
+        base = Point(x: travel.x - translation.x, y: travel.y - translation.y)
+    }
+
+    /// How fast the fingers move, in points per second, over the last tenth of a second (or the
+    /// last two samples); as of the end once the pan ended.
+    public func velocity(in view: View?) -> Point {
+        guard let last = samples.last else { return .zero }
+        let recent = samples.last { $0.time <= last.time - Self.velocityWindow }
+            ?? (samples.count > 1 ? samples[0] : nil)
+        guard let reference = recent, last.time > reference.time else { return .zero }
+        let dt = last.time - reference.time
+        return Point(x: (last.travel.x - reference.travel.x) / dt,
+                     y: (last.travel.y - reference.travel.y) / dt)
+    }
+
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        super.touchesBegan(touches, with: event)
+        if state != .possible {
+            // Once panning, fingers beyond the maximum are not part of the pan.
+            var count = activeTouches.count
+            for touch in touches.sorted(by: { $0.timestamp < $1.timestamp })
+            where count > maximumNumberOfTouches {
+                ignore(touch, for: event)
+                count -= 1
+            }
+        }
+        follow(touches, at: event.timestamp)
+    }
+
+    open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        super.touchesMoved(touches, with: event)
+        follow(touches, at: event.timestamp)
+        switch effectiveState {
+        case .possible:
+            let count = activeTouches.count
+            let distance = Point.zero.distance(to: travel)
+            if count >= minimumNumberOfTouches, count <= maximumNumberOfTouches,
+               distance > Self.hysteresis {
+                state = .began
+            }
+        case .began, .changed:
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        super.touchesEnded(touches, with: event)
+        follow(touches, at: event.timestamp)
+        let count = activeTouches.count
+        if effectiveState == .possible, count == 0 {
+            state = .failed
+        } else if effectiveState == .began || effectiveState == .changed, count < minimumNumberOfTouches {
+            state = .ended
+        }
+    }
+
+    open override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        super.touchesCancelled(touches, with: event)
+        if effectiveState == .possible {
+            state = .failed
+        } else if effectiveState == .began || effectiveState == .changed {
+            state = .cancelled
+        }
+    }
+
+    open override func reset() {
+        super.reset()
+        travel = .zero
+        base = .zero
+        lastSeen = [:]
+        samples = []
+    }
+
+    /// Adds the mean move of the fingers seen before and now (`changed` included even if they
+    /// just lifted), so that fingers joining or leaving do not make the translation jump.
+    private func follow(_ changed: Set<Touch>, at time: Double) {
+        var dx = 0.0, dy = 0.0, n = 0
+        var seen: [ObjectIdentifier] = []
+        for touch in activeTouches + changed {
+            let id = ObjectIdentifier(touch)
+            guard !seen.contains(id), let previous = lastSeen[id] else { continue }
+            seen.append(id)
+            let p = touch.location(in: nil)
+            dx += p.x - previous.x
+            dy += p.y - previous.y
+            n += 1
+        }
+        if n > 0 { travel = Point(x: travel.x + dx / Double(n), y: travel.y + dy / Double(n)) }
+        lastSeen = [:]
+        for touch in activeTouches { lastSeen[ObjectIdentifier(touch)] = touch.location(in: nil) }
+        samples.append((time, travel))
+        samples.removeAll { $0.time < time - 2 * Self.velocityWindow }
+    }
+}

@@ -1,0 +1,107 @@
+/// Recognizes two fingers moving apart or together (G15): continuous, beginning once the distance
+/// between them changed by a few points.
+///
+/// ``scale`` is the distance between the fingers relative to where they started; set it (often
+/// back to 1) to measure from now on. To pinch and rotate at once, let the two recognizers
+/// recognize simultaneously through a delegate.
+open class PinchGestureRecognizer: GestureRecognizer {
+    /// How much the distance between the fingers must change (in points) before the pinch begins.
+    static let hysteresis: Double = 8
+
+    private var pair = FingerPair()
+    private var initialSpan = 0.0
+    /// `scale == base * span / reference`.
+    private var base = 1.0
+    private var reference = 0.0
+    private var lastSample: (time: Double, scale: Double)?
+
+    /// The fingers' distance relative to their distance when they landed (or when `scale` was
+    /// last set, times that value). 1 before the fingers moved.
+    public var scale: Double {
+        get {
+            guard reference > 0 else { return base }
+            return base * pair.span / reference
+        }
+        set {
+            base = newValue
+            reference = pair.span
+        }
+    }
+
+    /// How fast ``scale`` changes, per second.
+    public private(set) var velocity: Double = 0
+
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        super.touchesBegan(touches, with: event)
+        let (completed, rest) = pair.take(touches, accepting: effectiveState == .possible)
+        for touch in rest { ignore(touch, for: event) }
+        if completed {
+            initialSpan = pair.span
+            base = 1
+            reference = initialSpan
+            lastSample = (event.timestamp, 1)
+        }
+    }
+
+    open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        super.touchesMoved(touches, with: event)
+        guard pair.isComplete else { return }
+        switch effectiveState {
+        case .possible:
+            if abs(pair.span - initialSpan) > Self.hysteresis, initialSpan > 0 {
+                sample(at: event.timestamp)
+                state = .began
+            }
+        case .began, .changed:
+            sample(at: event.timestamp)
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        super.touchesEnded(touches, with: event)
+        switch effectiveState {
+        case .possible:
+            pair.dropLifted()
+            if activeTouches.isEmpty { state = .failed }
+        case .began, .changed:
+            state = .ended
+        default:
+            break
+        }
+    }
+
+    open override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        super.touchesCancelled(touches, with: event)
+        if effectiveState == .possible {
+            state = .failed
+        } else if effectiveState == .began || effectiveState == .changed {
+            state = .cancelled
+        }
+    }
+
+    open override func reset() {
+        super.reset()
+        pair.removeAll()
+        initialSpan = 0
+        base = 1
+        reference = 0
+        lastSample = nil
+        velocity = 0
+    }
+
+    /// The centroid of the two fingers.
+    open override func location(in view: View?) -> Point {
+        pair.touches.count == 2 ? centroid(of: pair.touches, in: view) : super.location(in: view)
+    }
+
+    private func sample(at time: Double) {
+        let now = scale
+        if let last = lastSample, time > last.time {
+            velocity = (now - last.scale) / (time - last.time)
+        }
+        lastSample = (time, now)
+    }
+}
