@@ -101,6 +101,8 @@ final class ViewTouchDelivery {
     /// view that saw them begin gets `touchesCancelled` in `event`.
     func cancel(_ touches: [Touch], in event: Event) {
         for touch in touches where touch.isDeliverable && touch.view != nil {
+            // No record of a finished touch: the view already had all of it.
+            if touch.isFinished, !records.contains(where: { $0.touch === touch }) { continue }
             let rec = record(for: touch)
             if !rec.finished { end(rec, event: event) }
         }

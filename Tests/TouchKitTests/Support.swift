@@ -7,6 +7,21 @@ struct Delivery: Equatable, CustomStringConvertible {
     let method: Method
     let touches: Set<Touch>
     let event: Event
+    /// Each touch as the receiver saw it during the call (replayed deliveries show an earlier
+    /// state than the touch has afterwards).
+    var seen: [ObjectIdentifier: Seen] = [:]
+
+    struct Seen: Equatable {
+        let phase: Touch.Phase
+        let location: Point
+        let previousLocation: Point
+    }
+
+    /// How the receiver saw `touch` (the only one, if nil).
+    func seen(_ touch: Touch? = nil) -> Seen? {
+        guard let touch = touch ?? touches.first else { return nil }
+        return seen[ObjectIdentifier(touch)]
+    }
 
     static func == (a: Delivery, b: Delivery) -> Bool {
         a.receiver == b.receiver && a.method == b.method && a.touches == b.touches && a.event === b.event
@@ -20,7 +35,13 @@ final class DeliveryLog {
     var entries: [Delivery] = []
 
     func add(_ receiver: String, _ method: Delivery.Method, _ touches: Set<Touch>, _ event: Event) {
-        entries.append(Delivery(receiver: receiver, method: method, touches: touches, event: event))
+        var delivery = Delivery(receiver: receiver, method: method, touches: touches, event: event)
+        for touch in touches {
+            delivery.seen[ObjectIdentifier(touch)] = Delivery.Seen(
+                phase: touch.phase, location: touch.location(in: nil),
+                previousLocation: touch.previousLocation(in: nil))
+        }
+        entries.append(delivery)
     }
 
     /// `"name.method(count)"` for each entry, for compact expectations.
