@@ -88,6 +88,15 @@ open class TapGestureRecognizer: GestureRecognizer {
         lastTapLocation = .zero
     }
 
+    /// A tap does not stop a tap that needs more taps: as in UIKit, a single tap and a double
+    /// tap on one view both fire on a double tap unless one requires the other to fail (G8).
+    open override func canPrevent(_ other: GestureRecognizer) -> Bool {
+        if let tap = other as? TapGestureRecognizer, tap.numberOfTapsRequired > numberOfTapsRequired {
+            return false
+        }
+        return super.canPrevent(other)
+    }
+
     /// The centroid of the tap in progress, or of the last tap once it is complete.
     open override func location(in view: View?) -> Point {
         if currentTap.isEmpty, !lastTap.isEmpty { return centroid(of: lastTap, in: view) }
