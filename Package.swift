@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics",
             .product(name: "PropertyBased", package: "swift-property-based"),

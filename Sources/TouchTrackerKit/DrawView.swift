@@ -14,6 +14,15 @@ public final class DrawView: View {
     public static let inProgressColor = Color.red
     /// The colour finished lines get.
     public var penColor = Color.black
+    /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
+    /// the screen); taps on controls still work.
+    public var drawsWithFingers = true
+
+    /// A pen's line width from its pressure (0...1): light strokes thin, firm ones thick. A pen
+    /// that reports no pressure draws the default width.
+    public static func penWidth(force: Double) -> Double {
+        force > 0 ? 3 + 17 * min(force, 1) : lineWidth
+    }
 
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger?
@@ -41,10 +50,11 @@ public final class DrawView: View {
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         trace("touchesBegan", touches)
-        for touch in touches {
+        for touch in touches where drawsWithFingers || touch.type != .direct {
             let location = touch.location(in: self)
+            let width = touch.type == .pencil ? Self.penWidth(force: touch.force) : Self.lineWidth
             let line = Stroke.line(StrokeID(0), from: location, to: location, color: Self.inProgressColor,
-                                   width: Self.lineWidth)
+                                   width: width)
             linesInProgress[ObjectIdentifier(touch)] = line
             setNeedsDisplay(line.bounds)
         }
@@ -56,6 +66,8 @@ public final class DrawView: View {
             guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line.bounds
             line.points[1] = touch.location(in: self)
+            // A pen's line is as wide as it was pressed hardest.
+            if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             linesInProgress[ObjectIdentifier(touch)] = line
             setNeedsDisplay(old.union(line.bounds))
         }

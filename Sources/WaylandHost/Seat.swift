@@ -23,13 +23,18 @@ final class Seat {
     private var pointer: WlPointer?
     private var keyboard: WlKeyboard?
     let keymap: Keymap
-    private let input: TouchInput
+    let input: TouchInput
     private let logger: Logger
     /// Only input on this surface reaches the app's window.
     private let windowSurface: WlSurface
     private var timeline = EventTimeline()
     /// Touch ids the compositor has put down and not yet lifted, to spot the last up.
     private var touchIDsDown: Set<Int32> = []
+    /// Touches that went down while a pen was near: the palm. Their events are dropped.
+    private var palmIDs: Set<Int32> = []
+    private var palm = PalmRejection()
+    private var tabletSeat: ZwpTabletSeatV2?
+    private var pens: [PenTool] = []
 
     // Pointer state: the left button acts as one finger.
     private var pointerInside = false
@@ -103,19 +108,26 @@ final class Seat {
             lastSerial = serial
             guard surface === windowSurface else { return }
             touchIDsDown.insert(id)
+            guard palm.allowsTouch(at: timeline.seconds(time)) else {
+                palmIDs.insert(id)
+                return
+            }
             input.down(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
                        time: timeline.seconds(time), kind: .direct)
         case .motion(let time, let id, let x, let y):
+            guard !palmIDs.contains(id) else { return }
             input.motion(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
                          time: timeline.seconds(time))
         case .up(let serial, let time, let id):
             lastSerial = serial
             touchIDsDown.remove(id)
+            guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
         case .frame:
             input.frame()
         case .cancel:
             touchIDsDown.removeAll()
+            palmIDs.removeAll()
             input.cancel(source: .touchscreen)
         default:
             break
@@ -128,6 +140,41 @@ final class Seat {
     func endOfEventBatch() {
         if touchIDsDown.isEmpty, input.pendingChangesEndWithUp { input.frame() }
     }
+
+    // MARK: Pen (tablet v2)
+
+    /// Starts listening to this seat's tablets.
+    func bindTablets(_ manager: ZwpTabletManagerV2) {
+        let tabletSeat = manager.getTabletSeat(seat: seat)
+        tabletSeat.onEvent = { [unowned self] event in
+            switch event {
+            case .toolAdded(let tool):
+                self.pens.append(PenTool(tool: tool, number: self.pens.count, seat: self))
+            case .tabletAdded(let tablet):
+                self.tablets.append(tablet)
+            case .padAdded(let pad):
+                self.pads.append(pad)
+            }
+        }
+        self.tabletSeat = tabletSeat
+    }
+    // Kept alive so their proxies stay valid; the app uses tools only.
+    private var tablets: [ZwpTabletV2] = []
+    private var pads: [ZwpTabletPadV2] = []
+
+    func penEntered(_ number: Int) {
+        palm.penEntered(number)
+        // Fingers already down when the pen arrives are the palm landing first: take back their lines.
+        if !touchIDsDown.isEmpty {
+            palmIDs.formUnion(touchIDsDown)
+            input.cancel(source: .touchscreen)
+        }
+    }
+
+    func penLeft(_ number: Int, at time: Double) { palm.penLeft(number, at: time) }
+    func noteSerial(_ serial: UInt32) { lastSerial = serial }
+    func isWindowSurface(_ surface: WlSurface?) -> Bool { surface === windowSurface }
+    func seconds(_ milliseconds: UInt32) -> Double { timeline.seconds(milliseconds) }
 
     // MARK: Pointer
 

@@ -26,6 +26,7 @@ public final class WaylandHost {
     private var shm: WlShm?
     private var wmBase: XdgWmBase?
     private var decorationManager: ZxdgDecorationManagerV1?
+    private var tabletManager: ZwpTabletManagerV2?
     private var seats: [UInt32: Seat] = [:]
     private var outputs: [UInt32: Output] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
@@ -105,6 +106,10 @@ public final class WaylandHost {
                 let output = Output(registry.bind(name: name, as: WlOutput.self, version: min(version, 3)))
                 output.onChange = { [unowned self] in self.toplevel?.outputsChanged() }
                 outputs[name] = output
+            case ZwpTabletManagerV2.interfaceName:
+                let manager = registry.bind(name: name, as: ZwpTabletManagerV2.self, version: 1)
+                tabletManager = manager
+                for seat in seats.values { seat.bindTablets(manager) }
             case ZxdgDecorationManagerV1.interfaceName:
                 decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
             case WlSeat.interfaceName:
@@ -131,6 +136,7 @@ public final class WaylandHost {
         if let compositor, let shm { seat.cursorTheme = CursorTheme(compositor: compositor, shm: shm) }
         seat.cursorScale = { [unowned self] in self.toplevel.scale }
         seat.cursorShape = { [unowned self] point in self.cursorShape(at: point) }
+        if let tabletManager { seat.bindTablets(tabletManager) }
         seats[name] = seat
     }
 

@@ -142,3 +142,47 @@ struct DrawViewTests {
         }
     }
 }
+
+@Suite("Pen and fingers")
+struct PenTests {
+    @Test("A pen's pressure sets its line's width; the firmest moment wins")
+    func pressureSetsWidth() {
+        let canvas = Canvas()
+        let pen = TouchInput.ID(source: .tablet, number: 0)
+        canvas.input.down(pen, at: Point(x: 50, y: 50), time: canvas.clock.now, kind: .pencil, force: 0.1)
+        canvas.frame()
+        canvas.input.motion(pen, at: Point(x: 150, y: 50), time: canvas.clock.now, force: 0.9)
+        canvas.frame()
+        canvas.input.motion(pen, at: Point(x: 250, y: 50), time: canvas.clock.now, force: 0.2)
+        canvas.frame()
+        canvas.input.up(pen, time: canvas.clock.now)
+        canvas.frame()
+        let stroke = canvas.drawView.drawing.strokes.first
+        #expect(stroke?.width == DrawView.penWidth(force: 0.9))
+        let image = canvas.renderAll()
+        // 3 + 17 * 0.9 = 18.3 pt wide: black 8 pt off the centre line, white at 11.
+        #expect(image.color(x: 150, y: 58) == .black)
+        #expect(image.color(x: 150, y: 61) == .white)
+    }
+
+    @Test("With finger drawing off, fingers draw nothing while the pen and the mouse still draw")
+    func penOnly() {
+        let canvas = Canvas()
+        canvas.drawView.drawsWithFingers = false
+        canvas.down(1, 20, 20)
+        canvas.frame()
+        canvas.move(1, 200, 20)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.isEmpty)
+        let mouse = TouchInput.ID(source: .pointer, number: 0)
+        canvas.input.down(mouse, at: Point(x: 20, y: 100), time: canvas.clock.now, kind: .indirectPointer)
+        canvas.frame()
+        canvas.input.motion(mouse, at: Point(x: 200, y: 100), time: canvas.clock.now)
+        canvas.frame()
+        canvas.input.up(mouse, time: canvas.clock.now)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+    }
+}

@@ -1,0 +1,81 @@
+// zwp_tablet_tool_v2 -> TouchKit: a pen becomes a `.pencil` touch whose force is the pressure.
+// Tablet events carry no time until `frame`, so each tool's changes wait for its frame.
+import TouchKit
+import Wayland
+
+final class PenTool {
+    let tool: ZwpTabletToolV2
+    let number: Int
+    private unowned let seat: Seat
+    private var inside = false
+    private var isDown = false
+    private var location = Point.zero
+    private var force = 0.0
+    // What happened since the last frame.
+    private var wentDown = false
+    private var wentUp = false
+    private var moved = false
+    private var leftProximity = false
+
+    init(tool: ZwpTabletToolV2, number: Int, seat: Seat) {
+        self.tool = tool
+        self.number = number
+        self.seat = seat
+        tool.onEvent = { [unowned self] event in self.handle(event) }
+    }
+
+    private var id: TouchInput.ID { TouchInput.ID(source: .tablet, number: Int32(number)) }
+
+    private func handle(_ event: ZwpTabletToolV2.Event) {
+        switch event {
+        case .proximityIn(let serial, _, let surface):
+            seat.noteSerial(serial)
+            inside = seat.isWindowSurface(surface)
+            seat.penEntered(number)
+        case .proximityOut:
+            leftProximity = true
+        case .down(let serial):
+            seat.noteSerial(serial)
+            wentDown = inside
+        case .up:
+            wentUp = true
+        case .motion(let x, let y):
+            location = Point(x: x, y: y)
+            moved = true
+        case .pressure(let pressure):
+            // 0...65535 on the wire; TouchKit's force is 0...1 for pens.
+            force = Double(pressure) / 65535
+            moved = true
+        case .frame(let time):
+            applyFrame(time: seat.seconds(time))
+        case .removed:
+            if isDown { seat.input.cancel(source: .tablet) }
+            isDown = false
+            seat.penLeft(number, at: seat.input.application.clock.now)
+        default:
+            break
+        }
+    }
+
+    private func applyFrame(time: Double) {
+        if wentDown, !isDown {
+            isDown = true
+            seat.input.down(id, at: location, time: time, kind: .pencil, force: force)
+        } else if moved, isDown {
+            seat.input.motion(id, at: location, time: time, force: force)
+        }
+        if (wentUp || leftProximity), isDown {
+            isDown = false
+            seat.input.up(id, time: time)
+        }
+        seat.input.frame()
+        if leftProximity {
+            inside = false
+            seat.penLeft(number, at: time)
+        }
+        wentDown = false
+        wentUp = false
+        moved = false
+        leftProximity = false
+    }
+}

@@ -1,0 +1,42 @@
+// The host's pure decisions, without a compositor: the palm rule, event-time unwrapping and
+// xdg_toplevel state decoding.
+import Testing
+@testable import WaylandHost
+
+@Suite("Host adapter logic")
+struct AdapterLogicTests {
+    @Test("Palm rule: no touch may start while a pen is near, nor within the grace period after it left")
+    func palmRule() {
+        var palm = PalmRejection()
+        #expect(palm.allowsTouch(at: 10))
+        palm.penEntered(0)
+        #expect(!palm.allowsTouch(at: 10.1))
+        palm.penEntered(1)
+        palm.penLeft(0, at: 11)
+        #expect(!palm.allowsTouch(at: 20), "another pen is still near")
+        palm.penLeft(1, at: 12)
+        #expect(!palm.allowsTouch(at: 12 + PalmRejection.grace / 2))
+        #expect(palm.allowsTouch(at: 12 + PalmRejection.grace))
+        // A pen that was never near leaving changes nothing.
+        palm.penLeft(7, at: 100)
+        #expect(palm.allowsTouch(at: 100))
+    }
+
+    @Test("T6: 32-bit millisecond event times become seconds that keep rising across the wrap")
+    func eventTimeWrap() {
+        var timeline = EventTimeline()
+        #expect(timeline.seconds(1000) == 1)
+        let beforeWrap = timeline.seconds(UInt32.max - 9)
+        let afterWrap = timeline.seconds(10)
+        #expect(afterWrap > beforeWrap)
+        #expect(abs((afterWrap - beforeWrap) - 0.020) < 1e-9)
+        // A small step back (events reordered) is not a wrap.
+        #expect(timeline.seconds(5) < afterWrap)
+    }
+
+    @Test("xdg_toplevel states decode from the wire array")
+    func toplevelStates() {
+        let bytes: [UInt8] = [1, 0, 0, 0, 4, 0, 0, 0, 2, 0]  // maximized, activated, and a torn value
+        #expect(ToplevelWindow.decodeStates(bytes) == [.maximized, .activated])
+    }
+}
