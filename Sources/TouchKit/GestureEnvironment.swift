@@ -69,6 +69,15 @@ final class GestureEnvironment {
             for r in recipients {
                 deliver(touches, of: event, to: r)
             }
+            // A gesture already under way that keeps a new touch (did not ignore it) takes it
+            // from the view at once (G5).
+            for touch in touches where touch.phase == .began {
+                if touch.gestureRecognizers.contains(where: {
+                    ($0.state == .began || $0.state == .changed) && $0.cancelsTouchesInView
+                }) {
+                    delivery.cancel([touch], in: event)
+                }
+            }
             for touch in touches {
                 delivery.enqueue(touch, in: event)
             }
@@ -87,10 +96,6 @@ final class GestureEnvironment {
                 r.environment = self
                 touch.gestureRecognizers.append(r)
                 if !engaged.contains(where: { $0 === r }) { engaged.append(r) }
-                // A gesture already under way takes new touches from the view at once (G5).
-                if r.state != .possible, r.cancelsTouchesInView {
-                    delivery.cancel([touch], in: eventForDelivery())
-                }
             }
             current = v.superview
         }
@@ -269,7 +274,7 @@ final class GestureEnvironment {
                 changed = true
             }
             for r in engaged where !r.state.isFinished && !r.isPending && r.activeTouches.isEmpty
-                && r.timers.isEmpty && !r.trackedTouches.isEmpty {
+                && !r.hasPendingTimers && !r.trackedTouches.isEmpty {
                 // The sequence is over for it and no timer will wake it: it cannot decide any
                 // more (a well-behaved subclass has already ended or failed by now).
                 r.finish(r.state == .possible ? .failed : .cancelled)

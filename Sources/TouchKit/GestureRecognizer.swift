@@ -42,8 +42,11 @@ open class GestureRecognizer: CustomStringConvertible {
     /// True when TouchKit, not the subclass, ended recognition (arbitration, disabling, a system
     /// cancel): the subclass may not know yet, so its late state requests are dropped.
     var finishedBySystem = false
-    /// Timers from ``scheduleTimer(after:_:)`` that have neither fired nor been cancelled.
-    var timers: [TimerToken] = []
+    /// Timers from ``scheduleTimer(after:_:)`` that have not fired (some may be cancelled).
+    private var timers: [TimerToken] = []
+
+    /// Whether a timer of the recognizer may still fire and let it decide.
+    var hasPendingTimers: Bool { timers.contains { !$0.isCancelled } }
     /// The touches given to the recognizer since its last reset and not ignored, in the order they
     /// began; ended ones stay until the reset.
     var trackedTouches: [Touch] = []
@@ -382,6 +385,7 @@ open class GestureRecognizer: CustomStringConvertible {
                 action()
             }
         }
+        timers.removeAll { $0.isCancelled }
         if let token { timers.append(token) }
         return token
     }

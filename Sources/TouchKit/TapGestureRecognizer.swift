@@ -21,9 +21,13 @@ open class TapGestureRecognizer: GestureRecognizer {
     private var lastTap: [Touch] = []
     private var lastTapEnd = 0.0
     private var lastTapLocation = Point.zero
+    private var gapTimer: TimerToken?
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
+        // The next tap is here: the wait for it is over.
+        gapTimer?.cancel()
+        gapTimer = nil
         let sorted = touches.sorted { $0.timestamp < $1.timestamp }
         if currentTap.isEmpty, tapsCompleted > 0, let first = sorted.first {
             // The next tap of a multi-tap: soon enough and close enough.
@@ -67,7 +71,7 @@ open class TapGestureRecognizer: GestureRecognizer {
             state = .recognized
         } else {
             // Too long a gap before the next tap fails the gesture (G11).
-            scheduleTimer(after: Touch.multiTapInterval) { [weak self] in
+            gapTimer = scheduleTimer(after: Touch.multiTapInterval) { [weak self] in
                 guard let self, self.currentTap.isEmpty else { return }
                 self.fail()
             }
@@ -86,6 +90,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         lastTap = []
         lastTapEnd = 0
         lastTapLocation = .zero
+        gapTimer = nil
     }
 
     /// A tap does not stop a tap that needs more taps: as in UIKit, a single tap and a double
