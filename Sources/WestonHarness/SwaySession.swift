@@ -1,0 +1,339 @@
+// A private headless Sway 1.7 (wlroots 0.15, pixman renderer): start it, launch clients in it,
+// read the window tree through its IPC (`swaymsg -t get_tree`), take screenshots with grim, and
+// tear everything down. Sway injects no touch; pointer input comes from a client of the
+// zwlr_virtual_pointer_v1 protocol (the end-to-end tests have one, on our generated bindings).
+//
+// Sway refuses to run as root: as root, it runs as `nobody` (through setpriv) in a runtime directory
+// owned by that user. Clients may run as root: root connects to anyone's socket.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A window in Sway's tree (global coordinates). Sway tiles it: `frame` is the container with
+/// sway's own decorations (title bar, border); `content` is where the client's surface is.
+public struct SwayWindow: Equatable, Sendable {
+    public struct Rect: Equatable, Sendable {
+        public var x, y, width, height: Double
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    public var appID: String
+    public var title: String
+    public var pid: Int32
+    /// The whole container: title bar, border and content.
+    public var frame: Rect
+    /// The client's surface (the window geometry it was configured to).
+    public var content: Rect
+    /// Sway's title bar, empty when the border style has none ("pixel", "none", "csd").
+    public var titleBar: Rect
+    /// Sway's border style for the window: "normal" (title bar and border), "pixel", "none", or
+    /// "csd" when the client decorates itself.
+    public var border: String
+    public var focused: Bool
+    public var floating: Bool
+
+    /// The content rectangle in the shape the Weston harness reports windows.
+    public var info: WindowInfo {
+        WindowInfo(appID: appID, title: title, x: content.x, y: content.y, width: content.width,
+                   height: content.height, popup: false, pid: pid)
+    }
+}
+
+/// A private headless Sway with its own runtime directory, config and IPC socket.
+public final class SwaySession {
+    public struct Options: Sendable {
+        public var width = 1024
+        public var height = 768
+        /// Extra lines for sway's config, after ours (output size, no Xwayland, no bar).
+        public var config: [String] = []
+        public init(width: Int = 1024, height: Int = 768, config: [String] = []) {
+            self.width = width
+            self.height = height
+            self.config = config
+        }
+    }
+
+    public let options: Options
+    public let runtimeDirectory: String
+    /// The Wayland socket's name in the runtime directory (sway picks it: `wayland-1`).
+    public private(set) var socketName = ""
+    /// The IPC socket `swaymsg -s` talks to.
+    public private(set) var ipcSocket = ""
+    public let sway: ChildProcess
+    public private(set) var clients: [ChildProcess] = []
+    private var screenshotCount = 0
+    private var stopped = false
+    private var processesAtStop: [ProcessIdentity] = []
+
+    /// Starts Sway and waits until its IPC answers (at most `timeout` seconds).
+    public init(_ options: Options = Options(), timeout: Double = 20) throws {
+        self.options = options
+        for tool in ["sway", "swaymsg", "grim"] where WestonSession.which(tool) == nil {
+            throw HarnessError("\(tool) is not installed (scripts/setup installs sway and grim)")
+        }
+        let template = NSTemporaryDirectory() + "tt-sway-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
+        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+
+        let config = [
+            "output HEADLESS-1 mode \(options.width)x\(options.height) position 0 0",
+            "xwayland disable",
+            // No bar (none is configured), no idle, no animations in sway 1.7 anyway.
+        ] + options.config
+        let configPath = runtimeDirectory + "/sway.config"
+        try (config.joined(separator: "\n") + "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
+
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "DISPLAY", "SWAYSOCK", "I3SOCK", "DBUS_SESSION_BUS_ADDRESS"] {
+            environment.removeValue(forKey: name)
+        }
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["HOME"] = runtimeDirectory
+        environment["WLR_BACKENDS"] = "headless"
+        environment["WLR_RENDERER"] = "pixman"
+        environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        environment["WLR_HEADLESS_OUTPUTS"] = "1"
+
+        var executable = WestonSession.which("sway")!
+        var arguments = ["--config", configPath]
+        if getuid() == 0 {
+            // Sway 1.7 exits at once when run as root.
+            guard let nobody = getpwnam("nobody") else { throw HarnessError("no user nobody to run sway as") }
+            chown(runtimeDirectory, nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+            guard let setpriv = WestonSession.which("setpriv") else { throw HarnessError("setpriv is not installed (util-linux)") }
+            arguments = ["--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups",
+                         executable] + arguments
+            executable = setpriv
+        }
+        chmod(runtimeDirectory, 0o700)
+        chmod(configPath, 0o644)
+        sway = try ChildProcess(name: "sway", executable: executable, arguments: arguments,
+                                environment: environment, directory: runtimeDirectory)
+        do {
+            try waitUntilReady(timeout: timeout)
+        } catch {
+            let log = WestonSession.tail(sway.stderrPath)
+            stop()
+            throw HarnessError("Sway did not start: \(error)\n--- sway stderr ---\n\(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    private func waitUntilReady(timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if !sway.isRunning {
+                throw HarnessError("sway exited with status \(sway.waitForExit(timeout: 0) ?? -1)")
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+            if let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }),
+                let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
+                ipcSocket = runtimeDirectory + "/" + ipc
+                socketName = socket
+                if (try? message(["-t", "get_version"], timeout: 5)) != nil,
+                    let outputs = try? message(["-t", "get_outputs"], timeout: 5), outputs.contains("HEADLESS-1") {
+                    return
+                }
+            }
+            if Date() > deadline { throw HarnessError("no sway IPC in \(runtimeDirectory) after \(timeout) s") }
+            usleep(50_000)
+        }
+    }
+
+    /// The environment a Wayland client of this session needs.
+    public var clientEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["WAYLAND_DISPLAY"] = socketName
+        environment["SWAYSOCK"] = ipcSocket
+        environment.removeValue(forKey: "DISPLAY")
+        return environment
+    }
+
+    /// The Wayland socket's full path, for clients that connect by path.
+    public var socketPath: String { runtimeDirectory + "/" + socketName }
+
+    /// Starts a client of this compositor; it is stopped with the session.
+    @discardableResult
+    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
+                       environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: executable, arguments: arguments,
+                                     environment: clientEnvironment.merging(extra) { $1 },
+                                     directory: runtimeDirectory)
+        clients.append(child)
+        return child
+    }
+
+    // MARK: IPC
+
+    /// Runs `swaymsg -s IPC ARGUMENTS` and returns its output; a non-zero status throws.
+    @discardableResult
+    public func message(_ arguments: [String], timeout: Double = 10) throws -> String {
+        try SwaySession.run(WestonSession.which("swaymsg") ?? "/usr/bin/swaymsg", ["-s", ipcSocket] + arguments,
+                            environment: clientEnvironment, timeout: timeout)
+    }
+
+    /// Runs a sway command (`swaymsg COMMAND`), e.g. `[app_id="..."] kill`.
+    public func command(_ command: String) throws {
+        let reply = try message([command])
+        if reply.contains("\"success\": false") { throw HarnessError("sway: '\(command)' -> \(reply)") }
+    }
+
+    /// Every view (window) in Sway's tree, tiled or floating, in tree order.
+    public func windows() throws -> [SwayWindow] {
+        let json = try message(["-t", "get_tree", "--raw"])
+        guard let root = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw HarnessError("bad get_tree reply: \(json.prefix(200))")
+        }
+        var found: [SwayWindow] = []
+        func rect(_ value: Any?) -> SwayWindow.Rect {
+            let r = value as? [String: Any] ?? [:]
+            func number(_ key: String) -> Double { (r[key] as? NSNumber)?.doubleValue ?? 0 }
+            return .init(x: number("x"), y: number("y"), width: number("width"), height: number("height"))
+        }
+        func walk(_ node: [String: Any], parent: SwayWindow.Rect, floating: Bool) {
+            let type = node["type"] as? String
+            let frame = rect(node["rect"])
+            if type == "con" || type == "floating_con", node["pid"] != nil, (node["nodes"] as? [Any])?.isEmpty ?? true {
+                let window = rect(node["window_rect"])  // relative to rect
+                let deco = rect(node["deco_rect"])      // relative to the parent's rect
+                let content = SwayWindow.Rect(x: frame.x + window.x, y: frame.y + window.y,
+                                              width: window.width, height: window.height)
+                let titleBar = deco.height > 0
+                    ? SwayWindow.Rect(x: parent.x + deco.x, y: parent.y + deco.y, width: deco.width, height: deco.height)
+                    : SwayWindow.Rect(x: 0, y: 0, width: 0, height: 0)
+                found.append(SwayWindow(
+                    appID: node["app_id"] as? String ?? "", title: node["name"] as? String ?? "",
+                    pid: (node["pid"] as? NSNumber)?.int32Value ?? 0, frame: frame, content: content,
+                    titleBar: titleBar, border: node["border"] as? String ?? "",
+                    focused: node["focused"] as? Bool ?? false, floating: floating))
+            }
+            for child in node["nodes"] as? [[String: Any]] ?? [] { walk(child, parent: frame, floating: floating) }
+            for child in node["floating_nodes"] as? [[String: Any]] ?? [] { walk(child, parent: frame, floating: true) }
+        }
+        walk(root, parent: rect(root["rect"]), floating: false)
+        return found
+    }
+
+    /// Waits until a window with `appID` is mapped with a non-zero size, `condition` holds, and the
+    /// tree reads the same twice in a row (sway reports a new view undecorated for a moment, and
+    /// tiles it over a few configure round trips).
+    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil,
+                              where condition: (SwayWindow) -> Bool = { _ in true }) throws -> SwayWindow {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [SwayWindow] = []
+        var candidate: SwayWindow?
+        while Date() < deadline {
+            last = try windows()
+            let window = last.first { $0.appID == appID && $0.content.width > 0 && condition($0) }
+            if let window, window == candidate { return window }
+            candidate = window
+            if let process, !process.isRunning {
+                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
+            }
+            usleep(50_000)
+        }
+        throw HarnessError("no window with app id \(appID) as expected after \(timeout) s; windows: \(last)")
+    }
+
+    // MARK: Screenshots
+
+    /// A screenshot of the whole output with grim, saved in the runtime directory (or at `path`).
+    public func screenshot(to path: String? = nil) throws -> Screenshot {
+        screenshotCount += 1
+        let file = path ?? runtimeDirectory + "/shot-\(screenshotCount).png"
+        try SwaySession.run(WestonSession.which("grim") ?? "/usr/bin/grim", [file], environment: clientEnvironment,
+                            timeout: 10)
+        return try Screenshot(contentsOf: file)
+    }
+
+    /// Takes screenshots until `condition` holds; on time-out throws, naming the last screenshot.
+    @discardableResult
+    public func waitForScreen(timeout: Double = 5, _ what: String,
+                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: Screenshot?
+        repeat {
+            let shot = try screenshot()
+            if condition(shot) { return shot }
+            last = shot
+            usleep(30_000)
+        } while Date() < deadline
+        throw HarnessError("screen never showed \(what) within \(timeout) s; last screenshot: \(last?.path ?? "none")")
+    }
+
+    // MARK: Teardown
+
+    /// Stops every client, then Sway, and anything they started. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        let roots = [sway.pid] + clients.map(\.pid)
+        let everything = roots.compactMap { ProcessIdentity(pid: $0) } + ProcessTree.descendants(of: roots)
+        for client in clients { client.stop() }
+        if sway.isRunning {
+            try? command("exit")
+            if sway.waitForExit(timeout: 3) == nil { sway.stop() }
+        }
+        processesAtStop = ProcessTree.end(everything)
+    }
+
+    /// Removes the runtime directory (screenshots and logs); call it when a test passed.
+    public func removeFiles() {
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// The tail of Sway's log and each client's stderr, for failure messages.
+    public var diagnostics: String {
+        var text = "--- sway stderr (\(runtimeDirectory)) ---\n" + WestonSession.tail(sway.stderrPath)
+        for client in clients {
+            text += "\n--- \(client.name) stderr ---\n" + WestonSession.tail(client.stderrPath)
+        }
+        if !processesAtStop.isEmpty { text += "\n--- killed at stop: \(processesAtStop)" }
+        return text
+    }
+
+    /// Runs a short helper program to completion, with a time limit; returns its standard output.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    timeout: Double) throws -> String {
+        // Output goes to files: nothing to drain while it runs, nothing to block on.
+        let base = NSTemporaryDirectory() + "tt-run-\(getpid())-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".out")
+            try? FileManager.default.removeItem(atPath: base + ".err")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle(forWritingAtPath: base + ".out")
+        process.standardError = FileHandle(forWritingAtPath: base + ".err")
+        process.standardInput = FileHandle.nullDevice
+        let command = ([executable] + arguments).joined(separator: " ")
+        do { try process.run() } catch { throw HarnessError("cannot run \(command): \(error)") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw HarnessError("\(command) took more than \(timeout) s")
+            }
+            usleep(2_000)
+        }
+        let output = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let errors = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+            throw HarnessError("\(command) failed (\(process.terminationStatus)): \(errors)\(output)")
+        }
+        return output
+    }
+}

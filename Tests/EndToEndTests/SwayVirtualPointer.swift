@@ -1,0 +1,59 @@
+// A pointer for Sway, which has no input injection of its own: a client of wlroots'
+// zwlr_virtual_pointer_v1 protocol, written with our generated bindings (protocols/
+// wlr-virtual-pointer-unstable-v1.xml). Sway adds the device to its seat, so every client sees a
+// wl_pointer with the motion and buttons sent here, as from a real mouse.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Wayland
+import WestonHarness
+
+/// A virtual mouse in a Sway session; coordinates are global (the output's layout pixels).
+final class SwayVirtualPointer {
+    let connection: Connection
+    let pointer: ZwlrVirtualPointerV1
+    private let manager: ZwlrVirtualPointerManagerV1
+    private let extent: (width: UInt32, height: UInt32)
+    private let start = Date()
+
+    init(_ session: SwaySession) throws {
+        connection = try Connection(name: session.socketPath)
+        let registry = connection.display.getRegistry()
+        var globals: [String: (name: UInt32, version: UInt32)] = [:]
+        registry.onEvent = { event in
+            if case .global(let name, let interface, let version) = event { globals[interface] = (name, version) }
+        }
+        try connection.roundtrip()
+        guard let global = globals[ZwlrVirtualPointerManagerV1.interfaceName] else {
+            throw HarnessError("sway offers no \(ZwlrVirtualPointerManagerV1.interfaceName): \(globals.keys.sorted())")
+        }
+        manager = registry.bind(name: global.name, as: ZwlrVirtualPointerManagerV1.self, version: global.version)
+        pointer = manager.createVirtualPointer(seat: nil)
+        extent = (UInt32(session.options.width), UInt32(session.options.height))
+        try connection.roundtrip()
+    }
+
+    deinit {
+        pointer.destroy()
+        manager.destroy()
+        _ = try? connection.roundtrip()
+    }
+
+    private var time: UInt32 { UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince(start) * 1000)) }
+
+    /// Moves to global (x, y), as one pointer frame.
+    func move(x: Double, y: Double) throws {
+        pointer.motionAbsolute(time: time, x: UInt32(max(0, x.rounded())), y: UInt32(max(0, y.rounded())),
+                               xExtent: extent.width, yExtent: extent.height)
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
+    /// Presses or releases a button (evdev code: 272 = left), as one pointer frame.
+    func button(_ code: UInt32 = 272, down: Bool) throws {
+        pointer.button(time: time, button: code, state: down ? .pressed : .released)
+        pointer.frame()
+        try connection.roundtrip()
+    }
+}
