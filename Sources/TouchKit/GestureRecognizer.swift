@@ -52,6 +52,8 @@ open class GestureRecognizer: CustomStringConvertible {
     var trackedTouches: [Touch] = []
     /// The arbitration of the window the recognizer got its touches in.
     weak var environment: GestureEnvironment?
+    /// Called on every state change, resets included, before effects and actions: for tests.
+    var stateObserver: ((_ old: State, _ new: State) -> Void)?
 
     /// The view the recognizer is attached to.
     public internal(set) weak var view: View?
@@ -164,6 +166,7 @@ open class GestureRecognizer: CustomStringConvertible {
     func apply(_ next: State) {
         let previous = _state
         _state = next
+        stateObserver?(previous, next)
         if next.isFinished { cancelTimers() }
         guard let environment else {
             if next.sendsActions { sendActions(event: nil) }
@@ -198,7 +201,9 @@ open class GestureRecognizer: CustomStringConvertible {
         pendingStates = []
         finishedBySystem = false
         trackedTouches = []
+        let previous = _state
         _state = .possible
+        stateObserver?(previous, .possible)
         reset()
     }
 
@@ -242,6 +247,7 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// Adds a closure called with the recognizer; the typed form is `addHandler(_:)`.
+    @discardableResult
     func addAnyHandler(_ body: @escaping (GestureRecognizer) -> Void) -> Int {
         nextHandlerID += 1
         receivers.append(.handler(id: nextHandlerID, body: body))
