@@ -232,6 +232,8 @@ final class GestureEnvironment {
         }
         if r.cancelsTouchesInView {
             delivery.cancel(r.trackedTouches, in: eventForDelivery())
+        } else if r.delaysTouchesBegan {
+            delivery.discardUnstarted(r.trackedTouches, in: eventForDelivery())
         }
     }
 

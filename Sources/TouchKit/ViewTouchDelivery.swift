@@ -108,6 +108,16 @@ final class ViewTouchDelivery {
         }
     }
 
+    /// A recognizer that delayed touchesBegan recognized without cancelling (G6): touches whose
+    /// begin the view has not seen are discarded for good; the others go on as usual.
+    func discardUnstarted(_ touches: [Touch], in event: Event) {
+        for touch in touches {
+            guard let rec = records.first(where: { $0.touch === touch }), !rec.finished,
+                  !rec.beganDelivered else { continue }
+            end(rec, event: event)
+        }
+    }
+
     private func end(_ rec: Record, event: Event) {
         rec.queue.removeAll()
         if rec.beganDelivered {

@@ -143,6 +143,28 @@ struct GestureDeliveryTests {
         #expect(g.isSettled)
     }
 
+    @Test("G6: held touchesBegan are discarded on recognition even when the recognizer does not cancel")
+    func delayedBeganDiscardedWithoutCancel() {
+        let g = GestureHarness()
+        let view = g.addView("canvas")
+        let press = g.watch(LongPressGestureRecognizer(), "press")
+        press.delaysTouchesBegan = true
+        press.cancelsTouchesInView = false
+        view.addGestureRecognizer(press)
+        g.down(1, 100, 100, at: 1)
+        g.wait(until: 1.6)
+        g.move(1, 150, 100, at: 1.7)
+        g.up(1, at: 1.8)
+        #expect(g.actions == ["press.began", "press.changed", "press.ended"])
+        #expect(g.summary.isEmpty, "a view never gets moves or an end of a touch it did not see begin")
+        // A touch landing while the press is under way is not held: the view gets all of it.
+        g.down(1, 100, 100, at: 2)
+        g.wait(until: 2.6)
+        g.tap(2, 300, 200, at: 2.7)
+        g.up(1, at: 2.8)
+        #expect(g.summary == ["canvas.began(1)", "canvas.ended(1)"])
+    }
+
     @Test("G6: without delaysTouchesBegan, a recognized tap's view gets began, then cancelled")
     func tapCancelsWithoutDelay() {
         let g = GestureHarness()
