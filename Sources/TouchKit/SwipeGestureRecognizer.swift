@@ -1,6 +1,6 @@
 /// Recognizes a quick stroke in one of the allowed directions with a number of fingers (G14):
-/// discrete, recognized while the fingers are still moving, as soon as they covered
-/// ``minimumDistance`` mostly along one allowed direction within ``maximumDuration``.
+/// discrete, recognized while the fingers are still moving, as soon as they covered 50 pt
+/// mostly along one allowed direction (at most half as far off the axis) within 0.5 s.
 ///
 /// It fails when the fingers lift first, take too long, head off in a direction that is not
 /// allowed, or more fingers than ``numberOfTouchesRequired`` land.

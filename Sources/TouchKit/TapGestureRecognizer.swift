@@ -1,10 +1,10 @@
 /// Recognizes one or more taps with a number of fingers (G11): discrete, so targets get one
 /// action, in the recognized state.
 ///
-/// Each tap is every required finger down and up again without moving more than
-/// ``allowableMovement``; the next tap must begin within ``Touch/multiTapInterval`` of the
-/// previous tap's end and within ``Touch/multiTapDistance`` of it, or the recognizer fails.
-/// ``location(in:)`` is the centroid of the last tap's touches.
+/// Each tap is every required finger down and up again without moving more than 10 pt; the
+/// next tap must begin within ``Touch/multiTapInterval`` of the previous tap's end and within
+/// ``Touch/multiTapDistance`` of it, or the recognizer fails. ``location(in:)`` is the centroid
+/// of the last tap's touches.
 open class TapGestureRecognizer: GestureRecognizer {
     /// How many taps make the gesture. Default: 1.
     public var numberOfTapsRequired = 1
