@@ -6,6 +6,7 @@
 /// with a context on a free buffer.
 open class Window: View {
     private var dirtyRect: Rect?
+    private var dirtyRegion = DirtyRegion()
     private var updateScheduled = false
     private weak var _firstResponder: Responder?
 
@@ -134,6 +135,7 @@ open class Window: View {
         let clipped = rect.intersection(bounds)
         guard !clipped.isEmpty else { return }
         dirtyRect = (dirtyRect ?? .zero).union(clipped)
+        dirtyRegion.add(clipped)
         scheduleUpdate()
     }
 
@@ -154,9 +156,22 @@ open class Window: View {
         layoutIfNeeded()
         let rect = dirtyRect.map { $0.intersection(bounds).integral }
         dirtyRect = nil
+        dirtyRegion.removeAll()
         updateScheduled = false
         guard let rect, !rect.isEmpty else { return nil }
         return rect
+    }
+
+    /// Like ``takeDirtyRect()``, but the dirty area as a few rectangles (see ``DirtyRegion``),
+    /// each clipped to the bounds and rounded out to whole points: the host repaints and damages
+    /// only these. Empty when nothing is dirty.
+    public func takeDirtyRegion() -> DirtyRegion {
+        layoutIfNeeded()
+        let region = DirtyRegion(dirtyRegion.rects.map { $0.intersection(bounds).integral })
+        dirtyRect = nil
+        dirtyRegion.removeAll()
+        updateScheduled = false
+        return region
     }
 
     /// Draws the part of the hierarchy inside `rect` (window coordinates) into `context`: the

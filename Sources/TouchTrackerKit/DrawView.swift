@@ -116,15 +116,29 @@ public final class DrawView: View {
             if let cache, cacheIsValid { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
             setNeedsDisplay(stroke.bounds)
         case .removed(let stroke):
-            cacheIsValid = false
+            repaintCache(in: stroke.bounds)
             setNeedsDisplay(stroke.bounds)
         case .updated(let old, let new):
-            cacheIsValid = false
-            setNeedsDisplay(old.bounds.union(new.bounds))
+            repaintCache(in: old.bounds)
+            repaintCache(in: new.bounds)
+            setNeedsDisplay(old.bounds)
+            setNeedsDisplay(new.bounds)
         case .reset:
             cacheIsValid = false
             setNeedsDisplay()
         }
+    }
+
+    /// Re-makes the cache inside `rect` only: clears it and redraws the strokes that meet it (found
+    /// through the drawing's spatial index), so a removal or a move costs what lies under it, not
+    /// a redraw of every stroke.
+    private func repaintCache(in rect: Rect) {
+        guard let cache, cacheIsValid else { return }
+        let area = rect.integral
+        let context = CairoContext(surface: cache)
+        context.clip(to: area)
+        context.replace(area, with: .clear)
+        for stroke in drawing.strokes(intersecting: area) { StrokeRenderer.draw(stroke, in: context) }
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {

@@ -50,6 +50,7 @@ public final class Drawing {
         guard let index = indexByID[id] else { return }
         let stroke = strokes[index]
         strokes.remove(at: index)
+        indexByID[id] = nil
         reindex(from: index)
         notify(.removed(stroke))
         undoStack.register(actionName, undo: { [unowned self] in
@@ -105,7 +106,17 @@ public final class Drawing {
         hitIndex.nearest(to: point, within: radius) { id in indexByID[id].map { (strokes[$0], $0) } }
     }
 
-    /// Built on the first hit test, then kept up to date through `observe`.
+    /// The strokes whose painted area may meet `rect`, in paint order (bottom first), found
+    /// through the spatial index: what a raster cache repaints when a stroke goes or moves.
+    public func strokes(intersecting rect: Rect) -> [Stroke] {
+        var found: [Int] = []
+        hitIndex.forEachCandidate(intersecting: rect) { id in
+            if let i = indexByID[id], strokes[i].bounds.intersects(rect) { found.append(i) }
+        }
+        return found.sorted().map { strokes[$0] }
+    }
+
+    /// Built on the first query, then kept up to date through `observe`.
     private lazy var hitIndex: SpatialIndex = {
         let index = SpatialIndex(strokes)
         observe { [unowned self] change in index.apply(change, current: { self.strokes }) }
@@ -125,13 +136,11 @@ public final class Drawing {
         return stroke
     }
 
+    /// Renumbers the strokes from `start` on (a removed stroke's entry is dropped by `remove`), so
+    /// adding on top costs the same at any drawing size.
     private func reindex(from start: Int) {
         if start == 0 { indexByID.removeAll(keepingCapacity: true) }
         for i in start..<strokes.count { indexByID[strokes[i].id] = i }
-        if start > 0 {
-            // Entries past the end belong to removed strokes.
-            indexByID = indexByID.filter { $0.value < strokes.count && strokes[$0.value].id == $0.key }
-        }
     }
 
     private func notify(_ change: Change) {

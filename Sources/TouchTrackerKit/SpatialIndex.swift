@@ -32,6 +32,8 @@ public final class SpatialIndex {
     /// Slots of strokes not in the grid (too many cells).
     private var oversized: Set<Int32> = []
     private var query: UInt32 = 0
+    /// The most any indexed stroke's bounds reach beyond its centre line (never shrinks).
+    private var maxPad = 0.0
 
     /// An empty index; `cellSize` suits fingers (a 20 pt hit radius spans at most 3 × 3 cells).
     public init(cellSize: Double = 32, maxCellsPerStroke: Int = 4096) {
@@ -68,6 +70,7 @@ public final class SpatialIndex {
             seen.append(0)
         }
         slotByID[stroke.id] = slot
+        if stroke.width / 2 + 2 > maxPad { maxPad = stroke.width / 2 + 2 }
         if !forEachCell(of: stroke, { cells[$0, default: []].append(slot) }) {
             oversized.insert(slot)
         }
@@ -150,6 +153,16 @@ public final class SpatialIndex {
                 for slot in list { visit(slot) }
             }
         }
+    }
+
+    /// Calls `body` once for each indexed stroke whose painted area (``Stroke/bounds``) may meet
+    /// `rect`: every stroke that does is among them.
+    public func forEachCandidate(intersecting rect: Rect, _ body: (StrokeID) -> Void) {
+        // A stroke paints up to `maxPad` beyond its centre line, so look that much further.
+        let center = Point(x: rect.midX, y: rect.midY)
+        let reach = Swift.max(rect.width, rect.height) / 2 + maxPad
+        guard reach.isFinite else { return forEachCandidate(near: center, within: .infinity, body) }
+        forEachCandidate(near: center, within: reach, body)
     }
 
     /// The stroke nearest to `point` whose centre line passes within `radius` of it; of equally

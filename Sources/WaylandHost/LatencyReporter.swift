@@ -1,1 +1,97 @@
-// placeholder
+// `touchtracker --latency`: logs, for every frame that carries input, how long that input waited
+// for its commit and for its presentation (wp_presentation, where the compositor offers it), in the
+// spirit of foot's `-p`. Bound only when asked for; nothing else depends on it.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import Logging
+import Wayland
+
+/// Measures input → commit → presentation inside the app, one log line per frame with input.
+final class LatencyReporter {
+    private let logger: Logger
+    private var presentation: WpPresentation?
+    /// The clock of presentation timestamps (wp_presentation.clock_id); Weston uses
+    /// CLOCK_MONOTONIC_RAW, others CLOCK_MONOTONIC.
+    private var clockID = clockid_t(CLOCK_MONOTONIC)
+    /// The oldest input not yet committed: its event time and when the app read it (monotonic s).
+    private var pending: (event: Double, read: Double)?
+    /// Feedback objects waiting for `presented` or `discarded`.
+    private var feedbacks: [ObjectIdentifier: WpPresentationFeedback] = [:]
+    private var frame = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Binds wp_presentation from the registry.
+    func bind(_ registry: WlRegistry, name: UInt32) {
+        let presentation = registry.bind(name: name, as: WpPresentation.self, version: 1)
+        presentation.onEvent = { [unowned self] event in
+            if case .clockId(let id) = event { self.clockID = clockid_t(id) }
+        }
+        self.presentation = presentation
+    }
+
+    /// An input event with the compositor's 32-bit millisecond timestamp (CLOCK_MONOTONIC on Linux
+    /// compositors), or nil for events without one.
+    func noteInput(time: UInt32?) {
+        guard pending == nil else { return }
+        let now = tt_monotonic_now()
+        var event = now
+        if let time {
+            // The timestamp is the low 32 bits of the monotonic clock in ms: its age, modulo 2^32.
+            let age = UInt32(truncatingIfNeeded: UInt64(now * 1000)) &- time
+            if age < 10_000 { event = now - Double(age) / 1000 }
+        }
+        pending = (event, now)
+    }
+
+    /// Called right before a commit: a commit that carries input gets a presentation feedback.
+    func willCommit(_ surface: WlSurface) {
+        guard let input = pending else { return }
+        pending = nil
+        frame += 1
+        let number = frame
+        let commit = tt_monotonic_now()
+        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms)"
+        guard let presentation else {
+            logger.info("\(summary), no wp_presentation")
+            return
+        }
+        let feedback = presentation.feedback(surface: surface)
+        let key = ObjectIdentifier(feedback)
+        feedbacks[key] = feedback
+        feedback.onEvent = { [unowned self] event in
+            switch event {
+            case .presented(let secondsHigh, let secondsLow, let nanoseconds, let refresh, _, _, _):
+                let stamp = Double(UInt64(secondsHigh) << 32 | UInt64(secondsLow)) + Double(nanoseconds) / 1e9
+                let presented = stamp - self.offsetFromMonotonic()
+                let period = refresh > 0 ? ", refresh \(self.ms(Double(refresh) / 1e9)) ms" : ""
+                self.logger.info("\(summary), input→presented \(self.ms(presented - input.event)) ms, commit→presented \(self.ms(presented - commit)) ms\(period)")
+                self.feedbacks[key] = nil
+            case .discarded:
+                self.logger.info("\(summary), discarded (a later commit replaced it)")
+                self.feedbacks[key] = nil
+            case .syncOutput:
+                break
+            }
+        }
+    }
+
+    /// The presentation clock minus CLOCK_MONOTONIC, now.
+    private func offsetFromMonotonic() -> Double {
+        guard clockID != clockid_t(CLOCK_MONOTONIC) else { return 0 }
+        var other = timespec()
+        guard clock_gettime(clockID, &other) == 0 else { return 0 }
+        let monotonic = tt_monotonic_now()
+        return Double(other.tv_sec) + Double(other.tv_nsec) / 1e9 - monotonic
+    }
+
+    private func ms(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100_000).rounded())
+        let fraction = abs(hundredths) % 100
+        return "\(hundredths < 0 ? "-" : "")\(abs(hundredths) / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

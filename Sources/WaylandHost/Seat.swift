@@ -93,7 +93,10 @@ final class Seat {
         }
         if capabilities.contains(.keyboard), keyboard == nil {
             let keyboard = seat.getKeyboard()
-            keyboard.onEvent = { [unowned self] in self.keymap.handle($0) }
+            keyboard.onEvent = { [unowned self] in
+                self.receivedInput = true
+                self.keymap.handle($0)
+            }
             self.keyboard = keyboard
         } else if !capabilities.contains(.keyboard), keyboard != nil {
             keyboard = nil
@@ -102,7 +105,27 @@ final class Seat {
 
     // MARK: Touch
 
+    /// Whether input arrived since the last `takeReceivedInput()`: the host commits it at once.
+    private var receivedInput = false
+    /// Told the time of every input event (`--latency`).
+    var latencyReporter: LatencyReporter?
+
+    func takeReceivedInput() -> Bool {
+        defer { receivedInput = false }
+        return receivedInput
+    }
+
+    private func inputArrived(time: UInt32?) {
+        receivedInput = true
+        latencyReporter?.noteInput(time: time)
+    }
+
     private func handle(_ event: WlTouch.Event) {
+        switch event {
+        case .down(_, let time, _, _, _, _), .motion(let time, _, _, _), .up(_, let time, _): inputArrived(time: time)
+        case .cancel: inputArrived(time: nil)
+        default: break
+        }
         switch event {
         case .down(let serial, let time, let surface, let id, let x, let y):
             lastSerial = serial
@@ -179,6 +202,10 @@ final class Seat {
     // MARK: Pointer
 
     private func handle(_ event: WlPointer.Event) {
+        switch event {
+        case .motion(let time, _, _), .button(_, let time, _, _): inputArrived(time: time)
+        default: break
+        }
         switch event {
         case .enter(let serial, let surface, let x, let y):
             lastSerial = serial

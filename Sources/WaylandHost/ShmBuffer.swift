@@ -15,8 +15,8 @@ final class ShmBuffer {
     /// True from commit until the compositor's `release`: we must not draw into it meanwhile.
     var isBusy = false
     /// The part of the picture this buffer lacks: changes committed through other buffers since this
-    /// one was last drawn. nil when it is up to date. A new buffer lacks everything.
-    var stale: Rect?
+    /// one was last drawn. Empty when it is up to date. A new buffer lacks everything.
+    var stale = DirtyRegion()
     /// Called when the compositor releases the buffer.
     var onRelease: (() -> Void)?
 
@@ -31,7 +31,7 @@ final class ShmBuffer {
                                      stride: Int32(stride), format: .argb8888)
         // One buffer per pool: the pool object is no longer needed once the buffer exists.
         pool.pool.destroy()
-        stale = Rect(origin: .zero, size: logicalSize)
+        stale = DirtyRegion([Rect(origin: .zero, size: logicalSize)])
         wlBuffer.onEvent = { [unowned self] event in
             if case .release = event {
                 self.isBusy = false

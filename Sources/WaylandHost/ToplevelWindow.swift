@@ -168,51 +168,69 @@ final class ToplevelWindow {
     }
 
     /// Paints and commits if the window changed and the compositor is ready for a new frame.
-    func redrawIfNeeded(force: Bool = false) {
-        guard isConfigured, wantsRedraw, frameCallback == nil || force else { return }
-        guard let dirty = window.takeDirtyRect() ?? (force ? fullRect : nil) else {
-            wantsRedraw = false
-            return
+    func redrawIfNeeded(force: Bool = false, input: Bool = false) {
+        // Input is committed at once, even while the last frame's callback is pending: the
+        // compositor shows the newest commit at its next repaint, so a touch never waits a frame.
+        // Other changes wait for the callback (one frame callback at a time).
+        guard isConfigured, wantsRedraw, frameCallback == nil || force || input else { return }
+        var dirty = window.takeDirtyRegion()
+        if dirty.isEmpty {
+            guard force else {
+                wantsRedraw = false
+                return
+            }
+            dirty.add(fullRect)
         }
         guard let buffer = freeBuffer() else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
-            window.setNeedsDisplay(inWindowRect: dirty)
+            for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
             return
         }
         wantsRedraw = false
-        let region = buffer.stale.map { $0.union(dirty) } ?? dirty
+        var region = buffer.stale
+        region.add(dirty)
         let context = CairoContext(surface: buffer.image)
         context.scaleBy(x: Double(scale), y: Double(scale))
-        context.clip(to: region)
-        window.render(region, in: context)
-        buffer.image.flush()
-        buffer.stale = nil
-        for other in buffers where other !== buffer {
-            other.stale = other.stale.map { $0.union(dirty) } ?? dirty
+        for rect in region.rects {
+            context.saveGState()
+            context.clip(to: rect)
+            window.render(rect, in: context)
+            context.restoreGState()
         }
+        buffer.image.flush()
+        buffer.stale.removeAll()
+        for other in buffers where other !== buffer { other.stale.add(dirty) }
 
         if surface.version >= 3, bufferScaleSent != scale {
             surface.setBufferScale(scale: scale)
             bufferScaleSent = scale
         }
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
-        // damage_buffer is in buffer pixels: scale the logical rectangle and round it outwards.
+        // damage_buffer is in buffer pixels: scale the logical rectangles and round them outwards.
         let s = Double(scale)
-        let x0 = (dirty.minX * s).rounded(.down), y0 = (dirty.minY * s).rounded(.down)
-        let x1 = (dirty.maxX * s).rounded(.up), y1 = (dirty.maxY * s).rounded(.up)
-        surface.damageBuffer(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
-        let callback = surface.frame()
-        callback.onEvent = { [unowned self] event in
-            if case .done = event {
-                self.frameCallback = nil
-                self.redrawIfNeeded()
-            }
+        for rect in dirty.rects {
+            let x0 = (rect.minX * s).rounded(.down), y0 = (rect.minY * s).rounded(.down)
+            let x1 = (rect.maxX * s).rounded(.up), y1 = (rect.maxY * s).rounded(.up)
+            surface.damageBuffer(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
         }
-        frameCallback = callback
+        if frameCallback == nil {
+            let callback = surface.frame()
+            callback.onEvent = { [unowned self] event in
+                if case .done = event {
+                    self.frameCallback = nil
+                    self.redrawIfNeeded()
+                }
+            }
+            frameCallback = callback
+        }
         buffer.isBusy = true
+        latencyReporter?.willCommit(surface)
         surface.commit()
         framesPainted += 1
     }
+
+    /// Logs input-to-commit and input-to-presentation per frame (`--latency`).
+    var latencyReporter: LatencyReporter?
 
     private var bufferScaleSent: Int32 = 1
 

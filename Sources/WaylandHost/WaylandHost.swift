@@ -36,8 +36,14 @@ public final class WaylandHost {
     private var exitReason: ExitReason?
     private let signalFD: Int32
 
-    /// Connects to `displayName` (nil: `$WAYLAND_DISPLAY`) and maps a window.
-    public init(title: String, appID: String, displayName: String? = nil, logger: Logger) throws {
+    /// Set with `latencyLogger`: logs input-to-commit and input-to-presentation per frame.
+    private let latencyReporter: LatencyReporter?
+
+    /// Connects to `displayName` (nil: `$WAYLAND_DISPLAY`) and maps a window. With `latencyLogger`,
+    /// every frame that carries input is logged there with its latency (`--latency`).
+    public init(title: String, appID: String, displayName: String? = nil, logger: Logger,
+                latencyLogger: Logger? = nil) throws {
+        latencyReporter = latencyLogger.map { LatencyReporter(logger: $0) }
         self.logger = logger
         signalFD = tt_signalfd_for_termination()
         guard signalFD >= 0 else { throw HostError("signalfd: \(String(cString: strerror(errno)))") }
@@ -73,6 +79,7 @@ public final class WaylandHost {
         toplevel = ToplevelWindow(compositor: compositor, wmBase: wmBase, shm: shm,
                                   decorationManager: decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
+        toplevel.latencyReporter = latencyReporter
         toplevel.scaleOfOutput = { [unowned self] output in
             self.outputs.values.first { $0.output === output }?.scale ?? 1
         }
@@ -112,6 +119,8 @@ public final class WaylandHost {
                 for seat in seats.values { seat.bindTablets(manager) }
             case ZxdgDecorationManagerV1.interfaceName:
                 decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
+            case WpPresentation.interfaceName:
+                latencyReporter?.bind(registry, name: name)
             case WlSeat.interfaceName:
                 if toplevel == nil {
                     pendingSeats.append((name, version))
@@ -137,6 +146,7 @@ public final class WaylandHost {
         seat.cursorScale = { [unowned self] in self.toplevel.scale }
         seat.cursorShape = { [unowned self] point in self.cursorShape(at: point) }
         if let tabletManager { seat.bindTablets(tabletManager) }
+        seat.latencyReporter = latencyReporter
         seats[name] = seat
     }
 
@@ -213,7 +223,9 @@ public final class WaylandHost {
                 stop(.signal(signal))
             }
         }
-        toplevel.redrawIfNeeded()
+        // Every seat's flag is taken (no short-circuit), so none carries over to the next turn.
+        let input = seats.values.map { $0.takeReceivedInput() }.contains(true)
+        toplevel.redrawIfNeeded(input: input)
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()
     }
