@@ -242,6 +242,9 @@ public final class WestonSession {
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketName
         environment.removeValue(forKey: "DISPLAY")
+        // A private compositor gets private data: the app's autosaved drawing stays out of the
+        // user's (and out of other tests').
+        environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
         return environment
     }
 

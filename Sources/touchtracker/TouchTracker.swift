@@ -1,4 +1,5 @@
-// The touchtracker executable: command line, logging, and wiring the host to the app.
+// The touchtracker executable: command line, logging, and wiring the host to the app. Without a
+// subcommand it runs the app; `touchtracker export` writes a drawing as PNG or SVG.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,29 +18,47 @@ struct TouchTracker: ParsableCommand {
         commandName: "touchtracker",
         abstract: "A multi-touch drawing app for Wayland: every finger draws its own line.",
         discussion: """
-            Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...).
+            Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
             Touch draws with any number of fingers; the left mouse button draws like one finger.
-            Ctrl+Q quits. The window's app id is \(appID).
+
+            Every finished line is saved at once to the drawing file (default: \
+            $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
+            and restored on the next start. Ctrl+E exports the drawing as PNG and SVG next to its \
+            file; Ctrl+Q quits. The window's app id is \(appID).
             """,
-        version: version)
+        version: version,
+        subcommands: [Export.self, MeasureFile.self])
 
     @Flag(help: "Log every touch method call (phase, touch, location) to standard error.")
     var trace = false
 
-    @Flag(help: "Log debugging detail (window sizes, buffers) to standard error.")
+    @Flag(help: "Log debugging detail (window sizes, buffers, saves) to standard error.")
     var verbose = false
 
     @Option(help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY).")
     var display: String?
 
+    @Option(help: ArgumentHelp("The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json).",
+                               valueName: "path"))
+    var file: String?
+
+    /// Seconds from a change to its autosave; tests make it long to check the saves on quitting.
+    @Option(help: .hidden)
+    var autosaveDelay = 0.2
+
+    /// `--file` as given, for the subcommands: the root command parses its options wherever they
+    /// stand, so `touchtracker export --file X` arrives here.
+    nonisolated(unsafe) static var fileOption: String?
+
+    func validate() throws {
+        Self.fileOption = file
+    }
+
     mutating func run() throws {
-        let level: Logger.Level = verbose ? .debug : .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "touchtracker")
+        let logger = bootstrapLogging(verbose: verbose)
+        // Past `ulimit -f` a write then fails with EFBIG, reported like a full disk, instead of
+        // the signal killing the app with the drawing unsaved.
+        signal(SIGXFSZ, SIG_IGN)
 
         let host: WaylandHost
         do {
@@ -48,22 +67,42 @@ struct TouchTracker: ParsableCommand {
             printError("touchtracker: \(error)")
             throw ExitCode(1)
         }
-        let controller = DrawViewController()
+        let document = DrawingDocument(opening: file ?? DrawingLocation.defaultFile(), clock: host.application.clock,
+                                       logger: logger, autosaveDelay: autosaveDelay)
+        if let unreadable = document.unreadable { printError("touchtracker: \(unreadable.message)") }
+
+        let controller = DrawViewController(drawing: document.drawing)
         if trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
         host.window.rootViewController = controller
-        host.onKeyPress = { [unowned host] key in
-            if key.modifiers.contains(.control), key.name.lowercased() == "q" { host.stop(.closed) }
-        }
+        document.install(over: controller.drawView)
+
+        let keyCommands = KeyCommands([
+            KeyCommand("q", modifiers: .control, "Quit") { [unowned host] in host.stop(.closed) },
+            KeyCommand("e", modifiers: .control, "Export the drawing as PNG and SVG next to its file") {
+                document.exportNextToFile(canvas: controller.drawView.bounds.size)
+            },
+        ])
+        host.onKeyPress = { key in keyCommands.perform(key) }
 
         let reason = host.run()
-        switch reason {
-        case .compositorLost(let message):
+        if case .compositorLost(let message) = reason {
             printError("touchtracker: lost the Wayland compositor: \(message)")
-        case .signal, .closed:
-            break
         }
+        // Window closed, Ctrl+Q, SIGINT/SIGTERM/SIGHUP or a lost compositor: save what is not saved.
+        if let problem = document.close() { printError("touchtracker: \(problem)") }
         if reason.exitStatus != 0 { throw ExitCode(reason.exitStatus) }
     }
+}
+
+/// Log lines to standard error; `verbose` adds debug detail.
+func bootstrapLogging(verbose: Bool) -> Logger {
+    let level: Logger.Level = verbose ? .debug : .info
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
+    }
+    return Logger(label: "touchtracker")
 }
 
 /// One line to standard error, unbuffered (the process may exit right after).

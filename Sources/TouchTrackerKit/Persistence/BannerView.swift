@@ -1,0 +1,63 @@
+// A message strip across the top of the window: a save that keeps failing (red, until a save
+// succeeds), a file that could not be read, an export that worked (dark, for a few seconds).
+// It takes no touches: fingers draw through it onto the canvas.
+import Graphics
+import TouchKit
+
+public final class BannerView: View {
+    public enum Style: Equatable, Sendable {
+        /// Something the user must know: saving fails, a file was unreadable.
+        case error
+        /// A confirmation: an export was written.
+        case info
+    }
+
+    public static let height = 36.0
+    public static let errorColor = Color(hex: 0xB3261E)
+    public static let infoColor = Color(hex: 0x263238)
+    public static let textColor = Color.white
+    public static let fontSize = 15.0
+
+    public private(set) var message = ""
+    public private(set) var style = Style.info
+
+    public init() {
+        super.init(frame: Rect(x: 0, y: 0, width: 1024, height: Self.height))
+        isUserInteractionEnabled = false
+        isHidden = true
+    }
+
+    /// Whether a message is showing.
+    public var isShowing: Bool { !isHidden }
+
+    /// Shows `message` across the top of the superview.
+    public func show(_ message: String, style: Style) {
+        if let superview {
+            frame = Rect(x: superview.bounds.minX, y: superview.bounds.minY, width: superview.bounds.width,
+                         height: Self.height)
+        }
+        guard message != self.message || style != self.style || isHidden else { return }
+        self.message = message
+        self.style = style
+        backgroundColor = style == .error ? Self.errorColor : Self.infoColor
+        isHidden = false
+        setNeedsDisplay()
+    }
+
+    public func hide() {
+        guard !isHidden else { return }
+        setNeedsDisplay()
+        isHidden = true
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        guard let text = context as? TextRenderingContext else { return }
+        let area = bounds.insetBy(dx: 12, dy: 0)
+        var size = Self.fontSize
+        // Smaller type for a long message rather than cutting it off (Cairo can measure).
+        if let cairo = context as? CairoContext {
+            while size > 10, cairo.measureText(message, fontSize: size).width > area.width { size -= 1 }
+        }
+        text.drawText(message, centeredIn: area, color: Self.textColor, fontSize: size)
+    }
+}

@@ -1,0 +1,134 @@
+// The drawing as the app keeps it: opened from a file at start, autosaved after each change,
+// saved once more when the app ends, exported on request; the banner tells the user when
+// something is wrong. The executable creates one and hands `drawing` to the canvas.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import TouchKit
+
+public final class DrawingDocument {
+    public let drawing: Drawing
+    public let autosaver: Autosaver
+    /// Add it to the window with ``install(in:)``.
+    public let banner = BannerView()
+    /// Set when the file asked for could not be read (it was moved aside).
+    public let unreadable: UnreadableFile?
+    /// The file this session saves to.
+    public var path: String { autosaver.path }
+
+    private let clock: Clock
+    private let logger: Logger
+    /// A message shown for a while (an unreadable file, an export); a failing save goes over it.
+    private var notice: (text: String, style: BannerView.Style)?
+    private var noticeTimer: TimerToken?
+    private var widthTimer: TimerToken?
+
+    /// Opens (or creates) the drawing at `path`; see ``DrawingFile/open(_:limits:rescueFolders:)``.
+    public init(opening path: String, clock: Clock, logger: Logger, autosaveDelay: Double = 0.2,
+                saveInBackground: Bool = true, limits: DrawingFormat.Limits = .standard,
+                rescueFolders: [String]? = nil) {
+        let opened = DrawingFile.open(path, limits: limits, rescueFolders: rescueFolders)
+        self.clock = clock
+        self.logger = logger
+        unreadable = opened.unreadable
+        drawing = Drawing(strokes: opened.strokes)
+        autosaver = Autosaver(drawing: drawing, path: opened.savePath, clock: clock, delay: autosaveDelay,
+                              inBackground: saveInBackground, limits: limits, logger: logger)
+        autosaver.onStatusChange = { [unowned self] _ in self.updateBanner() }
+        if let unreadable { showNotice(unreadable.bannerText, style: .error, seconds: 15) }
+        if opened.needsSave { autosaver.setNeedsSave() }
+        logger.debug("drawing \(opened.savePath): \(opened.strokes.count) strokes")
+    }
+
+    /// Puts the banner across the top of `view` (the canvas), above its content.
+    public func install(over view: View) {
+        view.addSubview(banner)
+        updateBanner()
+    }
+
+    // MARK: Export
+
+    /// The files ``exportNextToFile(canvas:)`` writes: the drawing's path with `.png` and `.svg`
+    /// in place of its extension (`drawing.json` → `drawing.png`, `drawing.svg`).
+    public var exportPaths: (png: String, svg: String) {
+        let name = DrawingFile.name(of: path)
+        let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
+        let folder = DrawingFile.folder(of: path)
+        return (DrawingFile.join(folder, stem + ".png"), DrawingFile.join(folder, stem + ".svg"))
+    }
+
+    /// Writes the drawing as PNG and SVG next to its file (Ctrl+E), at least `canvas` in size;
+    /// logs the paths and shows them in the banner. Returns the paths written.
+    @discardableResult
+    public func exportNextToFile(canvas: Size = DrawingExporter.defaultCanvas) -> [String] {
+        let (png, svg) = exportPaths
+        do {
+            try DrawingExporter.writePNG(drawing.strokes, to: png, minimum: canvas)
+            try DrawingExporter.writeSVG(drawing.strokes, to: svg, minimum: canvas)
+            logger.notice("exported \(png) and \(svg)")
+            showNotice("Exported \(DrawingFile.name(of: png)) and \(DrawingFile.name(of: svg)) to \(DrawingFile.folder(of: png))",
+                       style: .info, seconds: 4)
+            return [png, svg]
+        } catch {
+            logger.error("export failed: \(error)")
+            showNotice("Export failed: \(error)", style: .error, seconds: 8)
+            return []
+        }
+    }
+
+    // MARK: Ending
+
+    /// Saves what is not saved yet, for the app's end (quit, window closed, signal, lost
+    /// compositor). If the file cannot be written, the drawing goes to a rescue file in the
+    /// default folder or the temporary folder. Returns a line for standard error when the
+    /// drawing did not reach its own file (saying where it went), else nil.
+    public func close(rescueFolders: [String]? = nil) -> String? {
+        guard let failure = autosaver.saveNow() else { return nil }
+        let stem = DrawingFile.name(of: path).split(separator: ".").first.map(String.init) ?? "drawing"
+        let name = "\(stem)-rescued-\(DrawingFile.timestamp(time(nil))).json"
+        for folder in rescueFolders ?? [DrawingLocation.defaultDirectory(), DrawingFile.temporaryFolder()]
+        where folder != DrawingFile.folder(of: path) {
+            try? DrawingFile.createFolder(folder)
+            let rescue = DrawingFile.join(folder, name)
+            if case .success = Autosaver.save(drawing.strokes, to: rescue).result {
+                return "\(failure.message); saved the drawing to \(rescue) instead"
+            }
+        }
+        return "\(failure.message); the last changes are lost"
+    }
+
+    // MARK: Banner
+
+    private func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
+        notice = (text, style)
+        noticeTimer?.cancel()
+        noticeTimer = clock.schedule(at: clock.now + seconds) { [weak self] in
+            self?.notice = nil
+            self?.noticeTimer = nil
+            self?.updateBanner()
+        }
+        updateBanner()
+    }
+
+    /// A failing save wins over any notice; otherwise the notice, or nothing. While a message
+    /// shows, its width follows the canvas (checked twice a second: views have no resize hook).
+    private func updateBanner() {
+        defer {
+            if banner.isShowing, widthTimer == nil {
+                widthTimer = clock.schedule(at: clock.now + 0.5) { [weak self] in
+                    self?.widthTimer = nil
+                    self?.updateBanner()
+                }
+            }
+        }
+        if case .failing(let error) = autosaver.status {
+            banner.show("Cannot save \(DrawingFile.name(of: path)): \(error.reason). Your drawing is kept; retrying…",
+                        style: .error)
+        } else if let notice {
+            banner.show(notice.text, style: notice.style)
+        } else {
+            banner.hide()
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// Export: a drawing as a PNG picture or an SVG file, painted exactly as the canvas paints it
+// (StrokeRenderer, white background), with no compositor. Files are written under a temporary
+// name and renamed, so a reader never sees half a picture.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Graphics
+import TouchKit
+
+public enum DrawingExporter {
+    /// The canvas size the app's window starts with.
+    public static let defaultCanvas = Size(width: 1024, height: 768)
+    /// The largest picture side, in pixels (Cairo's limit is 32767).
+    public static let maxPixels = 16384.0
+
+    /// The page for `strokes`: from (0, 0) to whichever is larger, `minimum` or the strokes'
+    /// bottom-right extent, and the scale that fits it within ``maxPixels`` (1 unless huge).
+    public static func page(for strokes: [Stroke], minimum: Size = defaultCanvas) -> (size: Size, scale: Double) {
+        var width = minimum.width, height = minimum.height
+        for stroke in strokes {
+            let bounds = stroke.bounds
+            width = max(width, bounds.maxX.rounded(.up))
+            height = max(height, bounds.maxY.rounded(.up))
+        }
+        let scale = min(1, maxPixels / width, maxPixels / height)
+        return (Size(width: max(1, (width * scale).rounded(.up)), height: max(1, (height * scale).rounded(.up))), scale)
+    }
+
+    /// Paints a white page and the strokes in paint order.
+    static func paint(_ strokes: [Stroke], size: Size, scale: Double, in context: GraphicsContext) {
+        context.setFillColor(.white)
+        context.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        context.saveGState()
+        if let cairo = context as? CairoContext { cairo.scaleBy(x: scale, y: scale) }
+        if let vector = context as? VectorContext { vector.scaleBy(x: scale, y: scale) }
+        for stroke in strokes { StrokeRenderer.draw(stroke, in: context) }
+        context.restoreGState()
+    }
+
+    /// Writes a PNG of the drawing to `path`.
+    public static func writePNG(_ strokes: [Stroke], to path: String, minimum: Size = defaultCanvas) throws {
+        let (size, scale) = page(for: strokes, minimum: minimum)
+        let image = ImageSurface(width: Int(size.width), height: Int(size.height))
+        paint(strokes, size: size, scale: scale, in: CairoContext(surface: image))
+        try replacing(path) { temporary in try image.writePNG(to: temporary) }
+    }
+
+    /// Writes an SVG of the drawing to `path`.
+    public static func writeSVG(_ strokes: [Stroke], to path: String, minimum: Size = defaultCanvas) throws {
+        let (size, scale) = page(for: strokes, minimum: minimum)
+        try replacing(path) { temporary in
+            let svg = try SVGSurface(path: temporary, width: size.width, height: size.height)
+            paint(strokes, size: size, scale: scale, in: svg.context)
+            try svg.finish()
+        }
+    }
+
+    /// Writes through a temporary file beside `path`, then renames it into place.
+    private static func replacing(_ path: String, _ write: (String) throws -> Void) throws {
+        let temporary = DrawingFile.join(DrawingFile.folder(of: path), ".\(DrawingFile.name(of: path)).tmp-\(getpid())")
+        do {
+            try write(temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = FileError("write", path)
+            unlink(temporary)
+            throw error
+        }
+    }
+}

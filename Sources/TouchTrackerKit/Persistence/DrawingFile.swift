@@ -1,0 +1,284 @@
+// Drawing files on disk: where the default one lives, reading with a size limit, writing
+// atomically (temporary file in the same folder, fsync, rename, fsync of the folder) and moving
+// an unreadable file aside without ever overwriting anything. Plain POSIX calls, no Foundation:
+// every failure keeps its errno text for the one-line messages users see.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Where drawings live when no `--file` is given.
+public enum DrawingLocation {
+    /// The default drawing's file name.
+    public static let defaultFileName = "drawing.json"
+
+    /// `$XDG_DATA_HOME/touchtracker`, else `~/.local/share/touchtracker` (XDG Base Directory:
+    /// an unset, empty or relative `XDG_DATA_HOME` is ignored).
+    public static func defaultDirectory(environment: (String) -> String? = DrawingLocation.environment) -> String {
+        if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") {
+            return DrawingFile.join(data, "touchtracker")
+        }
+        return DrawingFile.join(homeDirectory(environment: environment), ".local/share/touchtracker")
+    }
+
+    /// The default drawing: `defaultDirectory()/drawing.json`.
+    public static func defaultFile(environment: (String) -> String? = DrawingLocation.environment) -> String {
+        DrawingFile.join(defaultDirectory(environment: environment), defaultFileName)
+    }
+
+    /// `$HOME`, else the password database's home for this user, else `/tmp`.
+    static func homeDirectory(environment: (String) -> String?) -> String {
+        if let home = environment("HOME"), home.hasPrefix("/") { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/tmp"
+    }
+
+    /// The process environment.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
+
+/// A file-system failure, with the path and the reason, in one line.
+public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The errno, or 0 when the problem is not the system's (a file too large to read).
+    public var code: Int32
+    /// What was being done: "write", "create a temporary file in", ...
+    public var action: String
+    public var path: String
+    /// Why it failed, e.g. "No space left on device".
+    public var reason: String
+    /// "cannot write /a/drawing.json: No space left on device".
+    public var message: String { "cannot \(action) \(path): \(reason)" }
+    public var description: String { message }
+
+    /// A failure of the last system call, from `errno`.
+    init(_ action: String, _ path: String, code: Int32 = errno) {
+        self.code = code
+        self.action = action
+        self.path = path
+        reason = String(cString: strerror(code))
+    }
+
+    init(_ action: String, _ path: String, reason: String) {
+        code = 0
+        self.action = action
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// File operations on drawings.
+public enum DrawingFile {
+    // MARK: Paths
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The folder part of a path ("." for a bare name).
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    public static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// `path` as an absolute path (relative to the working directory), with symbolic links of an
+    /// existing file resolved so that saving replaces the file and not the link.
+    public static func absolute(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return join(String(cString: cwd), path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// Creates `folder` and its missing parents (new folders get mode 0700: drawings are private).
+    public static func createFolder(_ folder: String) throws(FileError) {
+        var isFolder = stat()
+        if stat(folder, &isFolder) == 0 {
+            guard isFolder.st_mode & S_IFMT == S_IFDIR else {
+                throw FileError("use", folder, reason: "it is not a folder")
+            }
+            return
+        }
+        let parent = DrawingFile.folder(of: folder)
+        if parent != folder, parent != "." { try createFolder(parent) }
+        if mkdir(folder, 0o700) != 0, errno != EEXIST { throw FileError("create the folder", folder) }
+    }
+
+    // MARK: Reading
+
+    /// What reading found.
+    public enum ReadResult: Sendable {
+        case bytes([UInt8])
+        case missing
+    }
+
+    /// Reads a whole regular file of at most `maxBytes`, without reading a larger one at all.
+    public static func read(_ path: String, maxBytes: Int) throws(FileError) -> ReadResult {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return .missing }
+            throw FileError("open", path)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError("read", path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError("read", path, reason: "it is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw FileError("read", path, reason: "the file is \(DrawingFormat.byteCount(size)), more than the \(DrawingFormat.byteCount(maxBytes)) limit")
+        }
+        // One byte more than the size, to notice a file that grew while being read.
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError("read", path)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        guard filled <= maxBytes else {
+            throw FileError("read", path, reason: "the file grew past the \(DrawingFormat.byteCount(maxBytes)) limit while being read")
+        }
+        bytes.removeLast(bytes.count - filled)
+        return .bytes(bytes)
+    }
+
+    // MARK: Writing
+
+    private static let temporaryCounter = Atomic<Int>(0)
+
+    /// The prefix of temporary files for `path`, hidden: `.drawing.json.tmp-`.
+    static func temporaryPrefix(for path: String) -> String { "." + name(of: path) + ".tmp-" }
+
+    /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
+    /// the new one, complete: writes a temporary file in the same folder, fsyncs it, renames it
+    /// over `path` and fsyncs the folder. On failure the temporary file is removed and `path` is
+    /// untouched. An existing file's permissions are kept.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let folder = folder(of: path)
+        let counter = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        let temporary = join(folder, temporaryPrefix(for: path) + "\(getpid())-\(counter)")
+        var existing = stat()
+        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileError("create a temporary file in", folder) }
+        func fail(_ action: String) -> FileError {
+            let error = FileError(action, path)
+            close(fd)
+            unlink(temporary)
+            return error
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("write")
+            }
+            written += n
+        }
+        // The umask may have narrowed the mode of a new file; an existing file's mode is kept.
+        if existing.st_mode != 0 { fchmod(fd, mode) }
+        guard fsync(fd) == 0 else { throw fail("write (fsync)") }
+        guard close(fd) == 0 else {
+            let error = FileError("write (close)", path)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = FileError("replace", path)
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder(folder)
+    }
+
+    /// Makes a rename in `folder` durable. Filesystems that cannot sync folders are tolerated.
+    static func syncFolder(_ folder: String) throws(FileError) {
+        let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError("open the folder", folder) }
+        defer { close(fd) }
+        if fsync(fd) != 0, errno != EINVAL, errno != EROFS { throw FileError("sync the folder", folder) }
+    }
+
+    /// Removes temporary files a killed TouchTracker left next to `path` (those of processes that
+    /// no longer run).
+    public static func removeStaleTemporaryFiles(for path: String) {
+        let folder = folder(of: path)
+        let prefix = temporaryPrefix(for: path)
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
+        }
+        for name in stale { unlink(join(folder, name)) }
+    }
+
+    // MARK: Moving aside
+
+    /// Renames an unreadable file to `<stem>.unreadable-<YYYYmmdd-HHMMSS>[-n].<ext>` in its folder,
+    /// never replacing an existing file, and returns the new path.
+    public static func moveAside(_ path: String, now: time_t = time(nil)) throws(FileError) -> String {
+        let folder = folder(of: path)
+        let name = name(of: path)
+        let stem: Substring, ext: Substring
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            stem = name[..<dot]
+            ext = name[dot...]
+        } else {
+            stem = name[...]
+            ext = ""
+        }
+        let stamp = timestamp(now)
+        for attempt in 1...100 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let target = join(folder, "\(stem).unreadable-\(stamp)\(suffix)\(ext)")
+            // link() fails if the target exists: nothing is ever overwritten.
+            if link(path, target) == 0 {
+                unlink(path)
+                return target
+            }
+            if errno == EEXIST { continue }
+            // Filesystems without hard links, or a folder that is not a regular file's: rename
+            // after checking that the name is free.
+            var info = stat()
+            if lstat(target, &info) == 0 { continue }
+            guard rename(path, target) == 0 else { throw FileError("move aside", path) }
+            return target
+        }
+        throw FileError("move aside", path, reason: "too many unreadable copies already")
+    }
+
+    /// Local time as `20250131-235959`, for file names.
+    static func timestamp(_ now: time_t) -> String {
+        var t = now
+        var parts = tm()
+        localtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

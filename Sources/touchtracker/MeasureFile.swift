@@ -1,0 +1,68 @@
+// `touchtracker measure-file` (hidden): how long saving and loading a drawing of N lines takes on
+// this machine, through the same code as autosave and start-up. For docs/file-format.md and
+// for checking that a change did not make saving slow.
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import TouchKit
+import TouchTrackerKit
+
+struct MeasureFile: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure-file", abstract: "Time saving and loading a drawing of many lines.",
+        shouldDisplay: false)
+
+    @Option(help: "Lines in the drawing.")
+    var lines = 100_000
+
+    @Option(help: "The folder to write in (default: /tmp).")
+    var folder = "/tmp"
+
+    @Option(help: "Runs to take the best of.")
+    var runs = 3
+
+    func run() throws {
+        // Coordinates like Weston's: multiples of 1/256 inside a 1024x768 window.
+        var random = SystemRandomNumberGenerator()
+        func coordinate(_ limit: Int) -> Double { Double(Int.random(in: 0..<(limit * 256), using: &random)) / 256 }
+        let strokes = (1...lines).map { id in
+            Stroke.line(StrokeID(id), from: Point(x: coordinate(1024), y: coordinate(768)),
+                        to: Point(x: coordinate(1024), y: coordinate(768)))
+        }
+        let path = folder + "/touchtracker-measure-\(getpid()).json"
+        defer { unlink(path) }
+        var best = (encode: Double.infinity, write: Double.infinity, read: Double.infinity, decode: Double.infinity)
+        var bytes = 0
+        for _ in 0..<max(1, runs) {
+            let report = Autosaver.save(strokes, to: path)
+            if case .failure(let error) = report.result {
+                printError("touchtracker: \(error.message)")
+                throw ExitCode(1)
+            }
+            bytes = report.bytes
+            best.encode = min(best.encode, report.encodeSeconds)
+            best.write = min(best.write, report.writeSeconds)
+            let start = now()
+            guard case .bytes(let data) = try DrawingFile.read(path, maxBytes: DrawingFormat.Limits.standard.maxFileBytes) else {
+                throw ExitCode(1)
+            }
+            let readAt = now()
+            let loaded = try DrawingFormat.decode(data)
+            best.read = min(best.read, readAt - start)
+            best.decode = min(best.decode, now() - readAt)
+            guard loaded == strokes else {
+                printError("touchtracker: the drawing did not read back the same")
+                throw ExitCode(1)
+            }
+        }
+        func ms(_ s: Double) -> String { String(Int((s * 1000).rounded())) + " ms" }
+        print("\(lines) lines, \(bytes) bytes: encode \(ms(best.encode)), write+fsync+rename \(ms(best.write)), read \(ms(best.read)), decode \(ms(best.decode))")
+    }
+
+    private func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

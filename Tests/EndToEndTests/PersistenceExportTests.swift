@@ -1,0 +1,56 @@
+// Export: `touchtracker export` without a compositor, and Ctrl+E in the running app.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+@Suite("Persistence under Weston: export", .serialized)
+struct PersistenceExportTests {
+    @Test("touchtracker export --png and --svg write the drawing without a compositor")
+    func exportCommand() throws {
+        let folder = NSTemporaryDirectory() + "tt-export-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/drawing.json"
+        try Data("""
+            {"format":"touchtracker-drawing","version":1,"strokes":[
+            {"id":1,"kind":"line","color":[0.0,0.0,0.0,1.0],"width":10.0,"points":[[100.0,100.0],[400.0,100.0]]},
+            {"id":2,"kind":"line","color":[1.0,0.0,0.0,1.0],"width":10.0,"points":[[100.0,1000.0],[1500.0,1000.0]]}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let (status, output, error) = try runTouchtracker(["export", "--file", file, "--png", folder + "/out.png", "--svg", folder + "/out.svg"])
+        #expect(status == 0, "\(error)")
+        #expect(output == "wrote \(folder)/out.png\nwrote \(folder)/out.svg\n")
+        let png = try Screenshot(contentsOf: folder + "/out.png")
+        #expect(png.width == 1507 && png.height == 1007, "the page grows to hold every line")
+        #expect(png.pixel(x: 250, y: 100) == .black && png.pixel(x: 800, y: 1000) == .red && png.pixel(x: 250, y: 300) == .white)
+        let svg = String(decoding: contents(folder + "/out.svg") ?? Data(), as: UTF8.self)
+        #expect(svg.contains("<svg") && svg.contains("d=\"M 100 100 L 400 100 \"") && svg.contains("stroke:rgb(100%,0%,0%)"))
+        // The positional form, and the default drawing.
+        #expect(try runTouchtracker(["export", file, "--png", folder + "/again.png"]).0 == 0)
+        let (noArgs, _, usage) = try runTouchtracker(["export", file])
+        #expect(noArgs != 0 && usage.contains("--png OUT, --svg OUT or both"))
+    }
+
+    @Test("Ctrl+E exports the drawing as PNG and SVG next to its file, logs the paths and says so in a banner")
+    func controlE() {
+        withPersistentApp { app in
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
+            // Keyboard focus follows the mapped window; evdev 29 = left Ctrl, 18 = E.
+            try app.session.key(29, down: true)
+            try app.session.key(18, down: true)
+            try app.session.key(18, down: false)
+            try app.session.key(29, down: false)
+            let folder = app.dataHome + "/touchtracker"
+            try app.expectBanner(red: false)
+            #expect(app.log.contains("exported \(folder)/drawing.png and \(folder)/drawing.svg"), "\(app.log)")
+            let png = try Screenshot(contentsOf: folder + "/drawing.png")
+            #expect(png.width == 1024 && png.height == 768)
+            #expect(png.pixel(x: 300, y: 300) == .black && png.pixel(x: 300, y: 200) == .white)
+            #expect(String(decoding: contents(folder + "/drawing.svg") ?? Data(), as: UTF8.self).contains("d=\"M 100 300 L 500 300 \""))
+        }
+    }
+}
