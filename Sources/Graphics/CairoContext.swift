@@ -37,6 +37,14 @@ public final class CairoContext: GraphicsContext {
         cairo_clip(cairo)
     }
 
+    /// Clips to the union of `rects`: one pass then paints a region of several rectangles, and
+    /// what overlaps several of them is drawn once.
+    public func clip(toUnionOf rects: [Rect]) {
+        cairo_new_path(cairo)
+        for rect in rects { cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height) }
+        cairo_clip(cairo)
+    }
+
     public func setFillColor(_ color: Color) { fill = color }
     public func setStrokeColor(_ color: Color) { stroke = color }
 

@@ -1,16 +1,17 @@
 /// A changed area kept as a few rectangles rather than one: ten fingers far apart repaint ten
 /// small rectangles, not the box around all of them.
 ///
-/// Rectangles that overlap are merged into their union. Past ``limit`` rectangles, the two whose
-/// union adds the least area are merged, so the region stays short (a host damages each rectangle
-/// and repaints each one separately).
+/// Overlapping rectangles are merged into their union when that union is hardly larger than the
+/// area they cover (a rectangle inside another disappears); rectangles along a diagonal line stay
+/// apart. Past ``limit`` rectangles, the two whose union adds the least area are merged, so the
+/// region stays short (a host damages each rectangle).
 public struct DirtyRegion: Equatable, Sendable {
-    /// The rectangles, none of them empty; they may share edges but never overlap.
+    /// The rectangles, none of them empty (they may overlap a little).
     public private(set) var rects: [Rect] = []
     /// The most rectangles kept.
     public let limit: Int
 
-    public init(limit: Int = 16) {
+    public init(limit: Int = 48) {
         precondition(limit >= 1)
         self.limit = limit
     }
@@ -32,13 +33,13 @@ public struct DirtyRegion: Equatable, Sendable {
     public mutating func add(_ rect: Rect) {
         guard !rect.isEmpty else { return }
         var merged = rect.standardized
-        // Absorb every rectangle the growing one overlaps (a union may reach further ones).
+        // Absorb every rectangle the growing one overlaps cheaply (a union may reach further ones).
         var changed = true
         while changed {
             changed = false
             var i = 0
             while i < rects.count {
-                if rects[i].intersects(merged) {
+                if Self.mergesCheaply(rects[i], merged) {
                     merged = merged.union(rects.remove(at: i))
                     changed = true
                 } else {
@@ -56,6 +57,15 @@ public struct DirtyRegion: Equatable, Sendable {
     }
 
     public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }
+
+    /// Whether `a` and `b` overlap and their union is at most a quarter larger than what they cover.
+    private static func mergesCheaply(_ a: Rect, _ b: Rect) -> Bool {
+        let overlap = a.intersection(b)
+        guard !overlap.isEmpty else { return false }
+        let u = a.union(b)
+        let covered = a.width * a.height + b.width * b.height - overlap.width * overlap.height
+        return u.width * u.height <= covered * 1.25
+    }
 
     private mutating func mergeCheapestPair() {
         var best = (i: 0, j: 1, waste: Double.infinity)

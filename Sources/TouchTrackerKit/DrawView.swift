@@ -64,12 +64,13 @@ public final class DrawView: View {
         trace("touchesMoved", touches)
         for touch in touches {
             guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
-            let old = line.bounds
+            let old = line
             line.points[1] = touch.location(in: self)
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             linesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(old.union(line.bounds))
+            setNeedsDisplay(along: old)
+            setNeedsDisplay(along: line)
         }
     }
 
@@ -126,6 +127,23 @@ public final class DrawView: View {
         case .reset:
             cacheIsValid = false
             setNeedsDisplay()
+        }
+    }
+
+    /// Marks what `stroke` paints as a few rectangles along it (pieces of at most 48 points) rather
+    /// than its whole box: a long diagonal line then repaints a band, not a square.
+    private func setNeedsDisplay(along stroke: Stroke) {
+        guard stroke.kind != .circle, stroke.points.count >= 2 else { return setNeedsDisplay(stroke.bounds) }
+        let pad = stroke.width / 2 + 2
+        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) {
+            let pieces = max(1, Int((a.distance(to: b) / 48).rounded(.up)))
+            for i in 0..<pieces {
+                let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
+                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
+                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
+                setNeedsDisplay(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
+                                     width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import Wayland
 
 final class ToplevelWindow {
     let surface: WlSurface
+    private let compositor: WlCompositor
     private let xdgSurface: XdgSurface
     private let toplevel: XdgToplevel
     private let shm: WlShm
@@ -49,6 +50,7 @@ final class ToplevelWindow {
         self.shm = shm
         self.window = window
         self.logger = logger
+        self.compositor = compositor
         surface = compositor.createSurface()
         xdgSurface = wmBase.getXdgSurface(surface: surface)
         toplevel = xdgSurface.getToplevel()
@@ -161,6 +163,12 @@ final class ToplevelWindow {
             // compositor keeps what it has shown until our next commit).
             buffers.removeAll()
             window.resize(to: Size(width: Double(width), height: Double(height)))
+            // Every pixel is painted opaque (canvas, title bar): the compositor need not blend the
+            // window or paint what lies beneath it.
+            let opaque = compositor.createRegion()
+            opaque.add(x: 0, y: 0, width: Int32(width), height: Int32(height))
+            surface.setOpaqueRegion(region: opaque)
+            opaque.destroy()
         }
         // A configure must be answered by a commit; after the first one that commit carries a buffer.
         wantsRedraw = true
@@ -189,14 +197,11 @@ final class ToplevelWindow {
         wantsRedraw = false
         var region = buffer.stale
         region.add(dirty)
+        // One pass over the region's rectangles, so each view and line is drawn once.
         let context = CairoContext(surface: buffer.image)
         context.scaleBy(x: Double(scale), y: Double(scale))
-        for rect in region.rects {
-            context.saveGState()
-            context.clip(to: rect)
-            window.render(rect, in: context)
-            context.restoreGState()
-        }
+        context.clip(toUnionOf: region.rects)
+        window.render(region.bounds ?? fullRect, in: context)
         buffer.image.flush()
         buffer.stale.removeAll()
         for other in buffers where other !== buffer { other.stale.add(dirty) }

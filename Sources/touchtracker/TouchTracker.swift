@@ -38,6 +38,9 @@ struct TouchTracker: ParsableCommand {
     @Option(help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY).")
     var display: String?
 
+    @Flag(help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error.")
+    var latency = false
+
     @Option(help: ArgumentHelp("The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json).",
                                valueName: "path"))
     var file: String?
@@ -62,7 +65,8 @@ struct TouchTracker: ParsableCommand {
 
         let host: WaylandHost
         do {
-            host = try WaylandHost(title: "TouchTracker", appID: Self.appID, displayName: display, logger: logger)
+            host = try WaylandHost(title: "TouchTracker", appID: Self.appID, displayName: display, logger: logger,
+                                   latencyLogger: latency ? Logger(label: "touchtracker.latency") : nil)
         } catch {
             printError("touchtracker: \(error)")
             throw ExitCode(1)
