@@ -11,6 +11,8 @@ open class Application: Responder {
     /// The window that receives keyboard input and nil-targeted actions without a sender window.
     public private(set) weak var keyWindow: Window?
     private var ignoreDepth = 0
+    /// The edit menu (M1), one per application.
+    public private(set) lazy var menuController = MenuController(application: self)
 
     public init(clock: Clock) {
         self.clock = clock

@@ -1,5 +1,7 @@
 // The canvas of seed 000 (HQLDrawView): every finger draws its own line, red while the finger is
-// down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2).
+// down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
+// recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
+// line up and a pan drags it (A3-A7).
 import Graphics
 import Logging
 import TouchKit
@@ -30,9 +32,29 @@ public final class DrawView: View {
     private var traceNumbers: [ObjectIdentifier: Int] = [:]
     private var nextTraceNumber = 1
 
-    /// Finished strokes rasterised once, so a moving finger repaints only its own line.
+    /// Finished strokes rasterised once, so a moving finger repaints only its own line. The
+    /// selected stroke is left out: it is drawn green on top and may move.
     private var cache: ImageSurface?
     private var cacheIsValid = false
+
+    // MARK: Selection and gestures (seed 000)
+
+    /// The menu item's action: delete the selected line (A5).
+    public static let deleteAction: Action = "deleteLine"
+    public static let selectedColor = Color.green
+    /// How close a tap must be to a line to select it (A4).
+    public static let selectionRadius = 20.0
+
+    /// The line picked by a tap or a long press, drawn green.
+    public private(set) var selectedStrokeID: StrokeID?
+    /// How far the pan has dragged the selected line since the drag began (committed as one
+    /// undoable move when the drag ends).
+    private var dragOffset = Point.zero
+
+    public let doubleTapRecognizer = TapGestureRecognizer()
+    public let tapRecognizer = TapGestureRecognizer()
+    public let longPressRecognizer = LongPressGestureRecognizer()
+    public let moveRecognizer = PanGestureRecognizer()
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.drawing = drawing
@@ -40,6 +62,133 @@ public final class DrawView: View {
         backgroundColor = .white
         isMultipleTouchEnabled = true
         drawing.observe { [unowned self] change in self.drawingChanged(change) }
+        installGestureRecognizers()
+    }
+
+    private func installGestureRecognizers() {
+        // A3: a double tap clears; it holds touchesBegan so its taps leave no dots.
+        doubleTapRecognizer.numberOfTapsRequired = 2
+        doubleTapRecognizer.delaysTouchesBegan = true
+        doubleTapRecognizer.addHandler { [unowned self] _ in self.clearAll() }
+        addGestureRecognizer(doubleTapRecognizer)
+
+        // A4: a single tap waits for the double tap to fail, then selects.
+        tapRecognizer.delaysTouchesBegan = true
+        tapRecognizer.require(toFail: doubleTapRecognizer)
+        tapRecognizer.addHandler { [unowned self] recognizer in self.tap(at: recognizer.location(in: self)) }
+        addGestureRecognizer(tapRecognizer)
+
+        // A6: a long press picks a line up...
+        longPressRecognizer.minimumPressDuration = 0.6
+        longPressRecognizer.addHandler { [unowned self] recognizer in self.longPress(recognizer) }
+        addGestureRecognizer(longPressRecognizer)
+
+        // ...and a pan recognized together with it drags the line. It leaves the view its
+        // touches, so fingers keep drawing when no line is selected (A7).
+        moveRecognizer.delegate = self
+        moveRecognizer.cancelsTouchesInView = false
+        moveRecognizer.addHandler { [unowned self] recognizer in self.moveLine(recognizer) }
+        addGestureRecognizer(moveRecognizer)
+    }
+
+    private var menu: MenuController? { window?.application?.menuController }
+
+    /// Removes every line (A3). Undoable.
+    public func clearAll() {
+        select(nil)
+        menu?.setMenuVisible(false)
+        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
+        linesInProgress.removeAll()
+        drawing.removeAll()
+    }
+
+    private func tap(at point: Point) {
+        select(drawing.stroke(near: point, within: Self.selectionRadius)?.id)
+        guard let menu else { return }
+        if selectedStrokeID != nil {
+            // The view becomes the target of the menu item's action (R4, R5).
+            becomeFirstResponder()
+            menu.menuItems = [MenuController.Item(title: Strings.delete, action: Self.deleteAction)]
+            menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: self)
+            menu.setMenuVisible(true)
+        } else {
+            menu.setMenuVisible(false)
+        }
+    }
+
+    private func longPress(_ recognizer: LongPressGestureRecognizer) {
+        switch recognizer.state {
+        case .began:
+            select(drawing.stroke(near: recognizer.location(in: self), within: Self.selectionRadius)?.id)
+            if selectedStrokeID != nil {
+                // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
+                for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
+                linesInProgress.removeAll()
+            }
+        case .ended, .cancelled:
+            select(nil)
+        default:
+            break
+        }
+    }
+
+    private func moveLine(_ recognizer: PanGestureRecognizer) {
+        // Nothing to drag, or the menu is up (the book: the pan then moves nothing).
+        guard let id = selectedStrokeID, let stroke = drawing.stroke(id), menu?.isMenuVisible != true else { return }
+        switch recognizer.state {
+        case .changed:
+            let translation = recognizer.translation(in: self)
+            let before = stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds
+            dragOffset = Point(x: dragOffset.x + translation.x, y: dragOffset.y + translation.y)
+            setNeedsDisplay(before.union(stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds))
+            // Report the movement incrementally: the line stays under the finger.
+            recognizer.setTranslation(.zero, in: self)
+        case .ended, .cancelled:
+            commitDrag()
+        default:
+            break
+        }
+    }
+
+    /// Turns the drag so far into one undoable move.
+    private func commitDrag() {
+        guard let id = selectedStrokeID, dragOffset != .zero else { return }
+        let offset = dragOffset
+        dragOffset = .zero
+        drawing.update(id, actionName: "Move") { $0 = $0.translated(dx: offset.x, dy: offset.y) }
+    }
+
+    /// Selects a stroke (or nothing), repainting both and keeping the cache without it.
+    public func select(_ id: StrokeID?) {
+        commitDrag()
+        guard id != selectedStrokeID else { return }
+        if let old = selectedStrokeID.flatMap(drawing.stroke) { setNeedsDisplay(old.bounds) }
+        selectedStrokeID = id
+        if let new = id.flatMap(drawing.stroke) { setNeedsDisplay(new.bounds) }
+        cacheIsValid = false
+        if id == nil { menu?.setMenuVisible(false) }
+    }
+
+    /// Deletes the selected line (A5; the menu's Delete, the Delete key).
+    public func deleteSelectedLine() {
+        guard let id = selectedStrokeID else { return }
+        select(nil)
+        drawing.remove(id)
+    }
+
+    public override var canBecomeFirstResponder: Bool { true }
+
+    public override func canPerformAction(_ action: Action, withSender sender: Any?) -> Bool {
+        if action == Self.deleteAction { return selectedStrokeID != nil }
+        return super.canPerformAction(action, withSender: sender)
+    }
+
+    public override func perform(_ action: Action, sender: Any?, event: Event?) {
+        if action == Self.deleteAction {
+            deleteSelectedLine()
+        } else {
+            super.perform(action, sender: sender, event: event)
+        }
     }
 
     public override convenience init(frame: Rect) {
@@ -117,14 +266,22 @@ public final class DrawView: View {
             if let cache, cacheIsValid { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
             setNeedsDisplay(stroke.bounds)
         case .removed(let stroke):
+            if stroke.id == selectedStrokeID { selectedStrokeID = nil }
             repaintCache(in: stroke.bounds)
             setNeedsDisplay(stroke.bounds)
         case .updated(let old, let new):
-            repaintCache(in: old.bounds)
-            repaintCache(in: new.bounds)
+            // The selected stroke is not in the cache: moving it costs only its own rectangle.
+            if new.id != selectedStrokeID {
+                repaintCache(in: old.bounds)
+                repaintCache(in: new.bounds)
+            }
             setNeedsDisplay(old.bounds)
             setNeedsDisplay(new.bounds)
         case .reset:
+            if let id = selectedStrokeID, drawing.stroke(id) == nil {
+                selectedStrokeID = nil
+                menu?.setMenuVisible(false)
+            }
             cacheIsValid = false
             setNeedsDisplay()
         }
@@ -156,14 +313,23 @@ public final class DrawView: View {
         let context = CairoContext(surface: cache)
         context.clip(to: area)
         context.replace(area, with: .clear)
-        for stroke in drawing.strokes(intersecting: area) { StrokeRenderer.draw(stroke, in: context) }
+        for stroke in drawing.strokes(intersecting: area) where stroke.id != selectedStrokeID {
+            StrokeRenderer.draw(stroke, in: context)
+        }
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
             cairo.draw(finishedStrokesImage(scale: cairo.deviceScale), clippedTo: rect)
         } else {
-            for stroke in drawing.strokes where stroke.bounds.intersects(rect) { StrokeRenderer.draw(stroke, in: context) }
+            for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                StrokeRenderer.draw(stroke, in: context)
+            }
+        }
+        if let id = selectedStrokeID, var selected = drawing.stroke(id) {
+            selected = selected.translated(dx: dragOffset.x, dy: dragOffset.y)
+            selected.color = Self.selectedColor
+            if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
         for line in linesInProgress.values where line.bounds.intersects(rect) {
             StrokeRenderer.draw(line, in: context)
@@ -180,10 +346,18 @@ public final class DrawView: View {
         }
         let image = ImageSurface(size: bounds.size, scale: scale)
         let context = CairoContext(surface: image)
-        for stroke in drawing.strokes { StrokeRenderer.draw(stroke, in: context) }
+        for stroke in drawing.strokes where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
         cache = image
         cacheIsValid = true
         return image
+    }
+}
+
+extension DrawView: GestureRecognizerDelegate {
+    /// The pan recognizes together with the long press (seed 000).
+    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
+                                  shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        gestureRecognizer === moveRecognizer
     }
 }
 

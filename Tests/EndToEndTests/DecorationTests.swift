@@ -94,6 +94,9 @@ struct DecorationTests {
             let start = (x: window.x + 150, y: window.y + 18)
             try app.session.touchDown(0, x: start.x, y: start.y)
             try app.session.touchFrame()
+            // The compositor's move grab starts when it reads the app's xdg_toplevel.move: a
+            // person's finger rests that long before it moves.
+            usleep(100_000)
             for step in 1...10 {
                 try app.session.touchMotion(0, x: start.x + Double(step) * 20, y: start.y + Double(step) * 15)
                 try app.session.touchFrame()

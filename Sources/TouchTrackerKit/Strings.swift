@@ -1,0 +1,19 @@
+// The few words the app shows, in English or Chinese (the seeds' language) by the user's locale.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum Strings {
+    /// Whether the user's messages locale is Chinese (LC_ALL, then LC_MESSAGES, then LANG).
+    public static var isChinese: Bool {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty {
+                return value.hasPrefix("zh")
+            }
+        }
+        return false
+    }
+
+    /// The menu item that deletes the selected line (seed 000 titles it 删除).
+    public static var delete: String { isChinese ? "删除" : "Delete" }
+}
