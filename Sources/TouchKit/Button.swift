@@ -68,7 +68,7 @@ public protocol TextRenderingContext: GraphicsContext {
 /// Fills a rectangle with rounded corners as one polygon (the context has no arcs): each corner
 /// is a quarter circle of a few segments, and the shape is painted once, so translucent colours
 /// stay even.
-func fillRoundedRect(_ rect: Rect, radius: Double, in context: GraphicsContext) {
+public func fillRoundedRect(_ rect: Rect, radius: Double, in context: GraphicsContext) {
     let r = max(0, min(radius, rect.width / 2, rect.height / 2))
     guard r > 0 else {
         context.fill(rect)

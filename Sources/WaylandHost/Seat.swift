@@ -50,6 +50,13 @@ final class Seat {
     private var enterSerial: UInt32 = 0
     private var shownShape: CursorTheme.Shape?
 
+    /// The edit menu's popup: input on its surface goes to it, not to the app.
+    weak var popup: PopupMenu?
+    private var popupTouches: [Int32: Point] = [:]
+    private var pointerOnPopup = false
+    /// The serial of the latest touch down or button press: what a popup grab must quote.
+    private(set) var lastPressSerial: UInt32?
+
     /// The latest input serial, for requests that need one (popup grabs, move).
     private(set) var lastSerial: UInt32 = 0 {
         didSet { lastSerialTime = Seat.serialClock; Seat.serialClock += 1 }
@@ -129,7 +136,16 @@ final class Seat {
         switch event {
         case .down(let serial, let time, let surface, let id, let x, let y):
             lastSerial = serial
+            lastPressSerial = serial
+            if let popup, let surface, surface === popup.surface {
+                popupTouches[id] = Point(x: x, y: y)
+                popup.press(at: Point(x: x, y: y))
+                return
+            }
             guard surface === windowSurface else { return }
+            // The first finger of a new sequence: anything still unframed is the previous frame,
+            // whose `frame` Weston 10 dropped after its last up.
+            if touchIDsDown.isEmpty, input.hasPendingChanges { input.frame() }
             touchIDsDown.insert(id)
             guard palm.allowsTouch(at: timeline.seconds(time)) else {
                 palmIDs.insert(id)
@@ -138,17 +154,27 @@ final class Seat {
             input.down(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
                        time: timeline.seconds(time), kind: .direct)
         case .motion(let time, let id, let x, let y):
+            if popupTouches[id] != nil {
+                popupTouches[id] = Point(x: x, y: y)
+                popup?.drag(to: Point(x: x, y: y))
+                return
+            }
             guard !palmIDs.contains(id) else { return }
             input.motion(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
                          time: timeline.seconds(time))
         case .up(let serial, let time, let id):
             lastSerial = serial
+            if let point = popupTouches.removeValue(forKey: id) {
+                popup?.release(at: point)
+                return
+            }
             touchIDsDown.remove(id)
             guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
         case .frame:
             input.frame()
         case .cancel:
+            popupTouches.removeAll()
             touchIDsDown.removeAll()
             palmIDs.removeAll()
             input.cancel(source: .touchscreen)
@@ -210,6 +236,7 @@ final class Seat {
         case .enter(let serial, let surface, let x, let y):
             lastSerial = serial
             enterSerial = serial
+            pointerOnPopup = surface != nil && surface === popup?.surface
             pointerInside = surface === windowSurface
             pointerLocation = Point(x: x, y: y)
             shownShape = nil
@@ -217,10 +244,15 @@ final class Seat {
         case .leave(let serial, _):
             lastSerial = serial
             pointerInside = false
+            pointerOnPopup = false
             // Wayland keeps focus while a button is held, so a leave mid-drag ends that drag.
             endPointerTouch(cancelled: false)
         case .motion(let time, let x, let y):
             pointerLocation = Point(x: x, y: y)
+            if pointerOnPopup {
+                popup?.drag(to: pointerLocation)
+                return
+            }
             updateCursor()
             if pointerDown {
                 input.motion(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time))
@@ -228,7 +260,12 @@ final class Seat {
             }
         case .button(let serial, let time, let button, let state):
             lastSerial = serial
+            if state == .pressed { lastPressSerial = serial }
             guard button == Self.leftButton else { return }
+            if pointerOnPopup {
+                if state == .pressed { popup?.press(at: pointerLocation) } else { popup?.release(at: pointerLocation) }
+                return
+            }
             if state == .pressed, pointerInside, !pointerDown {
                 pointerDown = true
                 input.down(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time),

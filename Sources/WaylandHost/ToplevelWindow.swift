@@ -9,7 +9,8 @@ import Wayland
 final class ToplevelWindow {
     let surface: WlSurface
     private let compositor: WlCompositor
-    private let xdgSurface: XdgSurface
+    /// The window's xdg_surface: the parent of its popups.
+    let xdgSurface: XdgSurface
     private let toplevel: XdgToplevel
     private let shm: WlShm
     let window: DecoratedWindow

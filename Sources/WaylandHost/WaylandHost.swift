@@ -32,6 +32,7 @@ public final class WaylandHost {
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
     private let keymap: Keymap
     private var toplevel: ToplevelWindow!
+    private var popupMenu: PopupMenu!
     private let input: TouchInput
     private var exitReason: ExitReason?
     private let signalFD: Int32
@@ -92,6 +93,18 @@ public final class WaylandHost {
             toggleMaximized: { [unowned self] in self.toplevel.toggleMaximized() },
             minimize: { [unowned self] in self.toplevel.minimize() },
             close: { [unowned self] in self.stop(.closed) })
+        popupMenu = PopupMenu(environment: PopupMenu.Environment(
+            compositor: compositor, wmBase: wmBase, shm: shm,
+            parent: { [unowned self] in self.toplevel.xdgSurface },
+            scale: { [unowned self] in self.toplevel.scale },
+            grabSerial: { [unowned self] in
+                guard let seat = self.lastInputSeat, let serial = seat.lastPressSerial else { return nil }
+                return (seat.seat, serial)
+            }), logger: logger)
+        let menuController = application.menuController
+        menuController.presenter = popupMenu
+        popupMenu.onChoose = { [unowned menuController] item in menuController.choose(item) }
+        popupMenu.onDismiss = { [unowned menuController] in menuController.menuWasDismissed() }
         for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
         pendingSeats.removeAll()
         try connection.roundtrip()
@@ -147,6 +160,7 @@ public final class WaylandHost {
         seat.cursorShape = { [unowned self] point in self.cursorShape(at: point) }
         if let tabletManager { seat.bindTablets(tabletManager) }
         seat.latencyReporter = latencyReporter
+        seat.popup = popupMenu
         seats[name] = seat
     }
 

@@ -85,6 +85,12 @@ struct TouchTracker: ParsableCommand {
             KeyCommand("e", modifiers: .control, "Export the drawing as PNG and SVG next to its file") {
                 document.exportNextToFile(canvas: controller.drawView.bounds.size)
             },
+            KeyCommand("delete", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
+            KeyCommand("backspace", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
+            KeyCommand("escape", modifiers: [], "Deselect the line and hide the menu") { controller.perform(.cancel) },
+            KeyCommand("z", modifiers: .control, "Undo") { controller.perform(.undo) },
+            KeyCommand("z", modifiers: [.control, .shift], "Redo") { controller.perform(.redo) },
+            KeyCommand("y", modifiers: .control, "Redo") { controller.perform(.redo) },
         ])
         host.onKeyPress = { key in keyCommands.perform(key) }
 

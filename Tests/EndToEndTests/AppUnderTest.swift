@@ -14,10 +14,12 @@ final class AppUnderTest {
     let app: ChildProcess
     let window: WindowInfo
 
-    init(arguments: [String] = ["--trace"], options: WestonSession.Options = .init()) throws {
+    init(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
+         environment: [String: String] = [:]) throws {
         session = try WestonSession(options)
         do {
-            app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker")
+            app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker",
+                                     environment: environment)
             window = try session.waitForWindow(appID: Self.appID, process: app)
             // Park the pointer (and its cursor) in the output's bottom-right corner, away from
             // the pixels tests look at.
@@ -68,11 +70,12 @@ final class AppUnderTest {
 
 /// Runs `body` with a fresh app; any error fails the test with logs; files are removed on success.
 func withApp(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
+             environment: [String: String] = [:],
              sourceLocation: SourceLocation = #_sourceLocation,
              _ body: (AppUnderTest) throws -> Void) {
     let app: AppUnderTest
     do {
-        app = try AppUnderTest(arguments: arguments, options: options)
+        app = try AppUnderTest(arguments: arguments, options: options, environment: environment)
     } catch {
         Issue.record("\(error)", sourceLocation: sourceLocation)
         return

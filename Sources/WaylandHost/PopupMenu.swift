@@ -1,0 +1,206 @@
+// TouchKit's edit menu on Wayland (M2): an xdg_popup placed by an xdg_positioner above the target
+// rectangle, items drawn with Pango, chosen by touch or pointer. The popup is grabbed with the
+// serial of the press that led to it; a compositor that refuses the grab dismisses the popup at
+// once, and then it is shown again without a grab, which still works (a tap elsewhere in the app
+// hides it through the app's own tap recognizer).
+import Graphics
+import Logging
+import TouchKit
+import Wayland
+
+final class PopupMenu: MenuPresenter {
+    /// What the popup needs from the host, looked up when it opens.
+    struct Environment {
+        var compositor: WlCompositor
+        var wmBase: XdgWmBase
+        var shm: WlShm
+        var parent: () -> XdgSurface
+        var scale: () -> Int32
+        /// The seat and the serial of the latest touch down or button press, for the grab.
+        var grabSerial: () -> (WlSeat, UInt32)?
+    }
+
+    static let itemHeight = 40.0
+    static let itemPadding = 18.0
+    static let fontSize = 16.0
+    static let background = Color(red: 0.11, green: 0.11, blue: 0.12, alpha: 0.94)
+    static let highlight = Color(red: 0.35, green: 0.35, blue: 0.38)
+
+    private let environment: Environment
+    private let logger: Logger
+    /// Tells TouchKit what happened.
+    var onChoose: ((MenuController.Item) -> Void)?
+    var onDismiss: (() -> Void)?
+
+    private var items: [MenuController.Item] = []
+    private var itemFrames: [Rect] = []
+    private var size = Size.zero
+    private var anchor = Rect.zero
+    private var highlighted: Int?
+    private var grabbed = false
+    private var configured = false
+
+    private(set) var surface: WlSurface?
+    private var xdgSurface: XdgSurface?
+    private var popup: XdgPopup?
+    private var buffer: ShmBuffer?
+
+    init(environment: Environment, logger: Logger) {
+        self.environment = environment
+        self.logger = logger
+    }
+
+    var isShown: Bool { popup != nil }
+
+    // MARK: MenuPresenter
+
+    func presentMenu(_ items: [MenuController.Item], pointingAt rect: Rect, in window: Window) {
+        tearDown()
+        self.items = items
+        anchor = rect
+        layout()
+        open(grab: true)
+    }
+
+    func dismissMenu() {
+        tearDown()
+    }
+
+    // MARK: Input (the seat routes events on our surface here)
+
+    func press(at point: Point) {
+        setHighlight(index(at: point))
+    }
+
+    func drag(to point: Point) {
+        setHighlight(index(at: point))
+    }
+
+    /// A release over an item chooses it; elsewhere nothing happens.
+    func release(at point: Point) {
+        let chosen = index(at: point)
+        setHighlight(nil)
+        guard let chosen, chosen < items.count else { return }
+        let item = items[chosen]
+        logger.debug("menu: chose \(item.title)")
+        tearDown()
+        onChoose?(item)
+    }
+
+    // MARK: Private
+
+    private func layout() {
+        let measure = CairoContext(surface: ImageSurface(width: 1, height: 1))
+        var x = 0.0
+        itemFrames = items.map { item in
+            let width = measure.measureText(item.title, fontSize: Self.fontSize).width + 2 * Self.itemPadding
+            defer { x += width }
+            return Rect(x: x, y: 0, width: width, height: Self.itemHeight)
+        }
+        size = Size(width: max(x, 1), height: Self.itemHeight)
+    }
+
+    private func open(grab: Bool) {
+        let surface = environment.compositor.createSurface()
+        let xdgSurface = environment.wmBase.getXdgSurface(surface: surface)
+        let positioner = environment.wmBase.createPositioner()
+        positioner.setSize(width: Int32(size.width.rounded(.up)), height: Int32(size.height))
+        positioner.setAnchorRect(x: Int32(anchor.minX), y: Int32(anchor.minY),
+                                 width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
+        // Above the finger, as iOS shows its edit menu; flipped below or slid when there is no room.
+        positioner.setAnchor(anchor: .top)
+        positioner.setGravity(gravity: .top)
+        positioner.setOffset(x: 0, y: -8)
+        positioner.setConstraintAdjustment(constraintAdjustment:
+            (XdgPositioner.ConstraintAdjustment.slideX.rawValue | XdgPositioner.ConstraintAdjustment.flipY.rawValue
+                | XdgPositioner.ConstraintAdjustment.slideY.rawValue))
+        let popup = xdgSurface.getPopup(parent: environment.parent(), positioner: positioner)
+        positioner.destroy()
+        configured = false
+        grabbed = false
+        xdgSurface.onEvent = { [unowned self] event in
+            guard case .configure(let serial) = event else { return }
+            self.xdgSurface?.ackConfigure(serial: serial)
+            self.configured = true
+            self.render()
+        }
+        popup.onEvent = { [unowned self] event in
+            if case .popupDone = event { self.compositorDismissed() }
+        }
+        if grab, let (seat, serial) = environment.grabSerial() {
+            popup.grab(seat: seat, serial: serial)
+            grabbed = true
+        }
+        surface.commit()
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.popup = popup
+    }
+
+    private func compositorDismissed() {
+        // A grab the compositor refused ends the popup before it was ever shown: show it ungrabbed.
+        if grabbed, !configured {
+            logger.debug("menu: the compositor refused the popup grab; showing it without one")
+            tearDown()
+            open(grab: false)
+            return
+        }
+        tearDown()
+        onDismiss?()
+    }
+
+    private func render() {
+        guard configured, let surface else { return }
+        let scale = max(environment.scale(), 1)
+        let pixelWidth = Int((size.width * Double(scale)).rounded(.up)), pixelHeight = Int(size.height) * Int(scale)
+        if buffer == nil || buffer!.width != pixelWidth || buffer!.height != pixelHeight || buffer!.isBusy {
+            buffer = try? ShmBuffer(shm: environment.shm, width: pixelWidth, height: pixelHeight, logicalSize: size)
+        }
+        guard let buffer else { return }
+        let context = CairoContext(surface: buffer.image)
+        context.scaleBy(x: Double(scale), y: Double(scale))
+        context.replace(Rect(origin: .zero, size: size), with: .clear)
+        context.setFillColor(Self.background)
+        fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+        for (index, frame) in itemFrames.enumerated() {
+            if index == highlighted {
+                context.saveGState()
+                context.clip(to: frame)
+                context.setFillColor(Self.highlight)
+                fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+                context.restoreGState()
+            }
+            if index > 0 {
+                context.setFillColor(Color(white: 1, alpha: 0.25))
+                context.fill(Rect(x: frame.minX, y: 8, width: 1, height: frame.height - 16))
+            }
+            context.drawText(items[index].title, centeredIn: frame, color: .white, fontSize: Self.fontSize)
+        }
+        buffer.image.flush()
+        if surface.version >= 3 { surface.setBufferScale(scale: scale) }
+        surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
+        surface.damageBuffer(x: 0, y: 0, width: Int32(pixelWidth), height: Int32(pixelHeight))
+        buffer.isBusy = true
+        surface.commit()
+    }
+
+    private func index(at point: Point) -> Int? {
+        itemFrames.firstIndex { $0.contains(point) }
+    }
+
+    private func setHighlight(_ index: Int?) {
+        guard index != highlighted else { return }
+        highlighted = index
+        render()
+    }
+
+    private func tearDown() {
+        // Children before parents: the popup role, then its xdg_surface, then the wl_surface.
+        popup = nil
+        xdgSurface = nil
+        surface = nil
+        buffer = nil
+        highlighted = nil
+        configured = false
+    }
+}
