@@ -2,6 +2,9 @@
 // down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
 // recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
 // line up and a pan drags it (A3-A7).
+#if canImport(Glibc)
+import Glibc
+#endif
 import Graphics
 import Logging
 import TouchKit
@@ -195,25 +198,110 @@ public final class DrawView: View {
         self.init(frame: frame, drawing: Drawing())
     }
 
+    // MARK: Tools (seed 001's draw board and the book's challenges)
+
+    /// What a finger draws.
+    public enum Tool: String, Sendable, CaseIterable {
+        /// A straight line from where the finger landed to where it is (seed 000).
+        case line
+        /// A stroke through every sample of the finger (seed 001).
+        case freehand
+        /// A circle in the box two fingers span (the book's challenge); one finger draws nothing.
+        case circle
+    }
+
+    public var tool = Tool.line {
+        didSet { if tool != oldValue { cancelDrawing() } }
+    }
+    /// The book's challenge: a finished line's colour follows its angle.
+    public var colorsByAngle = false
+    /// The book's challenge: a faster finger draws a thicker line.
+    public var widthFollowsSpeed = false
+
+    /// Per finger: when it landed, to know its speed.
+    private var startTimes: [ObjectIdentifier: Double] = [:]
+    /// The circle tool's fingers, in the order they landed.
+    private var circleTouches: [ObjectIdentifier] = []
+    private var circleInProgress: Stroke?
+
+    /// The colour for a line at `angle` radians: the hue wheel, full saturation.
+    public static func color(forAngle angle: Double) -> Color {
+        var hue = angle / (2 * Double.pi)
+        hue -= hue.rounded(.down)
+        let h = hue * 6, sector = Int(h) % 6, f = h - Double(Int(h))
+        switch sector {
+        case 0: return Color(red: 1, green: f, blue: 0)
+        case 1: return Color(red: 1 - f, green: 1, blue: 0)
+        case 2: return Color(red: 0, green: 1, blue: f)
+        case 3: return Color(red: 0, green: 1 - f, blue: 1)
+        case 4: return Color(red: f, green: 0, blue: 1)
+        default: return Color(red: 1, green: 0, blue: 1 - f)
+        }
+    }
+
+    /// The width for a finger that moved at `speed` points per second: 4 pt slow, up to 30 fast.
+    public static func width(forSpeed speed: Double) -> Double {
+        min(30, max(4, 4 + speed / 40))
+    }
+
+    private func cancelDrawing() {
+        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
+        if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
+        linesInProgress.removeAll()
+        circleTouches.removeAll()
+        circleInProgress = nil
+    }
+
     // MARK: Touches
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         trace("touchesBegan", touches)
         for touch in touches where drawsWithFingers || touch.type != .direct {
+            let key = ObjectIdentifier(touch)
             let location = touch.location(in: self)
+            startTimes[key] = touch.timestamp
+            if tool == .circle {
+                circleTouches.append(key)
+                updateCircle(event)
+                continue
+            }
             let width = touch.type == .pencil ? Self.penWidth(force: touch.force) : Self.lineWidth
-            let line = Stroke.line(StrokeID(0), from: location, to: location, color: Self.inProgressColor,
+            var line = Stroke.line(StrokeID(0), from: location, to: location, color: Self.inProgressColor,
                                    width: width)
-            linesInProgress[ObjectIdentifier(touch)] = line
+            if tool == .freehand {
+                line.kind = .freehand
+                line.points = [location]
+            }
+            linesInProgress[key] = line
             setNeedsDisplay(line.bounds)
         }
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
         trace("touchesMoved", touches)
+        if tool == .circle {
+            updateCircle(event)
+            return
+        }
         for touch in touches {
             guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
+            if line.kind == .freehand {
+                // Every sample between frames (T11), so fast curves stay smooth.
+                let samples = event.coalescedTouches(for: touch).map { $0.location(in: self) }
+                let added = samples.isEmpty ? [touch.location(in: self)] : samples
+                line.points.append(contentsOf: added)
+                if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
+                linesInProgress[ObjectIdentifier(touch)] = line
+                // Only the newest segments need repainting, unless the pen widened the whole stroke.
+                if line.width == old.width {
+                    setNeedsDisplay(along: Stroke(id: line.id, kind: .freehand, points: Array(line.points.suffix(added.count + 1)),
+                                                  width: line.width))
+                } else {
+                    setNeedsDisplay(line.bounds)
+                }
+                continue
+            }
             line.points[1] = touch.location(in: self)
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
@@ -225,12 +313,27 @@ public final class DrawView: View {
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         trace("touchesEnded", touches)
+        if tool == .circle {
+            finishCircle(event, ending: touches)
+            return
+        }
         for touch in touches {
-            guard var line = linesInProgress.removeValue(forKey: ObjectIdentifier(touch)) else { continue }
+            let key = ObjectIdentifier(touch)
+            guard var line = linesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(line.bounds)
-            line.points[1] = touch.location(in: self)
+            let end = touch.location(in: self)
+            if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
             line.id = drawing.makeID()
             line.color = penColor
+            if colorsByAngle, line.kind == .line {
+                line.color = Self.color(forAngle: atan2(line.points[1].y - line.points[0].y,
+                                                        line.points[1].x - line.points[0].x))
+            }
+            if widthFollowsSpeed, touch.type != .pencil, let start = startTimes[key] {
+                let duration = max(touch.timestamp - start, 0.016)
+                line.width = Self.width(forSpeed: pathLength(line.points) / duration)
+            }
+            startTimes[key] = nil
             drawing.add(line)
         }
     }
@@ -238,9 +341,51 @@ public final class DrawView: View {
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         trace("touchesCancelled", touches)
         for touch in touches {
-            guard let line = linesInProgress.removeValue(forKey: ObjectIdentifier(touch)) else { continue }
+            let key = ObjectIdentifier(touch)
+            startTimes[key] = nil
+            if let index = circleTouches.firstIndex(of: key) {
+                circleTouches.remove(at: index)
+                if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
+                circleInProgress = nil
+            }
+            guard let line = linesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(line.bounds)
         }
+    }
+
+    /// The circle spans the box of the first two fingers on the glass.
+    private func updateCircle(_ event: Event) {
+        let old = circleInProgress?.bounds
+        let touches = event.touches(for: self)
+        let corners = circleTouches.prefix(2).compactMap { key in
+            touches.first { ObjectIdentifier($0) == key }?.location(in: self)
+        }
+        circleInProgress = corners.count == 2
+            ? Stroke(id: StrokeID(0), kind: .circle, points: corners, color: Self.inProgressColor, width: Self.lineWidth)
+            : nil
+        if let old { setNeedsDisplay(old) }
+        if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
+    }
+
+    /// Lifting either of the two fingers finishes the circle.
+    private func finishCircle(_ event: Event, ending touches: Set<Touch>) {
+        updateCircle(event)
+        let ending = Set(touches.map(ObjectIdentifier.init))
+        let wasSpanning = circleTouches.prefix(2).contains { ending.contains($0) }
+        if wasSpanning, var circle = circleInProgress {
+            setNeedsDisplay(circle.bounds)
+            circle.id = drawing.makeID()
+            circle.color = penColor
+            drawing.add(circle, actionName: "Circle")
+            circleInProgress = nil
+        }
+        circleTouches.removeAll { ending.contains($0) }
+        if wasSpanning { circleTouches.removeAll() }
+        for touch in touches { startTimes[ObjectIdentifier(touch)] = nil }
+    }
+
+    private func pathLength(_ points: [Point]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
     private func trace(_ method: String, _ touches: Set<Touch>) {
@@ -334,6 +479,7 @@ public final class DrawView: View {
         for line in linesInProgress.values where line.bounds.intersects(rect) {
             StrokeRenderer.draw(line, in: context)
         }
+        if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
     }
 
     /// The finished strokes at `scale` pixels per point, re-made only when the strokes, the size
@@ -354,7 +500,8 @@ public final class DrawView: View {
 }
 
 extension DrawView: GestureRecognizerDelegate {
-    /// The pan recognizes together with the long press (seed 000).
+    /// The pan recognizes together with the long press (seed 000), and with the palette's
+    /// three-finger swipe, which it would otherwise prevent.
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                                   shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
         gestureRecognizer === moveRecognizer
@@ -384,17 +531,6 @@ public enum StrokeRenderer {
     }
 }
 
-/// The app's one screen: a canvas that fills the window.
-public final class DrawViewController: ViewController {
-    public let drawView: DrawView
-
-    public init(drawing: Drawing = Drawing()) {
-        drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768), drawing: drawing)
-        super.init()
-        view = drawView
-    }
-}
-
 /// Commands the canvas understands from the keyboard (the executable maps keys to them).
 public enum CanvasCommand: Sendable {
     /// Delete or Backspace: delete the selected line.
@@ -416,6 +552,7 @@ extension DrawViewController {
             drawView.deleteSelectedLine()
         case .cancel:
             drawView.select(nil)
+            isPaletteVisible = false
         case .undo:
             guard drawView.drawing.undoStack.canUndo else { return false }
             drawView.select(nil)

@@ -163,6 +163,11 @@ public final class UndoStack {
     /// The most steps kept; older ones are forgotten.
     public var limit = 1000
 
+    /// Called after every change of what can be undone or redone (to enable buttons).
+    private var observers: [() -> Void] = []
+    public func observe(_ observer: @escaping () -> Void) { observers.append(observer) }
+    private func changed() { for observer in observers { observer() } }
+
     public var canUndo: Bool { !undoSteps.isEmpty }
     public var canRedo: Bool { !redoSteps.isEmpty }
     public var undoActionName: String? { undoSteps.last?.name }
@@ -177,6 +182,7 @@ public final class UndoStack {
             if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
             if !isRedoing { redoSteps.removeAll() }
         }
+        if !isUndoing && !isRedoing { changed() }
     }
 
     public func undo() {
@@ -184,6 +190,7 @@ public final class UndoStack {
         isUndoing = true
         step.action()
         isUndoing = false
+        changed()
     }
 
     public func redo() {
@@ -191,10 +198,12 @@ public final class UndoStack {
         isRedoing = true
         step.action()
         isRedoing = false
+        changed()
     }
 
     public func removeAll() {
         undoSteps.removeAll()
         redoSteps.removeAll()
+        changed()
     }
 }

@@ -16,4 +16,14 @@ public enum Strings {
 
     /// The menu item that deletes the selected line (seed 000 titles it 删除).
     public static var delete: String { isChinese ? "删除" : "Delete" }
+    // The toolbar.
+    static var undo: String { isChinese ? "撤销" : "Undo" }
+    static var redo: String { isChinese ? "重做" : "Redo" }
+    static var line: String { isChinese ? "直线" : "Line" }
+    static var freehand: String { isChinese ? "自由" : "Free" }
+    static var circle: String { isChinese ? "圆" : "Circle" }
+    static var angle: String { isChinese ? "角度色" : "Angle" }
+    static var speed: String { isChinese ? "速度宽" : "Speed" }
+    static var fingers: String { isChinese ? "手指" : "Fingers" }
+    static var colours: String { isChinese ? "颜色" : "Colours" }
 }

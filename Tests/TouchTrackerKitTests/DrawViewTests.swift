@@ -126,10 +126,10 @@ struct DrawViewTests {
             canvas.frame()
             canvas.render(into: screen)
         }
-        canvas.down(9, 10, 280)
+        canvas.down(9, 10, 230)
         canvas.frame()
         canvas.render(into: screen)
-        canvas.move(9, 60, 280)
+        canvas.move(9, 60, 230)
         canvas.frame()
         let dirty = try #require(canvas.render(into: screen))
         #expect(dirty.width < 80 && dirty.height < 30, "damage \(dirty)")

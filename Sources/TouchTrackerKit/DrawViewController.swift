@@ -1,0 +1,117 @@
+// The app's one screen: the canvas, the toolbar below it and the palette that slides over its
+// bottom edge. The controller wires the controls' target-actions to the canvas and the drawing.
+import TouchKit
+
+/// Lays out the canvas, the toolbar and the palette.
+final class DrawingScreenView: View {
+    let drawView: DrawView
+    let toolbar = ToolbarView(frame: .zero)
+    let palette = PaletteView(frame: .zero)
+
+    init(drawView: DrawView) {
+        self.drawView = drawView
+        super.init(frame: drawView.frame)
+        addSubview(drawView)
+        addSubview(palette)
+        addSubview(toolbar)
+        palette.isHidden = true
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        let barHeight = min(ToolbarView.height, bounds.height / 3)
+        drawView.frame = Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - barHeight))
+        toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
+        palette.frame = Rect(x: 0, y: toolbar.frame.minY - PaletteView.height, width: bounds.width,
+                             height: PaletteView.height)
+    }
+}
+
+public final class DrawViewController: ViewController {
+    public let drawView: DrawView
+    private let screen: DrawingScreenView
+    public var toolbar: ToolbarView { screen.toolbar }
+    public var palette: PaletteView { screen.palette }
+    /// A three-finger swipe up shows the palette (the book's challenge).
+    public let paletteSwipeRecognizer = SwipeGestureRecognizer()
+
+    public init(drawing: Drawing = Drawing()) {
+        drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768), drawing: drawing)
+        screen = DrawingScreenView(drawView: drawView)
+        super.init()
+        view = screen
+        wireToolbar()
+        palette.onPick = { [unowned self] color in self.pick(color) }
+        paletteSwipeRecognizer.direction = .up
+        paletteSwipeRecognizer.numberOfTouchesRequired = 3
+        // Recognizing cancels the three fingers' lines in progress: no stray lines (A2).
+        paletteSwipeRecognizer.addHandler { [unowned self] _ in self.isPaletteVisible = true }
+        drawView.addGestureRecognizer(paletteSwipeRecognizer)
+        drawing.undoStack.observe { [unowned self] in self.updateToolbar() }
+        updateToolbar()
+    }
+
+    public var isPaletteVisible: Bool {
+        get { !palette.isHidden }
+        set {
+            palette.isHidden = !newValue
+            ToolbarView.show(toolbar.paletteButton, on: newValue)
+            screen.setNeedsDisplay()
+        }
+    }
+
+    private func wireToolbar() {
+        let undoStack = drawView.drawing.undoStack
+        toolbar.undoButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.select(nil)
+            undoStack.undo()
+        }
+        toolbar.redoButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.select(nil)
+            undoStack.redo()
+        }
+        let tools: [(Button, DrawView.Tool)] = [(toolbar.lineButton, .line), (toolbar.freehandButton, .freehand),
+                                               (toolbar.circleButton, .circle)]
+        for (button, tool) in tools {
+            button.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+                self.drawView.tool = tool
+                self.updateToolbar()
+            }
+        }
+        toolbar.angleButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.colorsByAngle.toggle()
+            self.updateToolbar()
+        }
+        toolbar.speedButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.widthFollowsSpeed.toggle()
+            self.updateToolbar()
+        }
+        toolbar.fingersButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.drawsWithFingers.toggle()
+            self.updateToolbar()
+        }
+        toolbar.paletteButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.isPaletteVisible.toggle()
+        }
+    }
+
+    /// The pen takes the colour; a selected line is recoloured too (undoable).
+    private func pick(_ color: Color) {
+        drawView.penColor = color
+        if let id = drawView.selectedStrokeID {
+            drawView.drawing.update(id, actionName: "Colour") { $0.color = color }
+        }
+        isPaletteVisible = false
+    }
+
+    private func updateToolbar() {
+        toolbar.undoButton.isEnabled = drawView.drawing.undoStack.canUndo
+        toolbar.redoButton.isEnabled = drawView.drawing.undoStack.canRedo
+        ToolbarView.show(toolbar.lineButton, on: drawView.tool == .line)
+        ToolbarView.show(toolbar.freehandButton, on: drawView.tool == .freehand)
+        ToolbarView.show(toolbar.circleButton, on: drawView.tool == .circle)
+        ToolbarView.show(toolbar.angleButton, on: drawView.colorsByAngle)
+        ToolbarView.show(toolbar.speedButton, on: drawView.widthFollowsSpeed)
+        ToolbarView.show(toolbar.fingersButton, on: drawView.drawsWithFingers)
+    }
+}

@@ -1,0 +1,101 @@
+// Seed 001's draw board controls, built from TouchKit's Button with target-action: undo and redo,
+// the tool (line, freehand, circle), the book's toggles, and the colour palette.
+import TouchKit
+
+/// The bar along the bottom of the window.
+public final class ToolbarView: View {
+    public static let height = 52.0
+    static let onTint = Color(hex: 0x3584E4)
+    static let offTint = Color(hex: 0x77767B)
+
+    public let undoButton = ToolbarView.button(Strings.undo)
+    public let redoButton = ToolbarView.button(Strings.redo)
+    public let lineButton = ToolbarView.button(Strings.line)
+    public let freehandButton = ToolbarView.button(Strings.freehand)
+    public let circleButton = ToolbarView.button(Strings.circle)
+    public let angleButton = ToolbarView.button(Strings.angle)
+    public let speedButton = ToolbarView.button(Strings.speed)
+    public let fingersButton = ToolbarView.button(Strings.fingers)
+    public let paletteButton = ToolbarView.button(Strings.colours)
+
+    /// Groups, separated by a gap.
+    private var groups: [[Button]] {
+        [[undoButton, redoButton], [lineButton, freehandButton, circleButton],
+         [angleButton, speedButton, fingersButton], [paletteButton]]
+    }
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        backgroundColor = Color(hex: 0xF6F5F4)
+        for button in groups.joined() { addSubview(button) }
+    }
+
+    static func button(_ title: String) -> Button {
+        let button = Button(title: title, tintColor: offTint)
+        button.fontSize = 14
+        return button
+    }
+
+    /// Shows a toggle or the current tool as on (blue) or off (grey).
+    static func show(_ button: Button, on: Bool) {
+        button.isSelected = on
+        button.tintColor = on ? onTint : offTint
+    }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let buttons = Array(groups.joined())
+        let gap = 16.0, spacing = 6.0, margin = 8.0
+        let available = bounds.width - 2 * margin - Double(groups.count - 1) * gap
+            - Double(buttons.count - groups.count) * spacing
+        let width = min(88, max(30, available / Double(buttons.count)))
+        var x = margin
+        for (index, group) in groups.enumerated() {
+            if index > 0 { x += gap - spacing }
+            for button in group {
+                button.frame = Rect(x: x, y: 8, width: width, height: bounds.height - 16)
+                x += width + spacing
+            }
+        }
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        context.setFillColor(Color(hex: 0xD0CFCC))
+        context.fill(Rect(x: 0, y: 0, width: bounds.width, height: 1))
+    }
+}
+
+/// Colour swatches; a three-finger swipe up or the Colours button shows them (the book's challenge).
+public final class PaletteView: View {
+    public static let height = 64.0
+    public static let colors: [Color] = [
+        .black, Color(hex: 0xE01B24), Color(hex: 0xFF7800), Color(hex: 0xF6D32D),
+        Color(hex: 0x2EC27E), Color(hex: 0x3584E4), Color(hex: 0x9141AC), Color(hex: 0x865E3C),
+    ]
+    public private(set) var swatches: [Button] = []
+    /// Called with the chosen colour.
+    public var onPick: ((Color) -> Void)?
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        backgroundColor = Color(white: 0.97, alpha: 0.96)
+        for color in Self.colors {
+            let swatch = Button(title: "", tintColor: color)
+            swatch.cornerRadius = 20
+            swatch.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.onPick?(color) }
+            swatches.append(swatch)
+            addSubview(swatch)
+        }
+    }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let size = 40.0, spacing = 14.0
+        let total = Double(swatches.count) * size + Double(swatches.count - 1) * spacing
+        var x = (bounds.width - total) / 2
+        for swatch in swatches {
+            swatch.frame = Rect(x: x, y: (bounds.height - size) / 2, width: size, height: size)
+            x += size + spacing
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// Seed 001's draw board under Weston: the toolbar's controls and the palette by touch (A8), and
+// the three-finger swipe (the book's challenge), checked on screenshots.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+@Suite("Toolbar and palette under Weston", .serialized)
+struct ToolbarTests {
+    /// Toolbar buttons in a 1024-point-wide window: 9 buttons of 88 pt from x = 8, 6 pt apart,
+    /// 10 pt more between groups (undo redo | line free circle | angle speed fingers | colours).
+    /// The palette's swatch `index` (40 pt wide, 14 pt apart, eight centred above the toolbar).
+    func swatchCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
+        let rowWidth: Double = 8 * 40 + 7 * 14
+        let x: Double = app.window.width / 2 - rowWidth / 2 + Double(index) * 54 + 20
+        return (x, app.window.height - 52 - 32)
+    }
+
+    func buttonCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
+        let groupOffsets = [0, 0, 1, 1, 1, 2, 2, 2, 3]
+        let x = 8 + Double(index) * (88 + 6) + Double(groupOffsets[index]) * 10 + 44
+        return (x, app.window.height - 26)
+    }
+
+    @Test("A8: Colours shows the palette; a swatch sets the pen colour; Undo takes the line back")
+    func paletteAndUndo() {
+        withApp { app in
+            let colours = buttonCentre(8, in: app)
+            try app.tap(10, colours.0, colours.1)
+            // The palette: eight 40 pt swatches centred above the toolbar; the sixth is blue.
+            let sixth = swatchCentre(5, in: app)
+            try app.expectScreen("the palette's blue swatch") { pixel in
+                pixel(sixth.0, sixth.1) == Pixel(red: 0x35, green: 0x84, blue: 0xE4)
+            }
+            try app.tap(11, sixth.0, sixth.1)
+            try app.drawLine(0, from: (100, 200), to: (500, 200))
+            try app.expectScreen("a blue line, the palette gone") { pixel in
+                pixel(300, 200) == Pixel(red: 0x35, green: 0x84, blue: 0xE4) && pixel(sixth.0, sixth.1) == .white
+            }
+            let undo = buttonCentre(0, in: app)
+            try app.tap(12, undo.0, undo.1)
+            try app.expectScreen("the line undone") { pixel in pixel(300, 200) == .white }
+        }
+    }
+
+    @Test("A8: the Free tool draws the finger's path, not a straight line")
+    func freehandTool() {
+        withApp { app in
+            let free = buttonCentre(3, in: app)
+            try app.tap(10, free.0, free.1)
+            try app.down(0, 100, 300)
+            try app.frame()
+            // Up, then right, then down: a straight line would pass through (250, 300).
+            let path: [(Double, Double)] = [(100, 250), (100, 150), (250, 150), (400, 150), (400, 250), (400, 300)]
+            for p in path {
+                try app.move(0, p.0, p.1)
+                try app.frame()
+            }
+            try app.up(0)
+            try app.frame()
+            try app.expectScreen("the path's corner drawn, the chord empty") { pixel in
+                pixel(100, 200) == .black && pixel(250, 150) == .black && pixel(250, 300) == .white
+            }
+        }
+    }
+
+    @Test("Challenge: a three-finger swipe up shows the palette and leaves no lines")
+    func threeFingerSwipe() {
+        withApp { app in
+            for id in 0..<3 { try app.down(id, 300 + Double(id) * 100, 500) }
+            try app.frame()
+            for step in 1...8 {
+                for id in 0..<3 { try app.move(id, 300 + Double(id) * 100, 500 - Double(step) * 25) }
+                try app.frame()
+                usleep(16_000)
+            }
+            for id in 0..<3 { try app.up(id) }
+            try app.frame()
+            let first = swatchCentre(0, in: app)
+            try app.expectScreen("the palette, and no lines") { pixel in
+                pixel(first.0, first.1) == .black  // the first, black swatch
+                    && pixel(300, 400) == .white && pixel(400, 400) == .white && pixel(500, 400) == .white
+            }
+        }
+    }
+}
