@@ -85,4 +85,38 @@ struct ToolbarTests {
             }
         }
     }
+
+    @Test("Challenge: with the Circle tool two fingers span a circle's box")
+    func circleTool() {
+        withApp { app in
+            let circle = buttonCentre(4, in: app)
+            try app.tap(10, circle.0, circle.1)
+            try app.down(0, 300, 150)
+            try app.down(1, 600, 450)
+            try app.frame()
+            try app.move(1, 700, 550)
+            try app.frame()
+            try app.up(0)
+            try app.up(1)
+            try app.frame()
+            // The ellipse in (300,150)-(700,550): a circle of radius 200 around (500,350).
+            try app.expectScreen("the circle") { pixel in
+                pixel(300, 350) == .black && pixel(500, 150) == .black && pixel(700, 350) == .black
+                    && pixel(500, 350) == .white
+            }
+        }
+    }
+
+    @Test("Mysterious lines: drawing while the menu is visible neither drags the selected line nor loses the new one")
+    func mysteriousLines() {
+        withApp { app in
+            try app.drawLine(0, from: (200, 200), to: (600, 200))
+            try app.tap(1, 400, 205)
+            _ = try app.waitForPopup()
+            try app.drawLine(2, from: (200, 500), to: (600, 450))
+            try app.expectScreen("the selected line where it was, the new line drawn") { pixel in
+                pixel(300, 200) != .white && pixel(400, 475) == .black
+            }
+        }
+    }
 }
