@@ -48,7 +48,8 @@ struct PersistenceExportTests {
             try app.expectBanner(red: false)
             #expect(app.log.contains("exported \(folder)/drawing.png and \(folder)/drawing.svg"), "\(app.log)")
             let png = try Screenshot(contentsOf: folder + "/drawing.png")
-            #expect(png.width == 1024 && png.height == 768)
+            // The canvas: the window less the toolbar along its bottom.
+            #expect(png.width == 1024 && png.height == 768 - 52)
             #expect(png.pixel(x: 300, y: 300) == .black && png.pixel(x: 300, y: 200) == .white)
             #expect(String(decoding: contents(folder + "/drawing.svg") ?? Data(), as: UTF8.self).contains("d=\"M 100 300 L 500 300 \""))
         }

@@ -52,9 +52,10 @@ final class PersistentApp {
         app = try session.launch(command, arguments, name: "touchtracker",
                                  environment: ["XDG_DATA_HOME": dataHome].merging(environment) { $1 })
         window = try session.waitForWindow(appID: Self.appID, process: app)
-        // The canvas is up when its bottom-right corner (where no test draws) is white.
+        // The canvas is up when its bottom-right corner, just above the toolbar (where no test
+        // draws), is white.
         try session.waitForScreen("the canvas") { shot in
-            shot.pixel(x: self.window.x + self.window.width - 8, y: self.window.y + self.window.height - 8) == .white
+            shot.pixel(x: self.window.x + self.window.width - 8, y: self.window.y + self.window.height - 60) == .white
         }
     }
 
