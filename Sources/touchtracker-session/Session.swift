@@ -39,6 +39,9 @@ struct TouchTrackerSession: ParsableCommand {
 
     /// Weston in an X11 window; the app runs inside it until either ends.
     private func runNested(_ app: String) throws {
+        // SIGINT/SIGTERM to the launcher end Weston and the app too.
+        signal(SIGTERM, endChildren)
+        signal(SIGINT, endChildren)
         let runtime = NSTemporaryDirectory() + "touchtracker-\(getpid())"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -49,6 +52,7 @@ struct TouchTrackerSession: ParsableCommand {
         weston.arguments = ["--backend=x11-backend.so", "--width=1024", "--height=768", "--socket=touchtracker-0"]
         weston.environment = environment
         try weston.run()
+        childPIDs[0] = weston.processIdentifier
         defer { weston.terminate(); weston.waitUntilExit() }
         let socket = runtime + "/touchtracker-0"
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
@@ -58,6 +62,7 @@ struct TouchTrackerSession: ParsableCommand {
         child.arguments = appArguments
         child.environment = environment
         try child.run()
+        childPIDs[1] = child.processIdentifier
         child.waitUntilExit()
     }
 
@@ -109,4 +114,12 @@ struct TouchTrackerSession: ParsableCommand {
         print("Screenshot of the demo: \(path)")
         print("(Inside a Wayland session, scripts/run opens the app's window instead.)")
     }
+}
+
+/// The nested Weston and the app, for the signal handler (which may capture nothing).
+nonisolated(unsafe) var childPIDs: [pid_t] = [0, 0]
+
+private func endChildren(_ signal: Int32) {
+    for pid in childPIDs.reversed() where pid > 0 { kill(pid, SIGTERM) }
+    _exit(0)
 }
