@@ -49,7 +49,10 @@ public final class ToolbarView: View {
         let available = bounds.width - 2 * margin - Double(groups.count - 1) * gap
             - Double(buttons.count - groups.count) * spacing
         let width = min(88, max(30, available / Double(buttons.count)))
-        var x = margin
+        let used = Double(buttons.count) * width + Double(buttons.count - groups.count) * spacing
+            + Double(groups.count - 1) * gap
+        // Centred when the bar is wider than the buttons need.
+        var x = max(margin, (bounds.width - used) / 2)
         for (index, group) in groups.enumerated() {
             if index > 0 { x += gap - spacing }
             for button in group {

@@ -9,8 +9,8 @@ import WestonHarness
 
 @Suite("Toolbar and palette under Weston", .serialized)
 struct ToolbarTests {
-    /// Toolbar buttons in a 1024-point-wide window: 9 buttons of 88 pt from x = 8, 6 pt apart,
-    /// 10 pt more between groups (undo redo | line free circle | angle speed fingers | colours).
+    /// Toolbar buttons in a 1024-point-wide window: 9 buttons of 88 pt, 6 pt apart, 10 pt more
+    /// between groups (undo redo | line free circle | angle speed fingers | colours), centred.
     /// The palette's swatch `index` (40 pt wide, 14 pt apart, eight centred above the toolbar).
     func swatchCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
         let rowWidth: Double = 8 * 40 + 7 * 14
@@ -20,7 +20,8 @@ struct ToolbarTests {
 
     func buttonCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
         let groupOffsets = [0, 0, 1, 1, 1, 2, 2, 2, 3]
-        let x = 8 + Double(index) * (88 + 6) + Double(groupOffsets[index]) * 10 + 44
+        let used: Double = 9 * 88 + 5 * 6 + 3 * 16
+        let x = (app.window.width - used) / 2 + Double(index) * (88 + 6) + Double(groupOffsets[index]) * 10 + 44
         return (x, app.window.height - 26)
     }
 
