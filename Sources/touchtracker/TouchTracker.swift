@@ -17,6 +17,10 @@ struct TouchTracker: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchtracker",
         abstract: "A multi-touch drawing app for Wayland: every finger draws its own line.",
+        usage: """
+            touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]
+            touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]
+            """,
         discussion: """
             Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
             Touch draws with any number of fingers; the left mouse button draws like one finger.

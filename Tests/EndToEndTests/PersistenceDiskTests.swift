@@ -49,7 +49,7 @@ struct PersistenceDiskTests {
             try app.expectBanner(keep: keep)
             print("banner screenshot: \(keep)")
             #expect(app.app.isRunning)
-            #expect(app.log.contains("cannot write \(app.file): File too large; the drawing is kept in memory and saving is retried"),
+            #expect(app.log.contains("cannot write \(app.file): File too large (a file-size limit was reached); the drawing is kept in memory and saving is retried"),
                     "\(app.log)")
             #expect(contents(app.file) == seeded, "the previous file is intact")
             #expect(files(in: app.dataHome + "/touchtracker", prefix: ".").isEmpty, "no temporary file left")

@@ -47,7 +47,7 @@ struct PersistenceFuzzTests {
 
     @Test("Mutated files (flipped, dropped, inserted, duplicated bytes) never crash the loader")
     func mutations() async {
-        await propertyCheck(count: 1500, input: Gen.uint64(), Gen.int(in: 1...12)) { seed, edits in
+        await propertyCheck(count: 3000, input: Gen.uint64(), Gen.int(in: 1...12)) { seed, edits in
             var random = SplitMix(seed: seed)
             var bytes = DrawingFormat.encode(randomDrawing(seed: seed, maxStrokes: 6), limits: Self.limits).bytes
             let alphabet = Array("{}[],:\"\\-+.0123456789eEnNaIfinity tuler\n".utf8)
@@ -73,7 +73,7 @@ struct PersistenceFuzzTests {
                       "\"strokes\"", "\"id\"", "\"kind\"", "\"line\"", "\"freehand\"", "\"circle\"", "\"color\"", "\"width\"",
                       "\"points\"", "0", "-0.0", "1e308", "1e309", "NaN", "null", "true", "\"\\u0000\"", "\"\\ud800\"",
                       "[1,2]", "[0,0,0,1]", "9007199254740991", " ", "\"x\""]
-        await propertyCheck(count: 1500, input: Gen.int(in: 0..<pieces.count).array(of: 0...80)) { picks in
+        await propertyCheck(count: 2000, input: Gen.int(in: 0..<pieces.count).array(of: 0...80)) { picks in
             checkOutcome(Array(picks.map { pieces[$0] }.joined().utf8))
         }
     }

@@ -58,6 +58,8 @@ public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
         self.action = action
         self.path = path
         reason = String(cString: strerror(code))
+        // "File too large" alone does not tell a user what to do.
+        if code == EFBIG { reason += " (a file-size limit was reached)" }
     }
 
     init(_ action: String, _ path: String, reason: String) {
