@@ -37,6 +37,17 @@ final class ToplevelWindow {
 
     /// Buffer pixels per point: the largest scale of the outputs the surface is on.
     private(set) var scale: Int32 = 1
+    /// The compositor's preferred fractional scale, where it offers wp_fractional_scale_v1 (and
+    /// wp_viewporter); it wins over the integer scale.
+    private var fractionalScale: WpFractionalScaleV1?
+    private var viewport: WpViewport?
+    private var preferredFraction: UInt32?
+    private var viewportSize: (width: Int, height: Int)?
+    /// How the buffer maps onto the window now.
+    var geometry: BufferGeometry {
+        if let preferredFraction, viewport != nil { return .fractional(numerator: preferredFraction) }
+        return .integer(scale)
+    }
     private var enteredOutputs: [ObjectIdentifier: WlOutput] = [:]
     /// Looks up an output's current scale (the host tracks outputs).
     var scaleOfOutput: (WlOutput) -> Int32 = { _ in 1 }
@@ -126,6 +137,23 @@ final class ToplevelWindow {
         guard newScale != scale, newScale >= 1 else { return }
         logger.debug("buffer scale \(newScale)")
         scale = newScale
+        geometryChanged()
+    }
+
+    /// Asks for the compositor's fractional scale (both globals are needed).
+    func enableFractionalScale(manager: WpFractionalScaleManagerV1, viewporter: WpViewporter) {
+        let fractional = manager.getFractionalScale(surface: surface)
+        fractional.onEvent = { [unowned self] event in
+            guard case .preferredScale(let numerator) = event, numerator != self.preferredFraction else { return }
+            self.logger.debug("fractional scale \(Double(numerator) / 120)")
+            self.preferredFraction = numerator
+            self.geometryChanged()
+        }
+        fractionalScale = fractional
+        viewport = viewporter.getViewport(surface: surface)
+    }
+
+    private func geometryChanged() {
         buffers.removeAll()
         window.setNeedsDisplay()
         wantsRedraw = true
@@ -199,25 +227,30 @@ final class ToplevelWindow {
         var region = buffer.stale
         region.add(dirty)
         // One pass over the region's rectangles, so each view and line is drawn once.
+        let geometry = self.geometry
         let context = CairoContext(surface: buffer.image)
-        context.scaleBy(x: Double(scale), y: Double(scale))
+        context.scaleBy(x: geometry.scale, y: geometry.scale)
         context.clip(toUnionOf: region.rects)
         window.render(region.bounds ?? fullRect, in: context)
         buffer.image.flush()
         buffer.stale.removeAll()
         for other in buffers where other !== buffer { other.stale.add(dirty) }
 
-        if surface.version >= 3, bufferScaleSent != scale {
-            surface.setBufferScale(scale: scale)
-            bufferScaleSent = scale
+        // Fractional: the buffer stays at scale 1 and the viewport shows it at the logical size.
+        let bufferScale: Int32 = geometry.isFractional ? 1 : scale
+        if surface.version >= 3, bufferScaleSent != bufferScale {
+            surface.setBufferScale(scale: bufferScale)
+            bufferScaleSent = bufferScale
+        }
+        if let viewport, geometry.isFractional, viewportSize.map({ $0 != size }) ?? true {
+            viewport.setDestination(width: Int32(size.width), height: Int32(size.height))
+            viewportSize = size
         }
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
         // damage_buffer is in buffer pixels: scale the logical rectangles and round them outwards.
-        let s = Double(scale)
         for rect in dirty.rects {
-            let x0 = (rect.minX * s).rounded(.down), y0 = (rect.minY * s).rounded(.down)
-            let x1 = (rect.maxX * s).rounded(.up), y1 = (rect.maxY * s).rounded(.up)
-            surface.damageBuffer(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
+            let pixels = geometry.pixelRect(rect)
+            surface.damageBuffer(x: pixels.x, y: pixels.y, width: pixels.width, height: pixels.height)
         }
         if frameCallback == nil {
             let callback = surface.frame()
@@ -246,7 +279,8 @@ final class ToplevelWindow {
         if let free = buffers.first(where: { !$0.isBusy }) { return free }
         guard buffers.count < Self.maxBuffers else { return nil }
         do {
-            let buffer = try ShmBuffer(shm: shm, width: size.width * Int(scale), height: size.height * Int(scale),
+            let pixels = geometry.pixelSize(width: size.width, height: size.height)
+            let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height,
                                        logicalSize: Size(width: Double(size.width), height: Double(size.height)))
             buffer.onRelease = { [unowned self] in
                 if self.wantsRedraw { self.redrawIfNeeded() }

@@ -27,6 +27,8 @@ public final class WaylandHost {
     private var wmBase: XdgWmBase?
     private var decorationManager: ZxdgDecorationManagerV1?
     private var tabletManager: ZwpTabletManagerV2?
+    private var fractionalScaleManager: WpFractionalScaleManagerV1?
+    private var viewporter: WpViewporter?
     private var seats: [UInt32: Seat] = [:]
     private var outputs: [UInt32: Output] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
@@ -81,6 +83,9 @@ public final class WaylandHost {
                                   decorationManager: decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
         toplevel.latencyReporter = latencyReporter
+        if let fractionalScaleManager, let viewporter {
+            toplevel.enableFractionalScale(manager: fractionalScaleManager, viewporter: viewporter)
+        }
         toplevel.scaleOfOutput = { [unowned self] output in
             self.outputs.values.first { $0.output === output }?.scale ?? 1
         }
@@ -126,6 +131,10 @@ public final class WaylandHost {
                 let output = Output(registry.bind(name: name, as: WlOutput.self, version: min(version, 3)))
                 output.onChange = { [unowned self] in self.toplevel?.outputsChanged() }
                 outputs[name] = output
+            case WpFractionalScaleManagerV1.interfaceName:
+                fractionalScaleManager = registry.bind(name: name, as: WpFractionalScaleManagerV1.self, version: 1)
+            case WpViewporter.interfaceName:
+                viewporter = registry.bind(name: name, as: WpViewporter.self, version: 1)
             case ZwpTabletManagerV2.interfaceName:
                 let manager = registry.bind(name: name, as: ZwpTabletManagerV2.self, version: 1)
                 tabletManager = manager
