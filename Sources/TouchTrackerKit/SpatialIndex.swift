@@ -25,6 +25,9 @@ public final class SpatialIndex {
     private var cells: [Int64: [Int32]] = [:]
     /// Slot -> stroke id (nil: free slot).
     private var ids: [StrokeID?] = []
+    /// Slot -> the stroke's bounds (min x, min y, max x, max y, rounded outwards), so most
+    /// candidates are turned away without looking the stroke up.
+    private var boxes: [SIMD4<Float>] = []
     /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
     private var seen: [UInt32] = []
     private var slotByID: [StrokeID: Int32] = [:]
@@ -61,12 +64,15 @@ public final class SpatialIndex {
     public func insert(_ stroke: Stroke) {
         guard slotByID[stroke.id] == nil else { return }
         let slot: Int32
+        let box = Self.box(stroke.bounds)
         if let free = freeSlots.popLast() {
             slot = free
             ids[Int(slot)] = stroke.id
+            boxes[Int(slot)] = box
         } else {
             slot = Int32(ids.count)
             ids.append(stroke.id)
+            boxes.append(box)
             seen.append(0)
         }
         slotByID[stroke.id] = slot
@@ -96,6 +102,7 @@ public final class SpatialIndex {
     public func removeAll() {
         cells.removeAll()
         ids.removeAll()
+        boxes.removeAll()
         seen.removeAll()
         slotByID.removeAll()
         freeSlots.removeAll()
@@ -129,16 +136,26 @@ public final class SpatialIndex {
             for i in seen.indices { seen[i] = 0 }
             query = 1
         }
+        // A hair more than the radius: the distance and the cell maths round differently.
+        let reach = radius * (1 + 1e-9) + 1e-9
+        // Strokes whose bounds are farther than the radius cannot be within it (the same test the
+        // scan makes); NaN lets everything through, as the scan's test then decides nothing.
+        let low = SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
+        let high = SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
+        let boxTest = reach.isFinite && point.x.isFinite && point.y.isFinite
         func visit(_ slot: Int32) {
             let s = Int(slot)
             guard seen[s] != query, let id = ids[s] else { return }
             seen[s] = query
+            if boxTest {
+                // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
+                let b = boxes[s]
+                guard b[0] <= low[0], b[1] <= low[1], b[2] >= high[0], b[3] >= high[1] else { return }
+            }
             body(id)
         }
         for slot in oversized { visit(slot) }
         guard radius >= 0, point.x.isFinite, point.y.isFinite else { return }
-        // A hair more than the radius: the distance and the cell maths round differently.
-        let reach = radius * (1 + 1e-9) + 1e-9
         guard let columns = cellRange(point.x - reach, point.x + reach),
               let rows = cellRange(point.y - reach, point.y + reach),
               Double(columns.count) * Double(rows.count) <= Double(Swift.max(cells.count, 16))
@@ -208,6 +225,15 @@ public final class SpatialIndex {
            distance > current.distance || (distance == current.distance && order < current.order) { return }
         best = Nearest(stroke: stroke, distance: distance, order: order)
     }
+
+    /// `rect` in single precision, rounded outwards (never smaller than the Double rectangle).
+    private static func box(_ rect: Rect) -> SIMD4<Float> {
+        SIMD4(down(rect.minX), down(rect.minY), up(rect.maxX), up(rect.maxY))
+    }
+
+    /// The largest Float not above `v` (and the smallest not below): conservative comparisons.
+    private static func down(_ v: Double) -> Float { let f = Float(v); return Double(f) <= v ? f : f.nextDown }
+    private static func up(_ v: Double) -> Float { let f = Float(v); return Double(f) >= v ? f : f.nextUp }
 
     private static func key(_ column: Int, _ row: Int) -> Int64 {
         (Int64(column) << 32) | Int64(UInt32(truncatingIfNeeded: row))

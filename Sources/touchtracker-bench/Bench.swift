@@ -11,6 +11,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
+import TouchTrackerKit
 import WestonHarness
 
 @main
@@ -37,6 +38,12 @@ struct TouchTrackerBench: ParsableCommand {
     @Flag(help: "Keep each session's runtime folder (logs, the app's stderr).")
     var keepFiles = false
 
+    @Flag(help: "Only the measurements that need no compositor (hit-testing, canvas changes).")
+    var inProcessOnly = false
+
+    @Flag(help: "Preload the canvas by injecting the lines as touches instead of opening a drawing file.")
+    var injectPreload = false
+
     static let width = 1920, height = 1080
 
     func run() throws {
@@ -51,7 +58,7 @@ struct TouchTrackerBench: ParsableCommand {
         say("\n## Hit-testing (Drawing.stroke(near:within: 20)), in process")
         say("lines     index build   per query (index)   per query (scan all)   per change   mismatches")
         for size in sizes where size > 0 {
-            let r = measureHitTesting(count: size, queries: quick ? 5_000 : 50_000, area: canvas)
+            let r = measureHitTesting(count: size, queries: quick ? 5_000 : 20_000, area: canvas)
             say(pad("\(size)", 9) + pad(String(format: "%.1f ms", r.indexBuildMs), 14)
                 + pad(String(format: "%.2f µs", r.indexQueryUs), 20) + pad(String(format: "%.1f µs", r.scanQueryUs), 23)
                 + pad(String(format: "%.2f µs", r.changeUs), 13) + "\(r.mismatches)")
@@ -63,6 +70,7 @@ struct TouchTrackerBench: ParsableCommand {
             say(pad("\(size)", 9) + pad(String(format: "%.3f ms", r.addMs), 22) + String(format: "%.2f ms", r.removeMs))
         }
 
+        if inProcessOnly { return }
         say("\n## Under Weston")
         var reference: ClientResult?
         if !noReference {
@@ -93,9 +101,13 @@ struct TouchTrackerBench: ParsableCommand {
     struct Phase {
         var rate: Double
         var latency: LatencyReport
+        /// CPU time of the whole process (every thread: the app's autosave too) and of its main
+        /// thread (event loop and painting), from /proc.
         var cpuSeconds: Double
+        var mainThreadSeconds: Double
         /// CPU time per damaged commit of the client, in ms.
         var cpuPerFrameMs: Double { latency.commits > 0 ? cpuSeconds * 1000 / Double(latency.commits) : 0 }
+        var mainThreadPerFrameMs: Double { latency.commits > 0 ? mainThreadSeconds * 1000 / Double(latency.commits) : 0 }
     }
 
     struct ClientResult {
@@ -119,7 +131,14 @@ struct TouchTrackerBench: ParsableCommand {
         var lines = 0
         switch client {
         case .app(let path, let count):
-            child = try session.launch(path, [], name: "touchtracker")
+            // Always a drawing file of the run's own: never the user's, and the real way a big
+            // drawing reaches the app (docs/file-format.md).
+            let file = session.runtimeDirectory + "/drawing.json"
+            if count > 0, !injectPreload {
+                let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 40))
+                try drawingFile(randomLines(count: count, in: canvas, seed: 7)).write(toFile: file, atomically: true, encoding: .utf8)
+            }
+            child = try session.launch(path, ["--file", file], name: "touchtracker")
             appID = "org.touchtracker.TouchTracker"
             lines = count
         case .reference:
@@ -137,7 +156,7 @@ struct TouchTrackerBench: ParsableCommand {
         try settle(session, pid: pid)
 
         var preload = 0.0
-        if lines > 0 {
+        if lines > 0, injectPreload {
             let start = monotonicNow()
             try inject(preloadCommands(randomLines(count: lines, in: area, seed: 7)), session: session, pid: pid)
             try settle(session, pid: pid)
@@ -165,7 +184,7 @@ struct TouchTrackerBench: ParsableCommand {
               session: WestonSession, pid: Int32, record: Bool) throws -> Phase? {
         let control = session.control
         if record { try control.send("latency start \(pid)") }
-        let cpu0 = cpuSeconds(pid: pid) ?? 0
+        let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
         let frames = Int(seconds * rate)
         let start = monotonicNow() + 0.01
         for i in 0..<frames {
@@ -175,12 +194,12 @@ struct TouchTrackerBench: ParsableCommand {
         clock += Double(frames) / rate
         // Time for the last frames to be committed and shown.
         sleep(until: start + Double(frames) / rate + 0.15)
-        let cpu1 = cpuSeconds(pid: pid) ?? 0
+        let cpu1 = cpuSeconds(pid: pid) ?? 0, main1 = cpuSeconds(pid: pid, thread: pid) ?? 0
         var phase: Phase?
         if record {
             try control.send("latency stop")
             phase = Phase(rate: rate, latency: try LatencyReport(control.send("latency report", timeout: 60)),
-                          cpuSeconds: cpu1 - cpu0)
+                          cpuSeconds: cpu1 - cpu0, mainThreadSeconds: main1 - main0)
         }
         if let lift = fingers.liftAll() { try control.send(lift) }
         try settle(session, pid: pid)
@@ -229,16 +248,16 @@ struct TouchTrackerBench: ParsableCommand {
         say("  60 Hz:  input→commit p50/p99/max \(formatMs(a.toCommit.p50))/\(formatMs(a.toCommit.p99))/\(formatMs(a.toCommit.maxMilliseconds)) ms"
             + "  input→repaint \(formatMs(a.toRepaint.p50))/\(formatMs(a.toRepaint.p99))/\(formatMs(a.toRepaint.maxMilliseconds)) ms"
             + "  frames \(a.frames) commits \(a.commits) repaints \(a.repaints) missed \(a.withoutCommit)/\(a.withoutRepaint)"
-            + String(format: "  CPU %.3f ms/frame", r.at60.cpuPerFrameMs))
+            + String(format: "  CPU %.3f ms/frame (main thread %.3f)", r.at60.cpuPerFrameMs, r.at60.mainThreadPerFrameMs))
         say("  120 Hz: input→commit p50/p99/max \(formatMs(b.toCommit.p50))/\(formatMs(b.toCommit.p99))/\(formatMs(b.toCommit.maxMilliseconds)) ms"
             + "  input→repaint \(formatMs(b.toRepaint.p50))/\(formatMs(b.toRepaint.p99))/\(formatMs(b.toRepaint.maxMilliseconds)) ms"
             + "  frames \(b.frames) commits \(b.commits) repaints \(b.repaints) missed \(b.withoutCommit)/\(b.withoutRepaint)"
-            + String(format: "  CPU %.3f ms/frame", r.at120.cpuPerFrameMs))
+            + String(format: "  CPU %.3f ms/frame (main thread %.3f)", r.at120.cpuPerFrameMs, r.at120.mainThreadPerFrameMs))
         say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB, VmHWM \(formatMiB(r.peakKiB)) MiB")
     }
 
     func report(_ results: [ClientResult], reference: ClientResult?) {
-        say("\n## Summary (ms; input→commit with fingers at 60 Hz, input→repaint with fingers at 120 Hz)")
+        say("\n## Summary (ms; input→commit with fingers at 60 Hz, input→repaint with fingers at 120 Hz; CPU per frame of the whole process at 120 Hz)")
         say("client                         commit p50  p99    max     repaint p50  p99    max     CPU/frame  VmRSS MiB")
         for r in (reference.map { [$0] } ?? []) + results {
             let c = r.at60.latency.toCommit, p = r.at120.latency.toRepaint
@@ -289,6 +308,16 @@ struct TouchTrackerBench: ParsableCommand {
         for r in results {
             line(r.rssKiB <= limitKiB, "resident memory at \(r.lines) lines \(formatMiB(r.rssKiB)) MiB (at most 3 buffers of \(formatMiB(bufferKiB)) MiB + 20 MiB = \(formatMiB(limitKiB)) MiB)")
         }
+    }
+
+    /// A drawing file (docs/file-format.md, version 1) of black lines as the canvas draws them.
+    func drawingFile(_ lines: [(x1: Double, y1: Double, x2: Double, y2: Double)]) -> String {
+        var text = "{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[\n"
+        for (i, l) in lines.enumerated() {
+            text += "{\"id\":\(i + 1),\"kind\":\"line\",\"color\":[0.0,0.0,0.0,1.0],\"width\":\(DrawView.lineWidth),"
+                + "\"points\":[[\(l.x1),\(l.y1)],[\(l.x2),\(l.y2)]]}" + (i + 1 < lines.count ? ",\n" : "\n")
+        }
+        return text + "]}\n"
     }
 
     func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2fx", a / b) : "n/a" }

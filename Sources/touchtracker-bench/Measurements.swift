@@ -57,9 +57,11 @@ struct LatencyReport {
     }
 }
 
-/// A process's CPU time (user + system, all threads) in seconds, from /proc/PID/stat.
-func cpuSeconds(pid: Int32) -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+/// A process's CPU time (user + system, all threads) in seconds, from /proc/PID/stat; with
+/// `thread`, that thread's alone (/proc/PID/task/TID/stat).
+func cpuSeconds(pid: Int32, thread: Int32? = nil) -> Double? {
+    let path = thread.map { "/proc/\(pid)/task/\($0)/stat" } ?? "/proc/\(pid)/stat"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
           let close = text.lastIndex(of: ")") else { return nil }
     // Fields after "pid (comm) ": state is field 3, utime 14, stime 15.
     let fields = text[text.index(after: close)...].split(separator: " ")
