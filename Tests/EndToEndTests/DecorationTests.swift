@@ -96,7 +96,7 @@ struct DecorationTests {
             try app.session.touchFrame()
             // The compositor's move grab starts when it reads the app's xdg_toplevel.move: a
             // person's finger rests that long before it moves.
-            usleep(100_000)
+            usleep(300_000)
             for step in 1...10 {
                 try app.session.touchMotion(0, x: start.x + Double(step) * 20, y: start.y + Double(step) * 15)
                 try app.session.touchFrame()
@@ -104,8 +104,11 @@ struct DecorationTests {
             }
             try app.session.touchUp(0)
             try app.session.touchFrame()
-            // The window follows the finger: it ends where the finger moved it.
-            _ = try waitForWindow(app) { abs(($0.x - window.x) - 200) <= 2 && abs(($0.y - window.y) - 150) <= 2 }
+            // The window follows the finger: it ends where the finger moved it (a loaded machine may
+            // start the compositor's grab one 20x15 step late, never more).
+            _ = try waitForWindow(app) {
+                (178...202).contains($0.x - window.x) && (133...152).contains($0.y - window.y)
+            }
         }
     }
 
