@@ -10,8 +10,13 @@ public final class CairoContext: GraphicsContext {
     private var stroke = Color.black
 
     /// Draws into `surface` (the context keeps its own reference).
-    public init(surface: ImageSurface) {
-        cairo = cairo_create(surface.surface)
+    public convenience init(surface: ImageSurface) {
+        self.init(cairoSurface: surface.surface)
+    }
+
+    /// Draws into any Cairo surface (image, SVG).
+    init(cairoSurface: OpaquePointer) {
+        cairo = cairo_create(cairoSurface)
         cairo_set_line_width(cairo, 1)
     }
 

@@ -78,14 +78,8 @@ open class RotationGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        super.touchesCancelled(touches, with: event)
-        if effectiveState == .possible {
-            state = .failed
-        } else if effectiveState == .began || effectiveState == .changed {
-            state = .cancelled
-        }
-    }
+    // A system cancel needs no override: the base class cancels a gesture that began and fails
+    // one that did not (T9).
 
     open override func reset() {
         super.reset()

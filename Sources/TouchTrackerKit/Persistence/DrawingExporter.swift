@@ -32,7 +32,6 @@ public enum DrawingExporter {
         context.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
         context.saveGState()
         if let cairo = context as? CairoContext { cairo.scaleBy(x: scale, y: scale) }
-        if let vector = context as? VectorContext { vector.scaleBy(x: scale, y: scale) }
         for stroke in strokes { StrokeRenderer.draw(stroke, in: context) }
         context.restoreGState()
     }
@@ -50,7 +49,7 @@ public enum DrawingExporter {
         let (size, scale) = page(for: strokes, minimum: minimum)
         try replacing(path) { temporary in
             let svg = try SVGSurface(path: temporary, width: size.width, height: size.height)
-            paint(strokes, size: size, scale: scale, in: svg.context)
+            svg.draw { paint(strokes, size: size, scale: scale, in: $0) }
             try svg.finish()
         }
     }
