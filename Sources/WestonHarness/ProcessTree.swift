@@ -77,3 +77,29 @@ public enum ProcessTree {
         return alive
     }
 }
+
+/// Starting a program as a desktop session would: no signal blocked, none ignored.
+///
+/// A test runner starts children from threads that block nearly every signal (libdispatch's
+/// worker threads do), and a child inherits its parent thread's mask across exec. Started that
+/// way, a session dbus-daemon never sees SIGCHLD, so the babysitter of a service it activates
+/// waits forever for the service's exit and the whole bus hangs (seen with gnome-shell's calendar
+/// server); gnome-shell and others never see SIGTERM. Foundation's `Process` cannot set a child's
+/// mask, so the child goes through a one-line exec shim that clears it first.
+public enum CleanExec {
+    static let python = "/usr/bin/python3"
+    static let shim = """
+        import os, signal, sys
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+        for s in (signal.SIGPIPE, signal.SIGXFSZ): signal.signal(s, signal.SIG_DFL)
+        os.execv(sys.argv[1], sys.argv[1:])
+        """
+
+    /// The command line that runs `executable` with `arguments` through the shim (Debian's
+    /// python3, isolated from the caller's Python settings); the same pid ends up running
+    /// `executable`. Without /usr/bin/python3, the program itself.
+    public static func command(_ executable: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return (executable, arguments) }
+        return (python, ["-I", "-S", "-c", shim, executable] + arguments)
+    }
+}

@@ -111,7 +111,8 @@ public final class SwaySession {
         }
         chmod(runtimeDirectory, 0o700)
         chmod(configPath, 0o644)
-        sway = try ChildProcess(name: "sway", executable: executable, arguments: arguments,
+        let command = CleanExec.command(executable, arguments)
+        sway = try ChildProcess(name: "sway", executable: command.executable, arguments: command.arguments,
                                 environment: environment, directory: runtimeDirectory)
         do {
             try waitUntilReady(timeout: timeout)
@@ -163,7 +164,9 @@ public final class SwaySession {
     public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
                        environment extra: [String: String] = [:]) throws -> ChildProcess {
         let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
-        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: executable, arguments: arguments,
+        let command = CleanExec.command(executable, arguments)
+        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: command.executable,
+                                     arguments: command.arguments,
                                      environment: clientEnvironment.merging(extra) { $1 },
                                      directory: runtimeDirectory)
         clients.append(child)

@@ -1,0 +1,244 @@
+// The real touchtracker under a real headless GNOME Shell 43 (mutter 43): touch, pointer and keys
+// through mutter's RemoteDesktop D-Bus API, screenshots from gnome-shell, window geometry from
+// gnome-shell's Eval. GNOME offers no xdg-decoration, so the app draws its own title bar.
+//
+// Starting GNOME Shell takes several seconds, so the suite shares one session (the `.gnomeSession`
+// trait starts it before the first test and stops it after the last); each test launches its own
+// app and leaves the session clean (`GnomeSession.reset()`), also when it fails.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WestonHarness
+
+/// Starts one GNOME session for the suite it is attached to and ends it, and every process it
+/// started, after the suite's last test. A session that does not start fails the suite.
+struct GnomeSessionTrait: SuiteTrait, TestScoping {
+    @TaskLocal static var current: GnomeSession?
+
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        let session = try GnomeSession()
+        defer {
+            session.stop()
+            session.removeFiles()
+        }
+        try await Self.$current.withValue(session) { try await function() }
+    }
+}
+
+extension Trait where Self == GnomeSessionTrait {
+    /// One shared headless GNOME Shell for the suite's tests (`GnomeSessionTrait.current`).
+    static var gnomeSession: Self { Self() }
+}
+
+/// The app in the suite's GNOME session; its window is a normal (floating) window placed by mutter.
+final class GnomeAppUnderTest {
+    static let appID = "org.touchtracker.TouchTracker"
+    static let titleBarHeight = 37.0
+    static let titleBarGrey = Pixel(red: 0xEB, green: 0xEB, blue: 0xEB)
+
+    let session: GnomeSession
+    let app: ChildProcess
+    let window: GnomeWindow
+
+    init(session: GnomeSession, arguments: [String]) throws {
+        self.session = session
+        app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker")
+        window = try session.waitForWindow(appID: Self.appID, process: app)
+        try session.waitForScreen("the white canvas below the title bar") { shot in
+            shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white
+                && shot.pixel(x: self.window.x + 60, y: self.window.y + 10) == Self.titleBarGrey
+        }
+    }
+
+    /// A point of the window (its top-left corner is the title bar's), in global coordinates.
+    func inWindow(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + y) }
+
+    /// A point of the canvas (which starts below the title bar), in global coordinates.
+    func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { inWindow(x, Self.titleBarHeight + y) }
+
+    /// Waits until the app's `--trace` log has `count` lines containing `text`: the app has taken
+    /// the input so far. Mutter puts events that reach it together into one `wl_touch` frame, and
+    /// the app folds a finger's motion within its down's frame into `touchesBegan`, losing the
+    /// landing point; a test that means "land, then move" waits for the landing to be delivered
+    /// (where no recognizer delays `touchesBegan`: one finger or the mouse may be a tap).
+    func waitForTrace(_ text: String, count: Int, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while app.standardError.components(separatedBy: text).count - 1 < count {
+            guard Date() < deadline else {
+                throw HarnessError("the app's trace never had \(count) × '\(text)':\n\(app.standardError)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
+    func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
+    func up(_ slot: Int) throws { try session.touchUp(slot) }
+}
+
+/// Runs `body` with a fresh app in the suite's GNOME session. An error fails the test with the
+/// session's logs and keeps its files; either way the session is reset for the next test.
+func withGnomeApp(arguments: [String] = ["--trace"], sourceLocation: SourceLocation = #_sourceLocation,
+                  _ body: (GnomeAppUnderTest) throws -> Void) {
+    guard let session = GnomeSessionTrait.current else {
+        Issue.record("no GNOME session: the suite needs the .gnomeSession trait", sourceLocation: sourceLocation)
+        return
+    }
+    do {
+        try body(try GnomeAppUnderTest(session: session, arguments: arguments))
+    } catch {
+        session.keepFiles = true
+        Issue.record("\(error)\n\(session.diagnostics)", sourceLocation: sourceLocation)
+    }
+    do {
+        try session.reset()
+    } catch {
+        session.keepFiles = true
+        Issue.record("the GNOME session could not be reset for the next test: \(error)\n\(session.diagnostics)",
+                     sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("TouchTracker under GNOME Shell", .serialized, .gnomeSession)
+struct GnomeTests {
+    @Test("A normal window placed by mutter, with the app's own title bar: grey, three buttons at the right")
+    func windowAndTitleBar() {
+        withGnomeApp { app in
+            let window = app.window
+            #expect(window.title == "TouchTracker")
+            #expect(window.pid == app.app.pid)
+            #expect(window.width == 1024 && window.height == 768 && !window.maximized, "\(window)")
+            let shot = try app.session.screenshot()
+            // The bar: grey at both ends and below the buttons' row; the canvas white right below.
+            try ensure(shot, app.inWindow(8, 3), is: GnomeAppUnderTest.titleBarGrey, "the title bar's left end")
+            try ensure(shot, app.inWindow(window.width / 2 + 150, 30), is: GnomeAppUnderTest.titleBarGrey, "the title bar")
+            try ensure(shot, app.onCanvas(60, 3), is: .white, "the canvas right below the title bar")
+            // Buttons: round and darker than the bar, 34 px apart from the right edge's close button.
+            for (name, offset) in [("close", 0.0), ("maximize", 34), ("minimize", 68)] {
+                let centre = app.inWindow(window.width - 8 - 13 - offset, GnomeAppUnderTest.titleBarHeight / 2)
+                let corner = app.inWindow(window.width - 8 - 26 - offset + 1, 7)
+                let pixel = shot.pixel(x: centre.x - 8, y: centre.y)
+                #expect(pixel != GnomeAppUnderTest.titleBarGrey && pixel != nil && pixel!.red < 0xEB,
+                        "\(name) button at \(centre): \(String(describing: pixel)) in \(shot.path)")
+                try ensure(shot, corner, is: GnomeAppUnderTest.titleBarGrey, "outside the round \(name) button")
+            }
+            // The title in the middle of the bar: dark text pixels there.
+            let text = shot.count(.black, inX: Int(window.x + window.width / 2 - 60)..<Int(window.x + window.width / 2 + 60),
+                                  y: Int(window.y + 8)..<Int(window.y + 30), tolerance: 120)
+            #expect(text > 20, "no title text in \(shot.path)")
+        }
+    }
+
+    @Test("A1 T2: two fingers draw two lines, red while down, black once lifted")
+    func twoFingersDraw() {
+        withGnomeApp { app in
+            let starts = [app.onCanvas(150, 100), app.onCanvas(400, 100)]
+            let ends = [app.onCanvas(150, 500), app.onCanvas(750, 450)]
+            try app.down(0, starts[0])
+            try app.down(1, starts[1])
+            // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
+            try app.waitForTrace("phase=began", count: 2)
+            for step in 1...8 {
+                let t = Double(step) / 8
+                for slot in 0...1 {
+                    try app.move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
+                                        starts[slot].y + (ends[slot].y - starts[slot].y) * t))
+                }
+            }
+            try app.session.waitForScreen("two red lines") { shot in
+                (0...1).allSatisfy { slot in
+                    samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
+                }
+            }
+            try app.up(0)
+            let oneLifted = { (shot: Screenshot) in
+                samples(from: starts[0], to: ends[0]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .black }
+                    && samples(from: starts[1], to: ends[1]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
+            }
+            withKnownIssue("""
+                mutter 43 sends no wl_touch.frame after an up, also when other fingers stay down; the \
+                app closes an unframed up only when it lifts the last finger (Seat.endOfEventBatch), so \
+                the lifted finger's line stays red until the other finger moves or lifts
+                """) {
+                try app.session.waitForScreen(timeout: 1.5, "the first line black while the second finger rests") { oneLifted($0) }
+            }
+            // The next event of the finger still down (a frame with it) ends the first line.
+            try app.move(1, ends[1])
+            try app.session.waitForScreen("the first line black, the second still red") { oneLifted($0) }
+            try app.up(1)
+            let shot = try app.session.waitForScreen("two black lines") { shot in
+                (0...1).allSatisfy { slot in
+                    samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .black }
+                }
+            }
+            // Between the lines the canvas stays white; the title bar is untouched.
+            try ensure(shot, app.onCanvas(300, 450), is: .white, "the canvas between the lines")
+            try ensure(shot, app.inWindow(150, 10), is: GnomeAppUnderTest.titleBarGrey, "the title bar above the lines")
+            // Each finger is its own touch, located in canvas coordinates (below the title bar).
+            let log = app.app.standardError
+            #expect(log.contains("x=150.0 y=100.0") && log.contains("x=400.0 y=100.0"), "\(log)")
+            #expect(log.components(separatedBy: "phase=ended").count - 1 >= 2, "\(log)")
+        }
+    }
+
+    @Test("A1: the left mouse button draws a line like one finger")
+    func mouseDraws() {
+        withGnomeApp { app in
+            let a = app.onCanvas(200, 300), b = app.onCanvas(700, 150)
+            try app.session.pointerMotion(x: a.x, y: a.y)
+            try app.session.pointerButton(down: true)
+            for step in 1...8 {
+                let t = Double(step) / 8
+                try app.session.pointerMotion(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+            }
+            try app.session.waitForScreen("a red line while the button is held") { shot in
+                samples(from: a, to: b).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
+            }
+            try app.session.pointerButton(down: false)
+            try app.session.waitForScreen("a black line after release") { shot in
+                samples(from: a, to: b).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .black }
+            }
+        }
+    }
+
+    @Test("Tapping the title bar's close button ends the app with exit status 0 and the window goes")
+    func closeButtonByTouch() {
+        withGnomeApp { app in
+            let close = app.inWindow(app.window.width - 8 - 13, GnomeAppUnderTest.titleBarHeight / 2)
+            try app.down(0, close)
+            try app.up(0)
+            let status = app.app.waitForExit(timeout: 10)
+            #expect(status == 0, "exit status \(String(describing: status)); stderr: \(app.app.standardError)")
+            #expect(try app.session.windows().allSatisfy { $0.appID != GnomeAppUnderTest.appID })
+        }
+    }
+
+    @Test("Clicking the maximize button maximizes the window under mutter; clicking it again restores it")
+    func maximizeByPointer() {
+        withGnomeApp { app in
+            let button = app.inWindow(app.window.width - 8 - 13 - 34, GnomeAppUnderTest.titleBarHeight / 2)
+            try app.session.pointerMotion(x: button.x, y: button.y)
+            try app.session.pointerButton(down: true)
+            try app.session.pointerButton(down: false)
+            let maximized = try app.session.waitForWindow(appID: GnomeAppUnderTest.appID) { $0.maximized }
+            #expect(maximized.width == 1280 && maximized.x == 0, "\(maximized)")
+            // The canvas follows: white out to the screen's right edge, the bar at the top.
+            try app.session.waitForScreen("the maximized canvas") { shot in
+                shot.pixel(x: 1275, y: 500) == .white
+                    && shot.pixel(x: maximized.x + 8, y: maximized.y + 3) == GnomeAppUnderTest.titleBarGrey
+            }
+            let again = (x: maximized.x + maximized.width - 8 - 13 - 34, y: maximized.y + GnomeAppUnderTest.titleBarHeight / 2)
+            try app.session.pointerMotion(x: again.x, y: again.y)
+            try app.session.pointerButton(down: true)
+            try app.session.pointerButton(down: false)
+            // Back to the floating size (mutter reports the unmaximized state a moment before the
+            // app has taken the size back).
+            _ = try app.session.waitForWindow(appID: GnomeAppUnderTest.appID) {
+                !$0.maximized && $0.width == 1024 && $0.height == 768
+            }
+        }
+    }
+}
