@@ -28,6 +28,9 @@ public final class SpatialIndex {
     /// Slot -> the stroke's bounds (min x, min y, max x, max y, rounded outwards), so most
     /// candidates are turned away without looking the stroke up.
     private var boxes: [SIMD4<Float>] = []
+    /// Slot -> a straight line's end points in single precision (NaN for other strokes), so
+    /// candidates farther than the radius are turned away by a cheap distance bound.
+    private var segments: [SIMD4<Float>] = []
     /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
     private var seen: [UInt32] = []
     private var slotByID: [StrokeID: Int32] = [:]
@@ -65,14 +68,17 @@ public final class SpatialIndex {
         guard slotByID[stroke.id] == nil else { return }
         let slot: Int32
         let box = Self.box(stroke.bounds)
+        let segment = Self.segment(stroke)
         if let free = freeSlots.popLast() {
             slot = free
             ids[Int(slot)] = stroke.id
             boxes[Int(slot)] = box
+            segments[Int(slot)] = segment
         } else {
             slot = Int32(ids.count)
             ids.append(stroke.id)
             boxes.append(box)
+            segments.append(segment)
             seen.append(0)
         }
         slotByID[stroke.id] = slot
@@ -103,6 +109,7 @@ public final class SpatialIndex {
         cells.removeAll()
         ids.removeAll()
         boxes.removeAll()
+        segments.removeAll()
         seen.removeAll()
         slotByID.removeAll()
         freeSlots.removeAll()
@@ -143,6 +150,13 @@ public final class SpatialIndex {
         let low = SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
         let high = SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
         let boxTest = reach.isFinite && point.x.isFinite && point.y.isFinite
+        /// At most the distance from `point` to the line stored as `g`: the distance to the
+        /// single-precision end points, less how far rounding may have moved them.
+        func distanceBound(to g: SIMD4<Float>) -> Double {
+            let a = Point(x: Double(g[0]), y: Double(g[1])), b = Point(x: Double(g[2]), y: Double(g[3]))
+            let magnitude = Swift.max(Swift.abs(a.x), Swift.abs(a.y), Swift.abs(b.x), Swift.abs(b.y))
+            return Stroke.distance(from: point, toSegment: a, b) - (magnitude * 2.4e-7 + 1e-6)
+        }
         func visit(_ slot: Int32) {
             let s = Int(slot)
             guard seen[s] != query, let id = ids[s] else { return }
@@ -151,6 +165,8 @@ public final class SpatialIndex {
                 // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
                 let b = boxes[s]
                 guard b[0] <= low[0], b[1] <= low[1], b[2] >= high[0], b[3] >= high[1] else { return }
+                let g = segments[s]
+                if !g[0].isNaN, distanceBound(to: g) > reach { return }
             }
             body(id)
         }
@@ -224,6 +240,15 @@ public final class SpatialIndex {
         if let current = best,
            distance > current.distance || (distance == current.distance && order < current.order) { return }
         best = Nearest(stroke: stroke, distance: distance, order: order)
+    }
+
+    /// A two-point line's end points in single precision; NaN for anything else (and for lines
+    /// too far out for single precision to bound their distance well).
+    private static func segment(_ stroke: Stroke) -> SIMD4<Float> {
+        let p = stroke.points
+        guard stroke.kind == .line, p.count == 2,
+              [p[0].x, p[0].y, p[1].x, p[1].y].allSatisfy({ Swift.abs($0) < 1e7 }) else { return SIMD4(repeating: .nan) }
+        return SIMD4(Float(p[0].x), Float(p[0].y), Float(p[1].x), Float(p[1].y))
     }
 
     /// `rect` in single precision, rounded outwards (never smaller than the Double rectangle).

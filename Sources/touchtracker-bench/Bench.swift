@@ -49,7 +49,7 @@ struct TouchTrackerBench: ParsableCommand {
     func run() throws {
         let seconds = self.seconds ?? (quick ? 2.5 : 8)
         let started = monotonicNow()
-        let appPath = try app ?? locateApp()
+        let appPath = inProcessOnly ? "(not needed)" : try app ?? locateApp()
         say("touchtracker-bench: headless Weston \(Self.width)x\(Self.height) (pixman, 60 Hz), 10 fingers, \(seconds) s per phase; \(ProcessInfo.processInfo.activeProcessorCount) CPUs")
         say("app: \(appPath)")
 
