@@ -258,7 +258,7 @@ public final class SwaySession {
 
     /// Takes screenshots until `condition` holds; on time-out throws, naming the last screenshot.
     @discardableResult
-    public func waitForScreen(timeout: Double = 5, _ what: String,
+    public func waitForScreen(timeout: Double = 8, _ what: String,
                               _ condition: (Screenshot) -> Bool) throws -> Screenshot {
         let deadline = Date().addingTimeInterval(timeout)
         var last: Screenshot?
