@@ -142,7 +142,9 @@ public final class TouchInput {
         track.time = time
         if let force { track.force = force }
         track.samples.append((location, time))
-        if !track.pendingBegan { track.pendingMotion = true }
+        // Even before its began is delivered: that one goes out where the finger landed and this
+        // motion follows as a move (mutter frames a down with the motion that follows it).
+        track.pendingMotion = true
         lastChangeWasUp = false
     }
 
@@ -214,18 +216,21 @@ public final class TouchInput {
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
+            var laterSamples: [(Point, Double)] = []
             if track.pendingBegan {
+                // The touch begins where the finger landed; moves in the same batch, like an
+                // `up`, stay pending and go out in the next event (T1: no landing point lost).
+                let landing = track.samples.first ?? (track.location, track.time)
+                laterSamples = Array(track.samples.dropFirst())
                 track.pendingBegan = false
-                track.pendingMotion = false
+                track.pendingMotion = !laterSamples.isEmpty
                 track.delivered = true
                 touch.phase = .began
-                touch.windowLocation = track.location
-                touch.previousWindowLocation = track.location
+                touch.windowLocation = landing.0
+                touch.previousWindowLocation = landing.0
                 touch.force = track.force
-                touch.timestamp = track.time
-                coalesced[id] = snapshots(of: track, phase: .began)
+                touch.timestamp = landing.1
                 began.append(touch)
-                // An `up` in the same batch stays pending and goes out in the next event.
             } else if track.pendingUp {
                 coalesced[id] = snapshots(of: track, phase: .ended)
                 track.pendingUp = false
@@ -250,7 +255,7 @@ public final class TouchInput {
                 touch.previousWindowLocation = touch.windowLocation
             }
             if touch.phase != .stationary { timestamp = max(timestamp, touch.timestamp) }
-            track.samples.removeAll()
+            track.samples = laterSamples
             touches.append(touch)
         }
         // Ended touches leave the bookkeeping before views run, so that anything a view does in

@@ -172,6 +172,8 @@ final class Seat {
             guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
         case .frame:
+            unframedUpTimer?.cancel()
+            unframedUpTimer = nil
             input.frame()
         case .cancel:
             popupTouches.removeAll()
@@ -187,8 +189,24 @@ final class Seat {
     /// that lifts the last finger (weston issue 44); ups that leave fingers down do get one. So when
     /// the last finger's up is still unframed and the socket has nothing more, it is its own frame.
     func endOfEventBatch() {
-        if touchIDsDown.isEmpty, input.pendingChangesEndWithUp { input.frame() }
+        guard input.pendingChangesEndWithUp else { return }
+        if touchIDsDown.isEmpty {
+            input.frame()
+        } else if unframedUpTimer == nil {
+            // mutter 43 sends no frame after any up. Where fingers stay down, Weston does send
+            // one, in the same flush as the up; wait a moment for it before closing the frame.
+            unframedUpTimer = input.application.clock.schedule(at: input.application.clock.now + Self.unframedUpWait) {
+                [weak self] in
+                guard let self else { return }
+                self.unframedUpTimer = nil
+                if self.input.pendingChangesEndWithUp { self.input.frame() }
+            }
+        }
     }
+
+    /// How long an up with fingers still down may wait for its frame: well under a frame at 60 Hz.
+    static let unframedUpWait = 0.008
+    private var unframedUpTimer: TimerToken?
 
     // MARK: Pen (tablet v2)
 

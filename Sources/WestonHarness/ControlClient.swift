@@ -75,6 +75,26 @@ public final class ControlClient {
         throw HarnessError("harness: '\(command)' -> \(reply)")
     }
 
+    /// Sends several commands in one write, so the plugin runs them in one go and Weston delivers
+    /// their events to clients together (as one burst from a real device would be); then reads
+    /// every reply. The first `error` reply throws.
+    public func sendAll(_ commands: [String], timeout: Double = 20) throws {
+        let bytes = Array(commands.map { $0 + "\n" }.joined().utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw HarnessError("harness socket closed while sending \(commands)")
+            }
+            sent += n
+        }
+        for command in commands {
+            let reply = try readLine(timeout: timeout, command: command)
+            guard reply == "ok" || reply.hasPrefix("ok ") else { throw HarnessError("harness: '\(command)' -> \(reply)") }
+        }
+    }
+
     private func readLine(timeout: Double, command: String) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {

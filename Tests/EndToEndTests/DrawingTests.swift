@@ -10,8 +10,10 @@ struct DrawingTests {
         withApp { app in
             let starts: [(Double, Double)] = [(200, 100), (500, 100), (800, 100)]
             let ends: [(Double, Double)] = [(150, 500), (500, 550), (850, 500)]
-            for (id, s) in starts.enumerated() { try app.down(id, s.0, s.1) }
-            try app.frame()
+            let landing = starts.enumerated().map { id, s in
+                "touch down \(id) \(app.window.x + s.0) \(app.window.y + s.1)"
+            }
+            try app.session.control.sendAll(landing + ["touch frame"])
             for step in 1...10 {
                 for id in 0..<3 {
                     let t = Double(step) / 10
@@ -24,8 +26,8 @@ struct DrawingTests {
                 (0..<3).allSatisfy { id in samples(from: starts[id], to: ends[id]).allSatisfy { pixel($0.0, $0.1) == .red } }
                     && pixel(350, 300) == .white
             }
-            for id in 0..<3 { try app.up(id) }
-            try app.frame()
+            // The three fingers lift together, as one burst from the device.
+            try app.session.control.sendAll((0..<3).map { "touch up \($0)" } + ["touch frame"])
             try app.expectScreen("three black lines") { pixel in
                 (0..<3).allSatisfy { id in samples(from: starts[id], to: ends[id]).allSatisfy { pixel($0.0, $0.1) == .black } }
                     && pixel(350, 300) == .white

@@ -148,12 +148,30 @@ struct TouchDeliveryTests {
         let h = Harness()
         h.addView("a", Rect(x: 0, y: 0, width: 400, height: 300))
         h.input.down(.touch(1), at: Point(x: 10, y: 10), time: 1)
-        h.input.motion(.touch(1), at: Point(x: 14, y: 10), time: 1.005)
         h.input.frame()
-        let touch = try #require(h.log.entries.first?.touches.first)
-        #expect(touch.phase == .began)
-        #expect(touch.location(in: nil) == Point(x: 14, y: 10))
-        #expect(touch.previousLocation(in: nil) == touch.location(in: nil))
+        let seen = try #require(h.log.entries.first?.seen())
+        #expect(seen.phase == .began)
+        #expect(seen.location == Point(x: 10, y: 10))
+        #expect(seen.previousLocation == seen.location)
+    }
+
+    @Test("T1 T4: a down and a motion in one frame begin where the finger landed, then move (mutter frames them together)")
+    func downAndMotionInOneFrame() throws {
+        let h = Harness()
+        h.addView("a", Rect(x: 0, y: 0, width: 400, height: 300))
+        h.input.down(.touch(1), at: Point(x: 10, y: 10), time: 1)
+        h.input.motion(.touch(1), at: Point(x: 14, y: 10), time: 1.005)
+        h.input.motion(.touch(1), at: Point(x: 20, y: 10), time: 1.008)
+        h.input.frame()
+        #expect(h.log.summary == ["a.began(1)", "a.moved(1)"])
+        let began = try #require(h.log.entries.first?.seen())
+        #expect(began.location == Point(x: 10, y: 10) && began.previousLocation == began.location)
+        let moved = try #require(h.log.entries.last?.seen())
+        #expect(moved.location == Point(x: 20, y: 10) && moved.previousLocation == Point(x: 10, y: 10))
+        // Every sample of the move is kept (T11).
+        let event = try #require(h.log.entries.last?.event)
+        let touch = try #require(h.log.entries.last?.touches.first)
+        #expect(event.coalescedTouches(for: touch).map { $0.location(in: nil) } == [Point(x: 14, y: 10), Point(x: 20, y: 10)])
     }
 
     @Test("T5: quick taps at one place count up; slow or far taps start again at 1")
