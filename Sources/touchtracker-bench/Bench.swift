@@ -90,6 +90,10 @@ struct TouchTrackerBench: ParsableCommand {
         case app(path: String, lines: Int)
         case reference
 
+        var isApp: Bool {
+            if case .app = self { true } else { false }
+        }
+
         var name: String {
             switch self {
             case .app(_, let lines): "touchtracker, \(lines) lines"
@@ -135,7 +139,7 @@ struct TouchTrackerBench: ParsableCommand {
             // drawing reaches the app (docs/file-format.md).
             let file = session.runtimeDirectory + "/drawing.json"
             if count > 0, !injectPreload {
-                let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 40))
+                let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 130))
                 try drawingFile(randomLines(count: count, in: canvas, seed: 7)).write(toFile: file, atomically: true, encoding: .utf8)
             }
             child = try session.launch(path, ["--file", file], name: "touchtracker")
@@ -151,8 +155,10 @@ struct TouchTrackerBench: ParsableCommand {
         }
         let window = try session.waitForWindow(appID: appID, process: child)
         let pid = window.pid
-        // Stay clear of a client-side title bar, should there be one.
-        let area = Area(x: window.x, y: window.y + 40, width: window.width, height: window.height - 40)
+        // Fingers stay on the canvas: clear of a client-side title bar, should there be one, and
+        // of the app's toolbar and palette at the bottom (the toolbar's buttons would act).
+        let bottom = client.isApp ? 130.0 : 0
+        let area = Area(x: window.x, y: window.y + 40, width: window.width, height: window.height - 40 - bottom)
         try settle(session, pid: pid)
 
         var preload = 0.0
