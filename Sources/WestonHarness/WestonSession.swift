@@ -104,6 +104,12 @@ public final class ChildProcess {
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardInput = FileHandle.nullDevice
+        // A child inherits the spawning thread's signal mask, and the test runner's threads block
+        // most signals: unblock them for the spawn, or SIGTERM would never reach the child.
+        var unblocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&unblocked)
+        pthread_sigmask(SIG_SETMASK, &unblocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         do { try process.run() } catch {
             throw HarnessError("cannot start \(executable): \(error)")
         }
