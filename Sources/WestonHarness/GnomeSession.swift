@@ -50,7 +50,7 @@ public struct GnomeWindow: Decodable, Equatable, Sendable {
 /// One private headless GNOME Shell session. Meant to be shared by the tests of a serialized
 /// suite (starting one takes seconds): each test launches its clients, and `reset()` leaves the
 /// session as it found it. Not thread-safe: one test at a time.
-public final class GnomeSession: @unchecked Sendable {
+public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
     public struct Options: Sendable {
         /// The virtual monitor. Mutter maximizes a new window that covers most of the work area,
         /// so the app's default 1024x768 window stays a normal one only on a larger monitor.
@@ -360,21 +360,8 @@ public final class GnomeSession: @unchecked Sendable {
         return try Screenshot(contentsOf: file)
     }
 
-    /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
-    /// throws, naming the last screenshot so a person can look at it.
-    @discardableResult
-    public func waitForScreen(timeout: Double = 8, _ what: String,
-                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: Screenshot?
-        repeat {
-            let shot = try screenshot()
-            if condition(shot) { return shot }
-            last = shot
-            usleep(50_000)
-        } while Date() < deadline
-        throw HarnessError("screen never showed \(what) within \(timeout) s; last screenshot: \(last?.path ?? "none")")
-    }
+    /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
+    public var screenTimeout: Double { 8 }
 
     // MARK: Input (global coordinates, logical pixels)
 

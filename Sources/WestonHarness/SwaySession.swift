@@ -43,7 +43,7 @@ public struct SwayWindow: Equatable, Sendable {
 }
 
 /// A private headless Sway with its own runtime directory, config and IPC socket.
-public final class SwaySession {
+public final class SwaySession: ScreenCapturing {
     public struct Options: Sendable {
         public var width = 1024
         public var height = 768
@@ -256,20 +256,8 @@ public final class SwaySession {
         return try Screenshot(contentsOf: file)
     }
 
-    /// Takes screenshots until `condition` holds; on time-out throws, naming the last screenshot.
-    @discardableResult
-    public func waitForScreen(timeout: Double = 8, _ what: String,
-                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: Screenshot?
-        repeat {
-            let shot = try screenshot()
-            if condition(shot) { return shot }
-            last = shot
-            usleep(30_000)
-        } while Date() < deadline
-        throw HarnessError("screen never showed \(what) within \(timeout) s; last screenshot: \(last?.path ?? "none")")
-    }
+    /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
+    public var screenTimeout: Double { 8 }
 
     // MARK: Teardown
 

@@ -149,7 +149,7 @@ public final class ChildProcess {
 }
 
 /// A private headless Weston (pixman renderer, our plugin loaded) in its own XDG_RUNTIME_DIR.
-public final class WestonSession {
+public final class WestonSession: ScreenCapturing {
     public struct Options: Sendable {
         public var width = 1024
         public var height = 768
@@ -313,21 +313,8 @@ public final class WestonSession {
         return try Screenshot(contentsOf: file)
     }
 
-    /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
-    /// throws, naming the last screenshot so a person can look at it.
-    @discardableResult
-    public func waitForScreen(timeout: Double = 5, _ what: String,
-                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: Screenshot?
-        repeat {
-            let shot = try screenshot()
-            if condition(shot) { return shot }
-            last = shot
-            usleep(30_000)
-        } while Date() < deadline
-        throw HarnessError("screen never showed \(what) within \(timeout) s; last screenshot: \(last?.path ?? "none")")
-    }
+    /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
+    public var screenTimeout: Double { 5 }
 
     // MARK: Input (global compositor coordinates)
 

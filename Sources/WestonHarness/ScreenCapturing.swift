@@ -1,0 +1,33 @@
+// Waiting for the screen to show something, the same way under every compositor we drive.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A compositor session that can take screenshots (Weston through our plugin, Sway through grim,
+/// GNOME through its Screenshot API).
+public protocol ScreenCapturing: AnyObject {
+    /// A screenshot of the whole output, saved at `path` (or in the session's own folder).
+    func screenshot(to path: String?) throws -> Screenshot
+    /// How long ``waitForScreen(timeout:_:_:)`` waits when not told.
+    var screenTimeout: Double { get }
+}
+
+extension ScreenCapturing {
+    /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
+    /// throws, naming the last screenshot so a person can look at it.
+    @discardableResult
+    public func waitForScreen(timeout: Double? = nil, _ what: String,
+                              _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        let limit = timeout ?? screenTimeout
+        let deadline = Date().addingTimeInterval(limit)
+        var last: Screenshot?
+        repeat {
+            let shot = try screenshot(to: nil)
+            if condition(shot) { return shot }
+            last = shot
+            usleep(30_000)
+        } while Date() < deadline
+        throw HarnessError("screen never showed \(what) within \(limit) s; last screenshot: \(last?.path ?? "none")")
+    }
+}
