@@ -23,7 +23,13 @@ struct TouchTracker: ParsableCommand {
             """,
         discussion: """
             Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
-            Touch draws with any number of fingers; the left mouse button draws like one finger.
+            Touch draws with any number of fingers; the left mouse button and a pen draw like one \
+            finger. Double tap clears; tap a line to select it and get Delete; long-press a line \
+            and drag to move it; swipe up with three fingers for the colours. The toolbar has \
+            Undo, Redo, the Line, Free and Circle tools and the Angle, Speed and Fingers toggles.
+
+            Keys: Delete or Backspace deletes the selected line, Escape deselects, Ctrl+Z undoes, \
+            Ctrl+Shift+Z or Ctrl+Y redoes.
 
             Every finished line is saved at once to the drawing file (default: \
             $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
