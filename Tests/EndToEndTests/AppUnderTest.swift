@@ -53,6 +53,30 @@ final class AppUnderTest {
     func up(_ id: Int) throws { try session.touchUp(id) }
     func frame() throws { try session.touchFrame() }
 
+    /// A quick tap like a finger's: down, 50 ms, up. `settle` waits out the double-tap window.
+    func tap(_ id: Int, _ x: Double, _ y: Double, settle: Bool = true) throws {
+        try down(id, x, y)
+        try frame()
+        usleep(50_000)
+        try up(id)
+        try frame()
+        if settle { usleep(500_000) }
+    }
+
+    /// A finger from `a` to `b` in five frames; lifted unless `lift` is false.
+    func drawLine(_ id: Int, from a: (Double, Double), to b: (Double, Double), lift: Bool = true) throws {
+        try down(id, a.0, a.1)
+        try frame()
+        for step in 1...5 {
+            let t = Double(step) / 5
+            try move(id, a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+            try frame()
+        }
+        guard lift else { return }
+        try up(id)
+        try frame()
+    }
+
     /// Waits until the screen satisfies `condition`, with window-relative pixel lookup.
     @discardableResult
     func expectScreen(_ what: String, timeout: Double = 5,

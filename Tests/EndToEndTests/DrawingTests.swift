@@ -74,16 +74,8 @@ struct DrawingTests {
     @Test("T1: a touch id reused after its up starts a new line")
     func reusedTouchID() {
         withApp { app in
-            try app.down(3, 100, 100)
-            try app.frame()
-            try app.move(3, 400, 100)
-            try app.frame()
-            try app.up(3)
-            try app.frame()
-            try app.down(3, 100, 300)
-            try app.frame()
-            try app.move(3, 400, 300)
-            try app.frame()
+            try app.drawLine(3, from: (100, 100), to: (400, 100))
+            try app.drawLine(3, from: (100, 300), to: (400, 300), lift: false)
             try app.expectScreen("the first line black, the second red") { pixel in
                 pixel(250, 100) == .black && pixel(250, 300) == .red && pixel(250, 200) == .white
             }
@@ -93,12 +85,7 @@ struct DrawingTests {
     @Test("A2 T9: wl_touch.cancel removes the lines in progress and keeps the finished ones")
     func cancelMidStroke() {
         withApp { app in
-            try app.down(0, 100, 600)
-            try app.frame()
-            try app.move(0, 900, 600)
-            try app.frame()
-            try app.up(0)
-            try app.frame()
+            try app.drawLine(0, from: (100, 600), to: (900, 600))
             try app.down(1, 200, 100)
             try app.down(2, 400, 100)
             try app.frame()
@@ -113,12 +100,7 @@ struct DrawingTests {
                 pixel(500, 600) == .black && pixel(200, 250) == .white && pixel(500, 250) == .white
             }
             // Touch still works after a cancel.
-            try app.down(4, 700, 100)
-            try app.frame()
-            try app.move(4, 700, 400)
-            try app.frame()
-            try app.up(4)
-            try app.frame()
+            try app.drawLine(4, from: (700, 100), to: (700, 400))
             try app.expectScreen("a new black line") { pixel in pixel(700, 250) == .black }
         }
     }

@@ -8,28 +8,6 @@ import Testing
 import WestonHarness
 
 extension AppUnderTest {
-    /// A quick tap like a finger's: down, 50 ms, up. `settle` waits out the double-tap window.
-    func tap(_ id: Int, _ x: Double, _ y: Double, settle: Bool = true) throws {
-        try down(id, x, y)
-        try frame()
-        usleep(50_000)
-        try up(id)
-        try frame()
-        if settle { usleep(500_000) }
-    }
-
-    func drawLine(_ id: Int, from a: (Double, Double), to b: (Double, Double)) throws {
-        try down(id, a.0, a.1)
-        try frame()
-        for step in 1...5 {
-            let t = Double(step) / 5
-            try move(id, a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
-            try frame()
-        }
-        try up(id)
-        try frame()
-    }
-
     /// The popup menu's window, once it is mapped.
     func waitForPopup(timeout: Double = 5) throws -> WindowInfo {
         let deadline = Date().addingTimeInterval(timeout)

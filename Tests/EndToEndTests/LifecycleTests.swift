@@ -20,12 +20,7 @@ struct LifecycleTests {
     @Test("The canvas follows the window when the compositor resizes it; lines stay")
     func resizeFollowsWindow() {
         withApp { app in
-            try app.down(0, 50, 50)
-            try app.frame()
-            try app.move(0, 300, 50)
-            try app.frame()
-            try app.up(0)
-            try app.frame()
+            try app.drawLine(0, from: (50, 50), to: (300, 50))
             try app.expectScreen("the first line") { pixel in pixel(175, 50) == .black }
             try app.session.resize(appID: AppUnderTest.appID, width: 600, height: 400)
             let deadline = Date().addingTimeInterval(5)
@@ -75,10 +70,7 @@ struct LifecycleTests {
     @Test("Killing the compositor mid-stroke ends the app with a one-line message and a non-zero status")
     func compositorLoss() {
         withApp { app in
-            try app.down(0, 100, 100)
-            try app.frame()
-            try app.move(0, 300, 300)
-            try app.frame()
+            try app.drawLine(0, from: (100, 100), to: (300, 300), lift: false)
             app.session.killCompositor()
             let status = app.app.waitForExit(timeout: 5)
             #expect(status != nil && status != 0, "exit status \(String(describing: status))")
