@@ -57,6 +57,10 @@ final class TitleBarView: View {
     var title: String { didSet { setNeedsDisplay() } }
     /// Drawn dimmer when the window is not active, as desktops do.
     var isActive = true { didSet { if isActive != oldValue { setNeedsDisplay() } } }
+    /// A maximized window's middle button restores it, and says so with two overlapping squares.
+    var isMaximized = false {
+        didSet { maximizeButton.title = isMaximized ? "❐" : "□" }
+    }
     let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
     let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
     let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))

@@ -185,6 +185,7 @@ final class ToplevelWindow {
         if let mode = pendingDecorationMode { decorationMode = mode }
         window.showsTitleBar = decorationMode != .serverSide && !states.contains(.fullscreen)
         window.titleBar.isActive = states.contains(.activated)
+        window.titleBar.isMaximized = states.contains(.maximized)
         if first || width != size.width || height != size.height {
             logger.debug("window size \(width)x\(height)")
             size = (width, height)
