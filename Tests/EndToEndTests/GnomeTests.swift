@@ -205,7 +205,14 @@ struct GnomeTests {
             try app.up(0)
             let status = app.app.waitForExit(timeout: 10)
             #expect(status == 0, "exit status \(String(describing: status)); stderr: \(app.app.standardError)")
-            #expect(try app.session.windows().allSatisfy { $0.appID != GnomeAppUnderTest.appID })
+            // gnome-shell unmaps the window a moment after the client is gone.
+            let deadline = Date().addingTimeInterval(5)
+            var windows = try app.session.windows()
+            while windows.contains(where: { $0.appID == GnomeAppUnderTest.appID }), Date() < deadline {
+                usleep(50_000)
+                windows = try app.session.windows()
+            }
+            #expect(windows.allSatisfy { $0.appID != GnomeAppUnderTest.appID }, "\(windows)")
         }
     }
 
@@ -266,7 +273,14 @@ struct GnomeTests {
             try app.session.waitForScreen("the line gone") { shot in
                 shot.pixel(x: a.x + 50, y: a.y) == .white && shot.pixel(x: (a.x + b.x) / 2, y: a.y) == .white
             }
-            #expect(try app.session.windows().allSatisfy { !$0.popup || $0.appID != GnomeAppUnderTest.appID })
+            // The popup is gone from gnome-shell's windows too (a moment after the client destroyed it).
+            let deadline = Date().addingTimeInterval(5)
+            var windows = try app.session.windows()
+            while windows.contains(where: { $0.popup && $0.appID == GnomeAppUnderTest.appID }), Date() < deadline {
+                usleep(50_000)
+                windows = try app.session.windows()
+            }
+            #expect(windows.allSatisfy { !$0.popup || $0.appID != GnomeAppUnderTest.appID }, "\(windows)")
         }
     }
 }

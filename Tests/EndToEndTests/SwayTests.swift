@@ -138,7 +138,14 @@ struct SwayTests {
             try app.session.command("[app_id=\"\(SwayAppUnderTest.appID)\"] kill")
             let status = app.app.waitForExit(timeout: 5)
             #expect(status == 0, "exit status \(String(describing: status)); stderr: \(app.app.standardError)")
-            #expect(try app.session.windows().isEmpty)
+            // sway drops the window from its tree a moment after the client is gone.
+            let deadline = Date().addingTimeInterval(5)
+            var windows = try app.session.windows()
+            while !windows.isEmpty, Date() < deadline {
+                usleep(50_000)
+                windows = try app.session.windows()
+            }
+            #expect(windows.isEmpty, "\(windows)")
         }
     }
 }
