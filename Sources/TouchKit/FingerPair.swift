@@ -37,6 +37,65 @@ struct FingerPair {
     var span: Double { Point.zero.distance(to: vector) }
 }
 
+/// How fast a value changes between samples, per second (a pinch's scale, a rotation's angle).
+struct RateSampler {
+    private var last: (time: Double, value: Double)?
+    private(set) var rate = 0.0
+
+    /// Starts measuring from `value` at `time`.
+    mutating func start(_ value: Double, at time: Double) {
+        last = (time, value)
+    }
+
+    mutating func sample(_ value: Double, at time: Double) {
+        if let last, time > last.time { rate = (value - last.value) / (time - last.time) }
+        last = (time, value)
+    }
+
+    mutating func reset() {
+        last = nil
+        rate = 0
+    }
+}
+
+extension GestureRecognizer {
+    /// The moves of a two-finger gesture (pinch, rotation): it begins once the fingers went
+    /// `pastThreshold`, then changes with every move; `sample` records the new value first.
+    func followTwoFingers(pastThreshold: Bool, sample: () -> Void) {
+        switch effectiveState {
+        case .possible:
+            if pastThreshold {
+                sample()
+                state = .began
+            }
+        case .began, .changed:
+            sample()
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    /// A finger of the pair lifted: a gesture that began ends; one that did not waits for another
+    /// finger, and fails when none is left.
+    func twoFingersLifted(_ pair: inout FingerPair) {
+        switch effectiveState {
+        case .possible:
+            pair.dropLifted()
+            if activeTouches.isEmpty { state = .failed }
+        case .began, .changed:
+            state = .ended
+        default:
+            break
+        }
+    }
+
+    /// Where a two-finger gesture is: the centroid of its fingers.
+    func twoFingerLocation(_ pair: FingerPair, in view: View?) -> Point? {
+        pair.touches.count == 2 ? centroid(of: pair.touches, in: view) : nil
+    }
+}
+
 /// The angle from `a` to `b` in radians, in (-π, π], positive clockwise on screen (y grows down),
 /// as UIKit's rotation is. TouchKit stays free of libm, hence its own arctangent.
 func angle(from a: Point, to b: Point) -> Double {

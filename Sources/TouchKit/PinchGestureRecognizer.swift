@@ -13,7 +13,7 @@ open class PinchGestureRecognizer: GestureRecognizer {
     /// `scale == base * span / reference`.
     private var base = 1.0
     private var reference = 0.0
-    private var lastSample: (time: Double, scale: Double)?
+    private var sampler = RateSampler()
 
     /// The fingers' distance relative to their distance when they landed (or when `scale` was
     /// last set, times that value). 1 before the fingers moved.
@@ -29,7 +29,7 @@ open class PinchGestureRecognizer: GestureRecognizer {
     }
 
     /// How fast ``scale`` changes, per second.
-    public private(set) var velocity: Double = 0
+    public var velocity: Double { sampler.rate }
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
@@ -39,38 +39,21 @@ open class PinchGestureRecognizer: GestureRecognizer {
             initialSpan = pair.span
             base = 1
             reference = initialSpan
-            lastSample = (event.timestamp, 1)
+            sampler.start(1, at: event.timestamp)
         }
     }
 
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
         super.touchesMoved(touches, with: event)
         guard pair.isComplete else { return }
-        switch effectiveState {
-        case .possible:
-            if abs(pair.span - initialSpan) > Self.hysteresis, initialSpan > 0 {
-                sample(at: event.timestamp)
-                state = .began
-            }
-        case .began, .changed:
-            sample(at: event.timestamp)
-            state = .changed
-        default:
-            break
+        followTwoFingers(pastThreshold: abs(pair.span - initialSpan) > Self.hysteresis && initialSpan > 0) {
+            sampler.sample(scale, at: event.timestamp)
         }
     }
 
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
-        switch effectiveState {
-        case .possible:
-            pair.dropLifted()
-            if activeTouches.isEmpty { state = .failed }
-        case .began, .changed:
-            state = .ended
-        default:
-            break
-        }
+        twoFingersLifted(&pair)
     }
 
     // A system cancel needs no override: the base class cancels a gesture that began and fails
@@ -82,20 +65,11 @@ open class PinchGestureRecognizer: GestureRecognizer {
         initialSpan = 0
         base = 1
         reference = 0
-        lastSample = nil
-        velocity = 0
+        sampler.reset()
     }
 
     /// The centroid of the two fingers.
     open override func location(in view: View?) -> Point {
-        pair.touches.count == 2 ? centroid(of: pair.touches, in: view) : super.location(in: view)
-    }
-
-    private func sample(at time: Double) {
-        let now = scale
-        if let last = lastSample, time > last.time {
-            velocity = (now - last.scale) / (time - last.time)
-        }
-        lastSample = (time, now)
+        twoFingerLocation(pair, in: view) ?? super.location(in: view)
     }
 }

@@ -15,7 +15,7 @@ open class RotationGestureRecognizer: GestureRecognizer {
     /// `rotation == base + turned - reference`.
     private var base = 0.0
     private var reference = 0.0
-    private var lastSample: (time: Double, rotation: Double)?
+    private var sampler = RateSampler()
 
     /// The angle the fingers turned, in radians, since they landed (or since `rotation` was last
     /// set, plus that value).
@@ -28,7 +28,7 @@ open class RotationGestureRecognizer: GestureRecognizer {
     }
 
     /// How fast ``rotation`` changes, in radians per second.
-    public private(set) var velocity: Double = 0
+    public var velocity: Double { sampler.rate }
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
@@ -39,7 +39,7 @@ open class RotationGestureRecognizer: GestureRecognizer {
             base = 0
             reference = 0
             lastVector = pair.vector
-            lastSample = (event.timestamp, 0)
+            sampler.start(0, at: event.timestamp)
         }
     }
 
@@ -51,31 +51,14 @@ open class RotationGestureRecognizer: GestureRecognizer {
             turned += angle(from: lastVector, to: vector)
         }
         if vector != .zero { lastVector = vector }
-        switch effectiveState {
-        case .possible:
-            if abs(turned) > Self.hysteresis {
-                sample(at: event.timestamp)
-                state = .began
-            }
-        case .began, .changed:
-            sample(at: event.timestamp)
-            state = .changed
-        default:
-            break
+        followTwoFingers(pastThreshold: abs(turned) > Self.hysteresis) {
+            sampler.sample(rotation, at: event.timestamp)
         }
     }
 
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
-        switch effectiveState {
-        case .possible:
-            pair.dropLifted()
-            if activeTouches.isEmpty { state = .failed }
-        case .began, .changed:
-            state = .ended
-        default:
-            break
-        }
+        twoFingersLifted(&pair)
     }
 
     // A system cancel needs no override: the base class cancels a gesture that began and fails
@@ -88,20 +71,11 @@ open class RotationGestureRecognizer: GestureRecognizer {
         lastVector = .zero
         base = 0
         reference = 0
-        lastSample = nil
-        velocity = 0
+        sampler.reset()
     }
 
     /// The centroid of the two fingers.
     open override func location(in view: View?) -> Point {
-        pair.touches.count == 2 ? centroid(of: pair.touches, in: view) : super.location(in: view)
-    }
-
-    private func sample(at time: Double) {
-        let now = rotation
-        if let last = lastSample, time > last.time {
-            velocity = (now - last.rotation) / (time - last.time)
-        }
-        lastSample = (time, now)
+        twoFingerLocation(pair, in: view) ?? super.location(in: view)
     }
 }
