@@ -28,6 +28,9 @@ public final class Drawing {
 
     public func stroke(_ id: StrokeID) -> Stroke? { indexByID[id].map { strokes[$0] } }
 
+    /// Where a stroke is in the paint order (an observer of `.added` learns where it went).
+    public func index(of id: StrokeID) -> Int? { indexByID[id] }
+
     /// A fresh identity for a stroke about to be added.
     public func makeID() -> StrokeID {
         defer { nextID += 1 }

@@ -84,6 +84,7 @@ struct TouchTracker: ParsableCommand {
         let document = DrawingDocument(opening: file ?? DrawingLocation.defaultFile(), clock: host.application.clock,
                                        logger: logger, autosaveDelay: autosaveDelay)
         if let unreadable = document.unreadable { printError("touchtracker: \(unreadable.message)") }
+        if let damaged = document.damagedJournal { printError("touchtracker: \(damaged.message)") }
 
         let controller = DrawViewController(drawing: document.drawing)
         if trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }

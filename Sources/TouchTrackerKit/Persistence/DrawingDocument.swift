@@ -14,6 +14,11 @@ public final class DrawingDocument {
     public let banner = BannerView()
     /// Set when the file asked for could not be read (it was moved aside).
     public let unreadable: UnreadableFile?
+    /// Set when the file's journal could be replayed only in part (it was moved aside).
+    public let damagedJournal: DamagedJournal?
+    /// Seconds after opening before a replayed journal is folded into the file (in the
+    /// background): late enough not to slow the first frames.
+    public static let compactionDelay = 1.0
     /// The file this session saves to.
     public var path: String { autosaver.path }
 
@@ -32,13 +37,25 @@ public final class DrawingDocument {
         self.clock = clock
         self.logger = logger
         unreadable = opened.unreadable
+        damagedJournal = opened.damagedJournal
         drawing = Drawing(strokes: opened.strokes)
         autosaver = Autosaver(drawing: drawing, path: opened.savePath, clock: clock, delay: autosaveDelay,
-                              inBackground: saveInBackground, limits: limits, logger: logger)
+                              inBackground: saveInBackground, limits: limits, logger: logger, disk: opened.disk)
         autosaver.onStatusChange = { [unowned self] _ in self.updateBanner() }
-        if let unreadable { showNotice(unreadable.bannerText, style: .error, seconds: 15) }
-        if opened.needsSave { autosaver.setNeedsSave() }
-        logger.debug("drawing \(opened.savePath): \(opened.strokes.count) strokes")
+        if let unreadable {
+            showNotice(unreadable.bannerText, style: .error, seconds: 15)
+        } else if let damagedJournal {
+            showNotice(damagedJournal.bannerText, style: .error, seconds: 15)
+        }
+        if let stale = opened.removedStaleJournal {
+            logger.notice("removed \(stale): it belonged to an earlier save of \(DrawingFile.name(of: opened.savePath))")
+        }
+        if opened.needsSave {
+            autosaver.setNeedsSave()
+        } else if opened.needsCompaction {
+            autosaver.setNeedsSave(after: Self.compactionDelay)
+        }
+        logger.debug("drawing \(opened.savePath): \(opened.strokes.count) strokes, \(opened.journalRecords) changes replayed from its journal")
     }
 
     /// Puts the banner across the top of `view` (the canvas), above its content.

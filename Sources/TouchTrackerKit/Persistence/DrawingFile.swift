@@ -211,6 +211,13 @@ public enum DrawingFile {
         try syncFolder(folder)
     }
 
+    /// The permission bits of `path`, or 0o644 when it does not exist (the journal gets those of
+    /// its drawing: private drawings stay private).
+    static func mode(of path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+    }
+
     /// Makes a rename in `folder` durable. Filesystems that cannot sync folders are tolerated.
     static func syncFolder(_ folder: String) throws(FileError) {
         let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -59,10 +59,15 @@ public enum DrawingFormat {
     /// Encodes strokes in paint order, one stroke per line. A stroke the reader would reject
     /// (a non-finite coordinate, a width out of range, strokes or points beyond the limits) is
     /// left out and listed in ``Encoded/omitted``, so the file always reads back.
-    public static func encode(_ strokes: [Stroke], limits: Limits = .standard) -> Encoded {
+    ///
+    /// `token` (optional) names this write of the file, so that a journal of later changes
+    /// (``DrawingJournal``) can tell whether it belongs to it; readers that know no journal skip it.
+    public static func encode(_ strokes: [Stroke], token: String? = nil, limits: Limits = .standard) -> Encoded {
         var out: [UInt8] = []
         out.reserveCapacity(64 + strokes.count * 96 + strokes.reduce(0) { $0 + $1.points.count } * 24)
-        out.append(contentsOf: "{\"format\":\"\(formatName)\",\"version\":\(version),\"strokes\":[".utf8)
+        out.append(contentsOf: "{\"format\":\"\(formatName)\",\"version\":\(version),".utf8)
+        if let token { out.append(contentsOf: "\"token\":\"\(token)\",".utf8) }
+        out.append(contentsOf: "\"strokes\":[".utf8)
         var omitted: [(id: StrokeID, reason: String)] = []
         var written = 0
         var totalPoints = 0
@@ -85,33 +90,40 @@ public enum DrawingFormat {
                 continue
             }
             totalPoints += stroke.points.count
-            out.append(contentsOf: written == 0 ? "\n{\"id\":".utf8 : ",\n{\"id\":".utf8)
+            out.append(contentsOf: written == 0 ? "\n".utf8 : ",\n".utf8)
             written += 1
-            out.append(contentsOf: String(stroke.id.rawValue).utf8)
-            out.append(contentsOf: ",\"kind\":\"".utf8)
-            out.append(contentsOf: stroke.kind.rawValue.utf8)
-            out.append(contentsOf: "\",\"color\":[".utf8)
-            appendNumber(stroke.color.red, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendNumber(stroke.color.green, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendNumber(stroke.color.blue, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendNumber(stroke.color.alpha, to: &out)
-            out.append(contentsOf: "],\"width\":".utf8)
-            appendNumber(stroke.width, to: &out)
-            out.append(contentsOf: ",\"points\":[".utf8)
-            for (i, point) in stroke.points.enumerated() {
-                out.append(contentsOf: i == 0 ? "[".utf8 : ",[".utf8)
-                appendNumber(point.x, to: &out)
-                out.append(UInt8(ascii: ","))
-                appendNumber(point.y, to: &out)
-                out.append(UInt8(ascii: "]"))
-            }
-            out.append(contentsOf: "]}".utf8)
+            appendStroke(stroke, to: &out)
         }
         out.append(contentsOf: "\n]}\n".utf8)
         return Encoded(bytes: out, omitted: omitted)
+    }
+
+    /// Appends one stroke object, `{"id":...,"points":[...]}`, without checking it (callers check
+    /// ``problem(with:limits:)`` first).
+    static func appendStroke(_ stroke: Stroke, to out: inout [UInt8]) {
+        out.append(contentsOf: "{\"id\":".utf8)
+        out.append(contentsOf: String(stroke.id.rawValue).utf8)
+        out.append(contentsOf: ",\"kind\":\"".utf8)
+        out.append(contentsOf: stroke.kind.rawValue.utf8)
+        out.append(contentsOf: "\",\"color\":[".utf8)
+        appendNumber(stroke.color.red, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(stroke.color.green, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(stroke.color.blue, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(stroke.color.alpha, to: &out)
+        out.append(contentsOf: "],\"width\":".utf8)
+        appendNumber(stroke.width, to: &out)
+        out.append(contentsOf: ",\"points\":[".utf8)
+        for (i, point) in stroke.points.enumerated() {
+            out.append(contentsOf: i == 0 ? "[".utf8 : ",[".utf8)
+            appendNumber(point.x, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendNumber(point.y, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: "]}".utf8)
     }
 
     /// Swift's `description` of a finite `Double` is the shortest decimal that reads back to the
@@ -158,11 +170,16 @@ public enum DrawingFormat {
     /// - Throws: ``DrawingFileError`` with a one-line message (with the line and column for
     ///   syntax errors) for anything that is not a version-1 drawing within `limits`.
     public static func decode(_ bytes: [UInt8], limits: Limits = .standard) throws(DrawingFileError) -> [Stroke] {
+        try decodeWithToken(bytes, limits: limits).strokes
+    }
+
+    /// Like ``decode(_:limits:)``, also returning the file's `token` (nil when it has none).
+    public static func decodeWithToken(_ bytes: [UInt8], limits: Limits = .standard) throws(DrawingFileError) -> (strokes: [Stroke], token: String?) {
         guard bytes.count <= limits.maxFileBytes else {
             throw DrawingFileError("the file is \(byteCount(bytes.count)), more than the \(byteCount(limits.maxFileBytes)) limit")
         }
         guard !bytes.isEmpty else { throw DrawingFileError("the file is empty") }
-        let result: Result<[Stroke], DrawingFileError> = bytes.withUnsafeBufferPointer { buffer in
+        let result: Result<(strokes: [Stroke], token: String?), DrawingFileError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, limits: limits)
             do throws(DrawingFileError) {
                 return .success(try reader.readDrawing())
@@ -231,12 +248,14 @@ public struct DrawingFileError: Error, Equatable, CustomStringConvertible, Senda
 
 /// A cursor over the file's bytes that reads exactly the shape of a drawing, checking the limits
 /// as it goes. Recursion happens only when skipping unknown values, and is bounded by
-/// `maxDepth`.
-private struct Reader {
+/// `maxDepth`. The journal reads its records with it too, one line at a time.
+struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: DrawingFormat.Limits
     var i = 0
     var totalPoints = 0
+    /// The line number of `bytes[0]` in messages (the journal hands over one line of a file).
+    var firstLine = 1
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DrawingFormat.Limits) {
         self.bytes = bytes
@@ -247,7 +266,7 @@ private struct Reader {
 
     // MARK: The drawing
 
-    mutating func readDrawing() throws(DrawingFileError) -> [Stroke] {
+    mutating func readDrawing() throws(DrawingFileError) -> (strokes: [Stroke], token: String?) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else {
             throw error(at: i, "not a TouchTracker drawing: expected '{', found \(found())")
@@ -255,10 +274,11 @@ private struct Reader {
         var format: String?
         var version: Int?
         var strokes: [Stroke]?
+        var token: String?
         var strokesOffset: Int?
         var seen: Set<Key> = []
         try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
-            if key != .other, !seen.insert(key).inserted {
+            if Key.drawingKeys.contains(key), !seen.insert(key).inserted {
                 throw reader.error(at: keyOffset, "the key \"\(key.rawValue)\" appears twice")
             }
             switch key {
@@ -287,6 +307,8 @@ private struct Reader {
                     strokesOffset = reader.i
                     try reader.skipValue(depth: 1)
                 }
+            case .token:
+                token = try reader.readString(maxBytes: DrawingJournal.maxTokenBytes, what: "the save token")
             default:
                 try reader.skipValue(depth: 1)
             }
@@ -304,7 +326,7 @@ private struct Reader {
             strokes = try readStrokes()
         }
         guard let strokes else { throw DrawingFileError("the drawing has no \"strokes\" list") }
-        return strokes
+        return (strokes, token)
     }
 
     mutating func readStrokes() throws(DrawingFileError) -> [Stroke] {
@@ -337,7 +359,7 @@ private struct Reader {
         var points: [Point]?
         var seen: Set<Key> = []
         try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
-            if key != .other, !seen.insert(key).inserted {
+            if Key.strokeKeys.contains(key), !seen.insert(key).inserted {
                 throw reader.error(at: keyOffset, "stroke \(number): the key \"\(key.rawValue)\" appears twice")
             }
             let at = reader.i
@@ -538,7 +560,14 @@ private struct Reader {
 
     /// The keys the format knows; any other is `.other` and its value is skipped.
     enum Key: String, CaseIterable {
-        case format, version, strokes, id, kind, color, width, points, other
+        case format, version, strokes, token, id, kind, color, width, points
+        /// Journal records (`DrawingJournal`).
+        case add, at, remove, update
+        case other
+
+        /// The keys each object knows; any other key in it is skipped like `.other`, twice or not.
+        static let drawingKeys: Set<Key> = [.format, .version, .strokes, .token]
+        static let strokeKeys: Set<Key> = [.id, .kind, .color, .width, .points]
 
         static let spellings: [(bytes: [UInt8], key: Key)] = allCases.filter { $0 != .other }.map { (Array($0.rawValue.utf8), $0) }
     }
@@ -828,7 +857,7 @@ private struct Reader {
 
     /// An error at a byte offset, prefixed with its line and column (1-based).
     func error(at offset: Int, _ message: String) -> DrawingFileError {
-        var line = 1
+        var line = firstLine
         var lineStart = 0
         let end = min(offset, bytes.count)
         for k in 0..<end where bytes[k] == 0x0A {

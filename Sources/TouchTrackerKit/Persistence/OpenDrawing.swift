@@ -1,5 +1,7 @@
-// Opening a drawing at start: read it, or start a new one, or (for a file that cannot be read)
-// move the file aside untouched and start an empty drawing that saves somewhere it cannot harm it.
+// Opening a drawing at start: read it and replay its journal, or start a new one, or (for a file
+// that cannot be read) move the file aside untouched and start an empty drawing that saves somewhere
+// it cannot harm it. A journal record that cannot be read ends the replay there: the drawing keeps
+// what came before, and the journal is moved aside like an unreadable file.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,13 +18,16 @@ public struct UnreadableFile: Equatable, Sendable {
     public var moveProblem: String?
     /// Where this session saves instead.
     public var savePath: String
+    /// Where the file's journal went (moved aside with it), if it had one.
+    public var journalMovedTo: String?
 
     /// One line for standard error: the file, the problem, and what happened.
     public var message: String {
         let what = movedTo.map { "moved it to \($0)" }
             ?? "could not move it aside (\(moveProblem ?? "unknown error")), left it as it is"
+        let journal = journalMovedTo.map { " and its journal to \($0)" } ?? ""
         let saving = savePath == path ? "" : " that saves to \(savePath)"
-        return "cannot read \(path): \(problem); \(what); starting with an empty drawing\(saving)"
+        return "cannot read \(path): \(problem); \(what)\(journal); starting with an empty drawing\(saving)"
     }
 
     /// A shorter text for the banner in the window.
@@ -33,16 +38,61 @@ public struct UnreadableFile: Equatable, Sendable {
     }
 }
 
+/// A journal whose replay stopped at a record that cannot be read or does not fit the drawing.
+public struct DamagedJournal: Equatable, Sendable {
+    /// The journal as it was found.
+    public var path: String
+    /// The first bad record: "line 7, column 12: ..." or "line 7: stroke #12 is removed but is not
+    /// in the drawing".
+    public var problem: String
+    /// The changes replayed before it, which the drawing has.
+    public var records: Int
+    /// Where the journal is now, if it could be moved aside.
+    public var movedTo: String?
+    /// Why it could not be moved aside, if it could not.
+    public var moveProblem: String?
+
+    /// The drawing file the journal belongs to.
+    var drawingPath: String { String(path.dropLast(".journal".count)) }
+
+    /// One line for standard error.
+    public var message: String {
+        let what = movedTo.map { "moved it to \($0)" }
+            ?? "could not move it aside (\(moveProblem ?? "unknown error")), left it as it is"
+        return "cannot replay \(path): \(problem); restored \(drawingPath) with the \(records) changes before it; \(what)"
+    }
+
+    /// A shorter text for the banner in the window.
+    public var bannerText: String {
+        let name = DrawingFile.name(of: drawingPath)
+        let kept = movedTo.map { " The journal was kept as \(DrawingFile.name(of: $0))." } ?? ""
+        return "The last changes to \(name) could not all be restored (\(problem)).\(kept)"
+    }
+}
+
 /// What opening found.
 public struct OpenedDrawing: Sendable {
     /// The strokes to start with (empty for a new or unreadable file).
     public var strokes: [Stroke]
     /// Where this session saves.
     public var savePath: String
-    /// True when `savePath` holds no drawing yet, so the first save should happen now.
+    /// True when `savePath` holds no drawing yet (or not all of it), so the first save should
+    /// happen now.
     public var needsSave: Bool
     /// Set when the file could not be read.
     public var unreadable: UnreadableFile?
+    /// The file as found, when autosave may go on appending to a journal for it; nil when the
+    /// first save must write the whole file.
+    public var disk: Autosaver.DiskState?
+    /// Journal records replayed onto the file.
+    public var journalRecords = 0
+    /// True when a journal was replayed: it should be folded into the file soon (off the event
+    /// loop), so that journals do not grow from session to session.
+    public var needsCompaction = false
+    /// Set when the replay stopped at a bad record.
+    public var damagedJournal: DamagedJournal?
+    /// A journal that belonged to an earlier write of the file (or to no file), removed.
+    public var removedStaleJournal: String?
 }
 
 extension DrawingFile {
@@ -55,17 +105,24 @@ extension DrawingFile {
                             rescueFolders: [String]? = nil) -> OpenedDrawing {
         let path = absolute(path)
         removeStaleTemporaryFiles(for: path)
+        let journal = DrawingJournal.path(for: path)
         let problem: String
         do {
             switch try read(path, maxBytes: limits.maxFileBytes) {
             case .missing:
                 // A failure here shows up as a failing save, with the banner.
                 try? createFolder(folder(of: path))
-                return OpenedDrawing(strokes: [], savePath: path, needsSave: true, unreadable: nil)
+                var opened = OpenedDrawing(strokes: [], savePath: path, needsSave: true, unreadable: nil)
+                // A journal without its file has nothing to apply to.
+                if unlink(journal) == 0 { opened.removedStaleJournal = journal }
+                return opened
             case .bytes(let bytes):
                 do {
-                    let strokes = try DrawingFormat.decode(bytes, limits: limits)
-                    return OpenedDrawing(strokes: strokes, savePath: path, needsSave: false, unreadable: nil)
+                    let (strokes, token) = try DrawingFormat.decodeWithToken(bytes, limits: limits)
+                    let disk = token.map { Autosaver.DiskState(token: $0, fileBytes: bytes.count, journalBytes: 0) }
+                    var opened = OpenedDrawing(strokes: strokes, savePath: path, needsSave: false, unreadable: nil, disk: disk)
+                    replayJournal(journal, into: &opened, token: token, limits: limits)
+                    return opened
                 } catch {
                     problem = error.message
                 }
@@ -74,6 +131,8 @@ extension DrawingFile {
             problem = error.reason
         }
         var unreadable = UnreadableFile(path: path, problem: problem, movedTo: nil, moveProblem: nil, savePath: path)
+        // The journal goes with its file: it means nothing to the new drawing.
+        if access(journal, F_OK) == 0 { unreadable.journalMovedTo = try? moveAside(journal) }
         do {
             unreadable.movedTo = try moveAside(path)
         } catch {
@@ -89,23 +148,68 @@ extension DrawingFile {
         return OpenedDrawing(strokes: [], savePath: unreadable.savePath, needsSave: true, unreadable: unreadable)
     }
 
+    /// Replays the journal beside the file onto `opened`'s strokes: removes a stale journal, moves
+    /// a damaged one aside (keeping the records before the damage), and asks for the whole file to
+    /// be written soon after any replay.
+    static func replayJournal(_ journal: String, into opened: inout OpenedDrawing, token: String?,
+                              limits: DrawingFormat.Limits) {
+        let reading: DrawingJournal.Reading
+        do {
+            guard case .bytes(let bytes) = try read(journal, maxBytes: limits.maxFileBytes) else { return }
+            reading = DrawingJournal.replay(bytes, onto: opened.strokes, token: token, limits: limits)
+        } catch {
+            reading = .replayed(DrawingJournal.Replay(strokes: opened.strokes, records: 0, problem: error.reason, tornBytes: 0))
+        }
+        switch reading {
+        case .stale:
+            unlink(journal)
+            opened.removedStaleJournal = journal
+        case .replayed(let replay):
+            opened.strokes = replay.strokes
+            opened.journalRecords = replay.records
+            // The journal is folded into a new file: until then appends would follow a torn line.
+            opened.disk = nil
+            guard let problem = replay.problem else {
+                opened.needsCompaction = true
+                return
+            }
+            // The records replayed are only in memory now: save them at once.
+            opened.needsSave = true
+            var damaged = DamagedJournal(path: journal, problem: problem, records: replay.records)
+            do {
+                damaged.movedTo = try moveAside(journal)
+            } catch {
+                damaged.moveProblem = error.reason
+            }
+            opened.damagedJournal = damaged
+        }
+    }
+
     /// `$TMPDIR`, else `/tmp`.
     static func temporaryFolder() -> String {
         if let tmp = DrawingLocation.environment("TMPDIR"), tmp.hasPrefix("/") { return tmp }
         return "/tmp"
     }
 
-    /// Reads and decodes a drawing without changing anything on disk (export, tools).
+    /// Reads and decodes a drawing, with its journal replayed, without changing anything on disk
+    /// (export, tools). A journal that cannot be replayed to its end is an error here.
     public static func load(_ path: String, limits: DrawingFormat.Limits = .standard) throws(FileError) -> [Stroke] {
+        let strokes: [Stroke], token: String?
         switch try read(path, maxBytes: limits.maxFileBytes) {
         case .missing:
             throw FileError("read", path, code: ENOENT)
         case .bytes(let bytes):
             do {
-                return try DrawingFormat.decode(bytes, limits: limits)
+                (strokes, token) = try DrawingFormat.decodeWithToken(bytes, limits: limits)
             } catch {
                 throw FileError("read", path, reason: error.message)
             }
         }
+        let journal = DrawingJournal.path(for: path)
+        guard case .bytes(let bytes) = try read(journal, maxBytes: limits.maxFileBytes),
+              case .replayed(let replay) = DrawingJournal.replay(bytes, onto: strokes, token: token, limits: limits)
+        else { return strokes }
+        if let problem = replay.problem { throw FileError("read", journal, reason: problem) }
+        return replay.strokes
     }
 }
