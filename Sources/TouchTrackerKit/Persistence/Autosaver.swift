@@ -118,6 +118,9 @@ public final class Autosaver {
     /// The next save writes the whole file: after a reset, a failed save, or when asked to.
     private var wholeFileNext: Bool
     private var timer: TimerToken?
+    private var timerDeadline = 0.0
+    /// The armed timer is a compaction asked for with ``setNeedsSave(after:)``.
+    private var lateTimer = false
     private var pollTimer: TimerToken?
     private var inFlight = false
     private var failures = 0
@@ -157,6 +160,7 @@ public final class Autosaver {
         pending.removeAll()
         if status == .saved { setStatus(.unsaved) }
         schedule(after: seconds)
+        lateTimer = timer != nil && seconds > delay
     }
 
     private func drawingChanged(_ change: Drawing.Change) {
@@ -190,9 +194,15 @@ public final class Autosaver {
 
     /// Arms the save timer, unless a timer or a save is already on its way (it will see the
     /// change: a save in flight reschedules when it ends).
+    /// A compaction asked for later (after opening) is brought forward by a change; a retry's
+    /// pause is not.
     private func schedule(after seconds: Double) {
-        guard timer == nil, !inFlight else { return }
-        timer = clock.schedule(at: clock.now + seconds) { [weak self] in
+        let deadline = clock.now + seconds
+        guard !inFlight, timer == nil || (lateTimer && timerDeadline > deadline) else { return }
+        timer?.cancel()
+        lateTimer = false
+        timerDeadline = deadline
+        timer = clock.schedule(at: deadline) { [weak self] in
             self?.timer = nil
             self?.startSave()
         }
