@@ -85,6 +85,9 @@ public final class Autosaver {
         /// The files after a successful save; nil when the next save must write the whole file
         /// (a stroke was left out of it, or the file has no token).
         public var disk: DiskState?
+        /// Nothing was written: the records would have taken the journal past the policy's limit
+        /// (or cannot be written), so the whole file is written at once instead.
+        public var needsWholeFile = false
     }
 
     public let drawing: Drawing
@@ -117,6 +120,9 @@ public final class Autosaver {
     private var pending: [DrawingJournal.Record] = []
     /// The next save writes the whole file: after a reset, a failed save, or when asked to.
     private var wholeFileNext: Bool
+    /// The points in the drawing, kept up to date from the changes, so that the event loop can
+    /// tell without a scan whether the drawing is within the limits a journal may reach.
+    private var pointCount: Int
     private var timer: TimerToken?
     private var timerDeadline = 0.0
     /// The armed timer is a compaction asked for with ``setNeedsSave(after:)``.
@@ -145,6 +151,7 @@ public final class Autosaver {
         self.disk = disk
         self.policy = policy
         wholeFileNext = disk == nil
+        pointCount = Self.points(in: drawing.strokes)
         worker = inBackground ? SaveWorker() : nil
         drawing.observe { [weak self] change in self?.drawingChanged(change) }
     }
@@ -165,6 +172,12 @@ public final class Autosaver {
 
     private func drawingChanged(_ change: Drawing.Change) {
         changeCount += 1
+        switch change {
+        case .added(let stroke): pointCount += stroke.points.count
+        case .removed(let stroke): pointCount -= stroke.points.count
+        case .updated(let old, let new): pointCount += new.points.count - old.points.count
+        case .reset: pointCount = Self.points(in: drawing.strokes)
+        }
         record(change)
         if status == .saved { setStatus(.unsaved) }
         schedule(after: delay)
@@ -187,6 +200,8 @@ public final class Autosaver {
         }
     }
 
+    private static func points(in strokes: [Stroke]) -> Int { strokes.reduce(0) { $0 + $1.points.count } }
+
     private func wholeFileInstead() {
         wholeFileNext = true
         pending.removeAll()
@@ -208,16 +223,21 @@ public final class Autosaver {
         }
     }
 
-    /// What the next save gets: the snapshot, the records since the last save and the files to
-    /// append to. Takes the pending records.
+    /// What the next save gets: the records since the last save and the files to append them
+    /// to, or the snapshot to write whole. Takes the pending records. An append holds no
+    /// snapshot, so a change made while it runs does not copy the stroke array.
     private func takePlan(wholeFileFirst: Bool) -> SavePlan {
         defer {
             pending.removeAll()
             wholeFileNext = false
         }
-        return SavePlan(strokes: drawing.strokes, records: wholeFileNext ? [] : pending,
-                        disk: wholeFileNext ? nil : disk, wholeFileFirst: wholeFileFirst, generation: changeCount,
-                        path: path, limits: limits, policy: policy)
+        let appendable = disk.flatMap { disk in
+            !wholeFileNext && disk.fileBytes >= policy.wholeFileBelow && drawing.strokes.count <= limits.maxStrokes
+                && pointCount <= limits.maxTotalPoints ? disk : nil
+        }
+        return SavePlan(strokes: appendable == nil || wholeFileFirst ? drawing.strokes : nil,
+                        records: appendable == nil ? [] : pending, disk: appendable, strokeCount: drawing.strokes.count,
+                        generation: changeCount, path: path, limits: limits, policy: policy)
     }
 
     private func startSave() {
@@ -244,6 +264,11 @@ public final class Autosaver {
 
     private func finish(_ report: Report, retry: Bool = true) {
         inFlight = false
+        if report.needsWholeFile {
+            wholeFileInstead()
+            if retry { startSave() }
+            return
+        }
         for (id, reason) in report.omitted {
             logger?.warning("stroke \(id) left out of \(path): \(reason)")
         }
@@ -354,60 +379,66 @@ public final class Autosaver {
     }
 }
 
-/// The work of one save, safe to run on any thread: append the records to the journal when the
-/// policy allows, else write the whole file.
+/// The work of one save, safe to run on any thread: append the records to the journal, or write
+/// the whole file.
 struct SavePlan: Sendable {
-    var strokes: [Stroke]
+    /// The drawing to write whole; nil for an append.
+    var strokes: [Stroke]?
     /// The changes since the state `disk` describes.
     var records: [DrawingJournal.Record]
-    /// The files the records continue; nil writes the whole file.
+    /// The files the records continue; nil when they cannot be appended.
     var disk: Autosaver.DiskState?
-    /// Quitting: the whole file first, the journal only if that fails.
-    var wholeFileFirst: Bool
+    /// The strokes in the drawing (for the report).
+    var strokeCount: Int
     var generation: Int
     var path: String
     var limits: DrawingFormat.Limits
     var policy: Autosaver.Policy
 
+    /// With strokes and records both (quitting): the whole file first, the journal only if that
+    /// fails.
     func run() -> Autosaver.Report {
-        if wholeFileFirst {
-            let whole = writeWholeFile()
-            if case .failure = whole.result, let appended = append(), case .success = appended.result { return appended }
-            return whole
+        guard let strokes else {
+            return append() ?? Autosaver.Report(generation: generation, result: .success(()), kind: .append, bytes: 0,
+                                                strokes: strokeCount, records: 0, encodeSeconds: 0, writeSeconds: 0,
+                                                omitted: [], disk: disk, needsWholeFile: true)
         }
-        return append() ?? writeWholeFile()
+        let whole = writeWholeFile(strokes)
+        if case .failure = whole.result, let appended = append(), case .success = appended.result { return appended }
+        return whole
     }
 
     /// Writes the file with a new token, then removes the journal, which no longer applies to it.
     /// A crash between the two leaves a journal with the old token, which opening ignores.
-    func writeWholeFile() -> Autosaver.Report {
+    func writeWholeFile(_ strokes: [Stroke]) -> Autosaver.Report {
         let report = Autosaver.writeWholeFile(strokes, token: DrawingJournal.newToken(), generation: generation,
                                               to: path, limits: limits)
         if case .success = report.result { unlink(DrawingJournal.path(for: path)) }
         return report
     }
 
-    /// Appends the records, or returns nil when the whole file should be written instead.
+    /// Appends the records, or returns nil when they cannot go to the journal (a stroke the
+    /// reader would reject, or a journal that would pass the policy's limit).
     func append() -> Autosaver.Report? {
-        guard let disk, disk.fileBytes >= policy.wholeFileBelow,
-              strokes.count <= limits.maxStrokes,
-              strokes.reduce(0, { $0 + $1.points.count }) <= limits.maxTotalPoints else { return nil }
+        guard let disk else { return nil }
         let start = monotonicNow()
         guard var bytes = DrawingJournal.encode(records, limits: limits) else { return nil }
         if disk.journalBytes == 0 { bytes = DrawingJournal.header(token: disk.token) + bytes }
         guard disk.journalBytes + bytes.count <= policy.journalLimit(fileBytes: disk.fileBytes) else { return nil }
         let encodedAt = monotonicNow()
-        let journal = DrawingJournal.path(for: path)
         var result: Result<Void, FileError> = .success(())
-        do {
-            try DrawingJournal.append(bytes, to: journal, expectedSize: disk.journalBytes, mode: DrawingFile.mode(of: path))
-        } catch {
-            result = .failure(error)
+        if !records.isEmpty {
+            do {
+                try DrawingJournal.append(bytes, to: DrawingJournal.path(for: path), expectedSize: disk.journalBytes,
+                                          mode: DrawingFile.mode(of: path))
+            } catch {
+                result = .failure(error)
+            }
         }
         var after = disk
-        after.journalBytes += bytes.count
-        return Autosaver.Report(generation: generation, result: result, kind: .append, bytes: bytes.count,
-                                strokes: strokes.count, records: records.count, encodeSeconds: encodedAt - start,
+        if !records.isEmpty { after.journalBytes += bytes.count }
+        return Autosaver.Report(generation: generation, result: result, kind: .append, bytes: records.isEmpty ? 0 : bytes.count,
+                                strokes: strokeCount, records: records.count, encodeSeconds: encodedAt - start,
                                 writeSeconds: monotonicNow() - encodedAt, omitted: [], disk: after)
     }
 }
