@@ -34,6 +34,37 @@ struct PersistenceRestoreTests {
         }
     }
 
+    @Test("kill -9 with a big drawing: lines saved in its journal come back, and quitting leaves one whole file")
+    func killNineWithJournal() {
+        withPersistentApp(launch: false) { app in
+            let folder = app.dataHome + "/touchtracker"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // Over 1 MiB, so that autosave appends to the journal (after one whole write that
+            // gives the file its token).
+            let seeded = 10_000
+            _ = try PersistenceDiskTests.seed(app.file, lines: seeded)
+            try app.launch()
+            try app.drawLine(0, from: (100, 100), to: (400, 100))
+            try app.waitForFile(strokes: seeded + 1)
+            try app.drawLine(1, from: (100, 200), to: (400, 300))
+            let journal = app.file + ".journal"
+            let deadline = Date().addingTimeInterval(5)
+            while (contents(journal).map { $0.split(separator: 0x0A).count } ?? 0) < 2, Date() < deadline { usleep(20_000) }
+            #expect(contents(journal).map { $0.split(separator: 0x0A).count } == 2, "a header and one record")
+            #expect(try SavedStroke.read(app.file).count == seeded + 1, "the file itself was not rewritten")
+            #expect(app.end(with: SIGKILL) == 128 + SIGKILL)
+            try app.launch()
+            try app.expectScreen("both lines restored") { pixel in pixel(250, 100) == .black && pixel(250, 250) == .black }
+            // Soon after the start the journal is folded into the file.
+            try app.waitForFile(strokes: seeded + 2)
+            #expect(contents(journal) == nil)
+            try app.drawLine(2, from: (100, 400), to: (400, 400))
+            #expect(app.end(with: SIGTERM) == 0)
+            #expect(try SavedStroke.read(app.file).count == seeded + 3, "quitting writes the whole file")
+            #expect(files(in: folder, prefix: "") == ["drawing.json"])
+        }
+    }
+
     @Test("kill -9 with a finger down: the finished lines come back, the unfinished one is gone")
     func killNineMidStroke() {
         withPersistentApp { app in
