@@ -279,6 +279,60 @@ struct PersistenceJournalTests {
         #expect(session.folder.names == ["drawing.json"])
     }
 
+    @Test("A file's token reads back, and readers that do not know it get the same strokes")
+    func tokenInFile() throws {
+        let strokes = randomDrawing(seed: 11)
+        let bytes = DrawingFormat.encode(strokes, token: "00112233aabbccdd").bytes
+        let decoded = try DrawingFormat.decodeWithToken(bytes)
+        #expect(decoded.token == "00112233aabbccdd" && identical(decoded.strokes, strokes))
+        #expect(try DrawingFormat.decodeWithToken(DrawingFormat.encode(strokes).bytes).token == nil)
+        #expect(decodeError("{\"format\": \"touchtracker-drawing\", \"version\": 1, \"token\": \"a\", \"token\": \"b\", \"strokes\": []}")
+            == "line 1, column 64: the key \"token\" appears twice")
+    }
+
+    @Test("Whatever a damaged journal holds, replaying it gives a drawing within the limits or stops with a one-line problem")
+    func damagedJournalsNeverCrash() throws {
+        let base = Self.lines(5)
+        let token = "00112233aabbccdd"
+        var moved = base[0]
+        moved.points[1].x += 3.5
+        let records: [DrawingJournal.Record] = [
+            .add(.line(StrokeID(6), from: Point(x: 1, y: 2), to: Point(x: 3, y: 4)), at: 5), .remove(StrokeID(2)),
+            .update(moved), .add(Stroke(id: StrokeID(7), kind: .freehand, points: [Point(x: 0.1, y: -0.0)]), at: 0),
+        ]
+        let journal = DrawingJournal.header(token: token) + (try #require(DrawingJournal.encode(records)))
+        guard case .replayed(let clean) = DrawingJournal.replay(journal, onto: base, token: token) else {
+            Issue.record("the journal was called stale")
+            return
+        }
+        #expect(clean.records == 4 && clean.problem == nil && clean.tornBytes == 0)
+        #expect(clean.strokes.map(\.id.rawValue) == [7, 1, 3, 4, 5, 6] && clean.strokes[1] == moved)
+        var limits = DrawingFormat.Limits()
+        limits.maxStrokes = 7
+        limits.maxTotalPoints = 15
+        for seed in UInt64(0)..<3000 {
+            var random = SplitMix(seed: seed)
+            var bytes = journal
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                let at = Int(random.next() % UInt64(bytes.count))
+                switch random.next() % 4 {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+                case 1: bytes.insert(Array("{}[],:\"0123456789-.e\n ".utf8)[Int(random.next() % 22)], at: at)
+                case 2: bytes.remove(at: at)
+                default: bytes.removeLast(bytes.count - at)
+                }
+                if bytes.isEmpty { break }
+            }
+            guard case .replayed(let replay) = DrawingJournal.replay(bytes, onto: base, token: token, limits: limits) else { continue }
+            #expect(replay.records <= 4 + 1, "seed \(seed)")
+            #expect(Set(replay.strokes.map(\.id)).count == replay.strokes.count, "seed \(seed): unique ids")
+            #expect(replay.strokes.count <= limits.maxStrokes && replay.strokes.reduce(0) { $0 + $1.points.count } <= limits.maxTotalPoints,
+                    "seed \(seed)")
+            #expect(replay.strokes.allSatisfy { DrawingFormat.problem(with: $0, limits: limits) == nil }, "seed \(seed)")
+            if let problem = replay.problem { #expect(!problem.isEmpty && !problem.contains("\n"), "seed \(seed): \(problem)") }
+        }
+    }
+
     @Test("Any mix of changes, saves, restarts and compactions reopens as the drawing in memory")
     func randomHistories() throws {
         var appends = 0, wholeFiles = 0
