@@ -166,8 +166,9 @@ public final class Autosaver {
         wholeFileNext = true
         pending.removeAll()
         if status == .saved { setStatus(.unsaved) }
+        let armed = timer != nil
         schedule(after: seconds)
-        lateTimer = timer != nil && seconds > delay
+        if !armed, timer != nil { lateTimer = seconds > delay }
     }
 
     private func drawingChanged(_ change: Drawing.Change) {
@@ -208,12 +209,15 @@ public final class Autosaver {
     }
 
     /// Arms the save timer, unless a timer or a save is already on its way (it will see the
-    /// change: a save in flight reschedules when it ends).
-    /// A compaction asked for later (after opening) is brought forward by a change; a retry's
-    /// pause is not.
+    /// change: a save in flight reschedules when it ends). Only a whole write asked for later
+    /// (after opening) is brought forward by a change; a retry's pause is not.
     private func schedule(after seconds: Double) {
         let deadline = clock.now + seconds
         guard !inFlight, timer == nil || (lateTimer && timerDeadline > deadline) else { return }
+        arm(at: deadline)
+    }
+
+    private func arm(at deadline: Double) {
         timer?.cancel()
         lateTimer = false
         timerDeadline = deadline
@@ -307,11 +311,7 @@ public final class Autosaver {
             setStatus(.failing(error))
             if retry {
                 let pause = retryDelays.isEmpty ? 1 : retryDelays[min(failures - 1, retryDelays.count - 1)]
-                timer?.cancel()
-                timer = clock.schedule(at: clock.now + pause) { [weak self] in
-                    self?.timer = nil
-                    self?.startSave()
-                }
+                arm(at: clock.now + pause)
             }
         }
     }
