@@ -164,7 +164,7 @@ struct PersistenceJournalTests {
         #expect(DrawingFile.name(of: movedTo).hasPrefix("drawing.json.unreadable-") && movedTo.hasSuffix(".journal"))
         #expect(readFile(movedTo) == damaged, "kept as it was")
         #expect(problem.message.hasPrefix("cannot replay \(session.journal): line 3, column "))
-        #expect(problem.message.contains("restored \(session.path) with the 1 changes before it; moved it to \(movedTo)"))
+        #expect(problem.message.contains("restored \(session.path) with the 1 change before it; moved the journal to \(movedTo)"))
         #expect(document.banner.isShowing && document.banner.style == .error)
         #expect(document.banner.message.hasPrefix("The last changes to drawing.json could not all be restored (line 3, column "))
         // What was replayed is saved at once.

@@ -57,9 +57,10 @@ public struct DamagedJournal: Equatable, Sendable {
 
     /// One line for standard error.
     public var message: String {
-        let what = movedTo.map { "moved it to \($0)" }
-            ?? "could not move it aside (\(moveProblem ?? "unknown error")), left it as it is"
-        return "cannot replay \(path): \(problem); restored \(drawingPath) with the \(records) changes before it; \(what)"
+        let what = movedTo.map { "moved the journal to \($0)" }
+            ?? "could not move the journal aside (\(moveProblem ?? "unknown error")), left it as it is"
+        let changes = records == 1 ? "the 1 change" : "the \(records) changes"
+        return "cannot replay \(path): \(problem); restored \(drawingPath) with \(changes) before it; \(what)"
     }
 
     /// A shorter text for the banner in the window.
