@@ -18,6 +18,9 @@ public final class CairoContext: GraphicsContext {
     init(cairoSurface: OpaquePointer) {
         cairo = cairo_create(cairoSurface)
         cairo_set_line_width(cairo, 1)
+        // Round caps and joins flattened to within a quarter pixel instead of Cairo's tenth: no
+        // visible difference, and about a quarter less time per stroke.
+        cairo_set_tolerance(cairo, 0.25)
     }
 
     deinit { cairo_destroy(cairo) }
@@ -106,6 +109,17 @@ public final class CairoContext: GraphicsContext {
         cairo_save(cairo)
         if let rect { clip(to: rect) }
         cairo_set_source_surface(cairo, image.surface, origin.x, origin.y)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// Copies `image` (at the origin) over whatever is there, without blending: the fast path
+    /// for an opaque image such as the canvas's cache.
+    public func copy(_ image: ImageSurface, clippedTo rect: Rect) {
+        cairo_save(cairo)
+        clip(to: rect)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cairo, image.surface, 0, 0)
         cairo_paint(cairo)
         cairo_restore(cairo)
     }

@@ -84,6 +84,10 @@ open class View: Responder {
         didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
     }
 
+    /// True when the view paints every point of its bounds with opaque colour (UIKit's hint of the
+    /// same name). The renderer then skips what lies behind it wherever it covers the dirty area.
+    open var isOpaque = false
+
     /// When false the view and its subviews receive no touches; they go to the view behind (H1).
     open var isUserInteractionEnabled = true
 

@@ -189,13 +189,28 @@ open class Window: View {
         context.restoreGState()
     }
 
+    /// Whether `view` (or an opaque view inside it) paints all of `rect`, given in its
+    /// superview's coordinates.
+    private static func hides(_ rect: Rect, behind view: View) -> Bool {
+        guard !view.isHidden, view.alpha >= 1, view.frame.contains(rect) else { return false }
+        if view.isOpaque { return true }
+        let b = view.bounds
+        let local = rect.offsetBy(dx: b.origin.x - view.frame.minX, dy: b.origin.y - view.frame.minY)
+        return view.subviews.contains { hides(local, behind: $0) }
+    }
+
     private func drawContent(of view: View, dirty: Rect, in context: GraphicsContext) {
-        if let color = view.backgroundColor, color.alpha * view.alpha > 0 {
-            context.setFillColor(color.withAlpha(color.alpha * min(1, max(0, view.alpha))))
-            context.fill(dirty)
+        // An opaque subview covering the whole dirty area hides the view and the subviews behind
+        // it: they are not drawn at all (a canvas under a moving finger repaints only itself).
+        let covering = view.subviews.lastIndex { Self.hides(dirty, behind: $0) }
+        if covering == nil {
+            if let color = view.backgroundColor, color.alpha * view.alpha > 0 {
+                context.setFillColor(color.withAlpha(color.alpha * min(1, max(0, view.alpha))))
+                context.fill(dirty)
+            }
+            view.draw(dirty, in: context)
         }
-        view.draw(dirty, in: context)
-        for sub in view.subviews {
+        for sub in view.subviews[(covering ?? 0)...] {
             guard !sub.isHidden, sub.alpha >= 0.01 else { continue }
             let frame = sub.frame
             let visible = frame.intersection(dirty)

@@ -54,6 +54,9 @@ public final class DrawView: View {
     /// undoable move when the drag ends).
     private var dragOffset = Point.zero
 
+    /// The canvas colour under the lines.
+    public static let paperColor = Color.white
+
     public let doubleTapRecognizer = TapGestureRecognizer()
     public let tapRecognizer = TapGestureRecognizer()
     public let longPressRecognizer = LongPressGestureRecognizer()
@@ -62,7 +65,9 @@ public final class DrawView: View {
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.drawing = drawing
         super.init(frame: frame)
-        backgroundColor = .white
+        // The paper is painted by draw(_:in:) itself (it is part of the raster cache), so the
+        // renderer fills nothing behind the canvas and nothing under it is drawn.
+        isOpaque = true
         isMultipleTouchEnabled = true
         drawing.observe { [unowned self] change in self.drawingChanged(change) }
         installGestureRecognizers()
@@ -457,7 +462,7 @@ public final class DrawView: View {
         let area = rect.integral
         let context = CairoContext(surface: cache)
         context.clip(to: area)
-        context.replace(area, with: .clear)
+        context.replace(area, with: Self.paperColor)
         for stroke in drawing.strokes(intersecting: area) where stroke.id != selectedStrokeID {
             StrokeRenderer.draw(stroke, in: context)
         }
@@ -465,8 +470,10 @@ public final class DrawView: View {
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
-            cairo.draw(finishedStrokesImage(scale: cairo.deviceScale), clippedTo: rect)
+            cairo.copy(finishedStrokesImage(scale: cairo.deviceScale), clippedTo: rect)
         } else {
+            context.setFillColor(Self.paperColor)
+            context.fill(rect)
             for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
                 StrokeRenderer.draw(stroke, in: context)
             }
@@ -492,6 +499,7 @@ public final class DrawView: View {
         }
         let image = ImageSurface(size: bounds.size, scale: scale)
         let context = CairoContext(surface: image)
+        context.replace(Rect(origin: .zero, size: bounds.size), with: Self.paperColor)
         for stroke in drawing.strokes where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
         cache = image
         cacheIsValid = true

@@ -227,13 +227,8 @@ final class ToplevelWindow {
         wantsRedraw = false
         var region = buffer.stale
         region.add(dirty)
-        // One pass over the region's rectangles, so each view and line is drawn once.
         let geometry = self.geometry
-        let context = CairoContext(surface: buffer.image)
-        context.scaleBy(x: geometry.scale, y: geometry.scale)
-        context.clip(toUnionOf: region.rects)
-        window.render(region.bounds ?? fullRect, in: context)
-        buffer.image.flush()
+        window.paint(region, into: buffer.image, scale: geometry.scale)
         buffer.stale.removeAll()
         for other in buffers where other !== buffer { other.stale.add(dirty) }
 

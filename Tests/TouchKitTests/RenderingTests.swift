@@ -76,6 +76,44 @@ struct RenderingTests {
         #expect(saves == ctx.calls.filter { $0 == .restore }.count)
     }
 
+    @Test("An opaque view covering the dirty area hides what lies behind it: nothing there is drawn")
+    func opaqueViewHidesWhatIsBehind() {
+        let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        window.backgroundColor = .white
+        let behind = DrawingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        behind.backgroundColor = .blue
+        // A plain container (not opaque itself) holding an opaque canvas, as the app's controller does.
+        let container = View(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        container.backgroundColor = .green
+        let canvas = DrawingView(frame: Rect(x: 0, y: 0, width: 200, height: 80))
+        canvas.isOpaque = true
+        container.addSubview(canvas)
+        let bar = DrawingView(frame: Rect(x: 0, y: 80, width: 200, height: 20))
+        container.addSubview(bar)
+        window.addSubview(behind)
+        window.addSubview(container)
+
+        let ctx = RecordingContext()
+        window.render(Rect(x: 10, y: 10, width: 50, height: 50), in: ctx)
+        #expect(canvas.drawnRects == [Rect(x: 10, y: 10, width: 50, height: 50)])
+        #expect(behind.drawnRects.isEmpty, "under the opaque canvas")
+        #expect(ctx.deviceFills.isEmpty, "no window, container or view background under the canvas")
+
+        // Reaching past the canvas (into the bar), everything behind is drawn again.
+        let wide = RecordingContext()
+        window.render(Rect(x: 10, y: 60, width: 50, height: 30), in: wide)
+        #expect(behind.drawnRects.count == 1)
+        #expect(wide.deviceFills.map(\.1) == [.white, .blue, .green])
+        #expect(bar.drawnRects.count == 1)
+
+        // A translucent or hidden canvas hides nothing.
+        canvas.alpha = 0.5
+        let faded = RecordingContext()
+        window.render(Rect(x: 10, y: 10, width: 50, height: 50), in: faded)
+        #expect(behind.drawnRects.count == 2)
+        #expect(faded.deviceFills.map(\.1) == [.white, .blue, .green])
+    }
+
     @Test("render passes the dirty area in each view's coordinates, honouring bounds origin")
     func renderLocalRect() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))

@@ -33,9 +33,7 @@ final class Canvas {
     @discardableResult
     func render(into image: ImageSurface) -> Rect? {
         guard let dirty = window.takeDirtyRect() else { return nil }
-        let context = CairoContext(surface: image)
-        context.clip(to: dirty)
-        window.render(dirty, in: context)
+        window.paint(DirtyRegion([dirty]), into: image, scale: 1)
         return dirty
     }
 
