@@ -70,6 +70,14 @@ struct TouchTrackerBench: ParsableCommand {
             say(pad("\(size)", 9) + pad(String(format: "%.3f ms", r.addMs), 22) + String(format: "%.2f ms", r.removeMs))
         }
 
+        say("\n## One touch frame, in process (ten fingers through TouchInput, painted as the host does; µs)")
+        say("lines     input p50   p99      paint p50   p99      max      pixels/frame")
+        for size in sizes {
+            let r = measureFramePainting(count: size, width: Self.width, height: Self.height, frames: quick ? 300 : 1_200)
+            say(pad("\(size)", 9) + pad("\(r.input.valueAtPercentile(50))", 12) + pad("\(r.input.valueAtPercentile(99))", 9)
+                + pad("\(r.paint.valueAtPercentile(50))", 12) + pad("\(r.paint.valueAtPercentile(99))", 9) + pad("\(r.paint.max)", 9) + "\(r.pixels / max(r.frames, 1))")
+        }
+
         if inProcessOnly { return }
         say("\n## Under Weston")
         var reference: ClientResult?
@@ -184,8 +192,8 @@ struct TouchTrackerBench: ParsableCommand {
         return result
     }
 
-    /// Fingers at `rate` Hz for `seconds`, on a fixed schedule (a late frame does not shift the
-    /// next); then every finger lifts and the client settles.
+    /// Fingers at `rate` Hz for `seconds`, one frame in each 1/`rate` slot (a late frame does not
+    /// shift the next); then every finger lifts and the client settles.
     func play(_ fingers: inout Fingers, clock: inout Double, rate: Double, seconds: Double,
               session: WestonSession, pid: Int32, record: Bool) throws -> Phase? {
         let control = session.control
@@ -193,8 +201,13 @@ struct TouchTrackerBench: ParsableCommand {
         let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
         let frames = Int(seconds * rate)
         let start = monotonicNow() + 0.01
+        // Each frame goes at a random point of its slot: a digitizer's clock is not locked to the
+        // display's, so frames meet every phase of the output's refresh. On a fixed schedule every
+        // frame would meet the same phase, set by chance at start-up, and the repaint medians of
+        // two clients would differ by that chance more than by their own speed.
+        var jitter = SeededRandom(seed: 2_718)
         for i in 0..<frames {
-            sleep(until: start + Double(i) / rate)
+            sleep(until: start + (Double(i) + Double.random(in: 0..<0.9, using: &jitter)) / rate)
             try control.send(fingers.frame(at: clock + Double(i) / rate))
         }
         clock += Double(frames) / rate

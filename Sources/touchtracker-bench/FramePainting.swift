@@ -1,0 +1,93 @@
+// The app's work per touch frame without a compositor: the benchmark's ten fingers fed through
+// TouchInput into the real window (DrawViewController), then the damaged region painted into
+// window-sized buffers exactly as the Wayland host does (three buffers in turn, each repainting
+// what changed since it was last shown), paced at 60 Hz so caches cool between frames as in use.
+// Times are the thread's CPU time: the cost itself, apart from scheduling and I/O.
+import Glibc
+import Graphics
+import TouchKit
+import TouchTrackerKit
+
+struct FramePaintingResult {
+    /// Per frame: delivering the touches (recognizers, canvas), and painting.
+    var input = makeLatencies()
+    var paint = makeLatencies()
+    var frames = 0
+    /// Pixels repainted, summed over frames.
+    var pixels = 0
+}
+
+func measureFramePainting(count: Int, width: Int, height: Int, frames: Int) -> FramePaintingResult {
+    let clock = ManualClock()
+    let application = Application(clock: clock)
+    let window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+    application.addWindow(window)
+    let canvas = Area(x: 0, y: 0, width: Double(width), height: Double(height - 130))
+    let controller = DrawViewController(drawing: Drawing(strokes: strokes(randomLines(count: count, in: canvas, seed: 7))))
+    window.rootViewController = controller
+    let input = TouchInput(application: application, window: window)
+    let buffers = (0..<3).map { _ in ImageSurface(width: width, height: height) }
+    let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+    var stale = buffers.map { _ in DirtyRegion([full]) }
+    window.layoutIfNeeded()
+    _ = window.takeDirtyRegion()
+    for (i, buffer) in buffers.enumerated() {  // the first frames: whole buffers, not measured
+        window.paint(stale[i], into: buffer, scale: 1)
+        stale[i] = DirtyRegion()
+    }
+
+    var fingers = Fingers(area: Area(x: 0, y: 40, width: Double(width), height: Double(height - 170)), seed: 42)
+    var result = FramePaintingResult()
+    for frame in 0..<frames {
+        let time = Double(frame) / 60
+        clock.advance(by: 1.0 / 60)
+        usleep(12_000)  // as at 60 Hz: the caches cool down between frames, as they do in use
+        let start = threadCPUNow()
+        feed(fingers.frame(at: time), to: input, time: time)
+        let delivered = threadCPUNow()
+        var dirty = window.takeDirtyRegion()
+        let index = frame % buffers.count
+        var region = stale[index]
+        region.add(dirty)
+        window.paint(region, into: buffers[index], scale: 1)
+        result.pixels += region.rects.reduce(0) { $0 + Int($1.width * $1.height) }
+        stale[index] = DirtyRegion()
+        for other in buffers.indices where other != index { stale[other].add(dirty) }
+        dirty = DirtyRegion()
+        let painted = threadCPUNow()
+        _ = result.input.record(UInt64(max(1, (delivered - start) * 1e6)))
+        _ = result.paint.record(UInt64(max(1, (painted - delivered) * 1e6)))
+        result.frames += 1
+    }
+    return result
+}
+
+/// Plays one `touch batch` command (as the plugin would) into `input`.
+private func feed(_ command: String, to input: TouchInput, time: Double) {
+    let words = command.split(separator: " ").dropFirst(2)
+    var i = words.startIndex
+    func id(_ s: Substring) -> TouchInput.ID { TouchInput.ID(source: .touchscreen, number: Int32(s)!) }
+    while i < words.endIndex {
+        switch words[i] {
+        case "d":
+            input.down(id(words[i + 1]), at: Point(x: Double(words[i + 2])!, y: Double(words[i + 3])!), time: time)
+            i += 4
+        case "m":
+            input.motion(id(words[i + 1]), at: Point(x: Double(words[i + 2])!, y: Double(words[i + 3])!), time: time)
+            i += 4
+        case "u":
+            input.up(id(words[i + 1]), time: time)
+            i += 2
+        default:  // "f"
+            input.frame()
+            i += 1
+        }
+    }
+}
+
+/// This thread's CPU time in seconds.
+private func threadCPUNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
