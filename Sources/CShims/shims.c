@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include "CShims.h"
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -63,4 +64,8 @@ double tt_monotonic_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int tt_release_free_memory(void) {
+    return malloc_trim(0);
 }

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CShims
 import Logging
 import TouchKit
 import TouchTrackerKit
@@ -90,6 +91,7 @@ struct TouchTracker: ParsableCommand {
         if trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
+        tt_release_free_memory()
 
         let keyCommands = KeyCommands([
             KeyCommand("q", modifiers: .control, "Quit") { [unowned host] in host.stop(.closed) },

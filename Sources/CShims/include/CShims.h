@@ -20,5 +20,7 @@ int tt_timerfd_arm(int fd, double deadline);
 uint64_t tt_timerfd_drain(int fd);
 /// CLOCK_MONOTONIC in seconds.
 double tt_monotonic_now(void);
+/// Gives the heap's free pages back to the system (glibc malloc_trim(0)); 1 if any were.
+int tt_release_free_memory(void);
 
 #endif
