@@ -73,7 +73,7 @@ let package = Package(
         // Latency, CPU and memory under headless Weston, against weston-simple-touch (issue #7).
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
-            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics",
+            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),

@@ -69,3 +69,8 @@ double tt_monotonic_now(void) {
 int tt_release_free_memory(void) {
     return malloc_trim(0);
 }
+
+size_t tt_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

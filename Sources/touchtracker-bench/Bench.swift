@@ -63,6 +63,10 @@ struct TouchTrackerBench: ParsableCommand {
                 + pad(String(format: "%.2f µs", r.indexQueryUs), 20) + pad(String(format: "%.1f µs", r.scanQueryUs), 23)
                 + pad(String(format: "%.2f µs", r.changeUs), 13) + "\(r.mismatches)")
         }
+        say("\n## Memory per finished line (heap: strokes, id table, hit-test index), in process")
+        for size in sizes where size > 0 {
+            say(pad("\(size)", 9) + String(format: "%.0f bytes", measureDrawingMemory(count: size, area: canvas)))
+        }
         say("\n## Canvas changes (DrawView, window-sized raster), in process")
         say("lines     add a finished line   remove a line (cache re-made)")
         for size in sizes {

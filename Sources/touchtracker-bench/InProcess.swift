@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import Graphics
 import TouchKit
@@ -106,4 +107,15 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
     }
     let remove = (monotonicNow() - start) / Double(removals)
     return CanvasChangeResult(lines: count, addMs: add * 1000, removeMs: remove * 1000)
+}
+
+/// Heap bytes per finished line held by a drawing of `count` lines, with its id table and its
+/// hit-test index built.
+func measureDrawingMemory(count: Int, area: Area) -> Double {
+    let before = tt_heap_bytes_in_use()
+    let drawing = Drawing(strokes: strokes(randomLines(count: count, in: area, seed: 7)))
+    _ = drawing.stroke(near: .zero, within: 20)  // builds the index
+    let after = tt_heap_bytes_in_use()
+    withExtendedLifetime(drawing) {}
+    return Double(after - before) / Double(max(count, 1))
 }

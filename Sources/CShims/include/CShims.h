@@ -1,6 +1,7 @@
 #ifndef TOUCHTRACKER_CSHIMS_H
 #define TOUCHTRACKER_CSHIMS_H
 // Linux calls that Swift's Glibc module hides behind _GNU_SOURCE or does not import.
+#include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
 
@@ -22,5 +23,7 @@ uint64_t tt_timerfd_drain(int fd);
 double tt_monotonic_now(void);
 /// Gives the heap's free pages back to the system (glibc malloc_trim(0)); 1 if any were.
 int tt_release_free_memory(void);
+/// Bytes the heap has handed out and not taken back (glibc mallinfo2), for measurements.
+size_t tt_heap_bytes_in_use(void);
 
 #endif
