@@ -101,7 +101,9 @@ final class Keymap {
 
     private func name(of keysym: xkb_keysym_t) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
-        let n = xkb_keysym_get_name(keysym, &buffer, buffer.count)
-        return n > 0 ? String(cString: buffer) : ""
+        let n = Int(xkb_keysym_get_name(keysym, &buffer, buffer.count))
+        guard n > 0 else { return "" }
+        // n is the name's length without the terminator (longer names are cut to the buffer).
+        return String(decoding: buffer.prefix(min(n, buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
