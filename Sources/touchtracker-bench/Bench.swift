@@ -4,7 +4,7 @@
 // stamps each injected touch frame, the app's next damaged commit and the end of the output repaint
 // that shows it (CLOCK_MONOTONIC). The same run measures weston-simple-touch the same way.
 //
-//   swift run -c release touchtracker-bench            # about 4 minutes
+//   swift run -c release touchtracker-bench            # about 3 minutes
 //   swift run -c release touchtracker-bench --quick    # under a minute
 #if canImport(Glibc)
 import Glibc
