@@ -74,6 +74,21 @@ struct TouchTracker: ParsableCommand {
         // the signal killing the app with the drawing unsaved.
         signal(SIGXFSZ, SIG_IGN)
 
+        // One app per drawing, checked before any window appears.
+        let drawingPath = file ?? DrawingLocation.defaultFile()
+        var lock: DrawingLock?
+        switch DrawingLock.acquire(for: drawingPath) {
+        case .acquired(let acquired):
+            lock = acquired
+        case .held(let pid):
+            printError("touchtracker: \(drawingPath) is open in another TouchTracker\(pid.map { " (process \($0))" } ?? ""); "
+                       + "close that one first, or open another drawing with --file PATH")
+            throw ExitCode(1)
+        case .unavailable(let error):
+            logger.warning("opening \(drawingPath) without a lock against a second TouchTracker: \(error.message)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+
         let host: WaylandHost
         do {
             host = try WaylandHost(title: "TouchTracker", appID: Self.appID, displayName: display, logger: logger,
@@ -82,7 +97,7 @@ struct TouchTracker: ParsableCommand {
             printError("touchtracker: \(error)")
             throw ExitCode(1)
         }
-        let document = DrawingDocument(opening: file ?? DrawingLocation.defaultFile(), clock: host.application.clock,
+        let document = DrawingDocument(opening: drawingPath, clock: host.application.clock,
                                        logger: logger, autosaveDelay: autosaveDelay)
         if let unreadable = document.unreadable { printError("touchtracker: \(unreadable.message)") }
         if let damaged = document.damagedJournal { printError("touchtracker: \(damaged.message)") }

@@ -130,6 +130,27 @@ struct PersistenceRestoreTests {
         }
     }
 
+    @Test("A second TouchTracker on the same drawing exits 1 saying which process has it, and leaves the first one's drawing alone")
+    func secondAppOnOneDrawing() {
+        withPersistentApp { app in
+            try app.drawLine(0, from: (100, 100), to: (400, 100))
+            let saved = try app.waitForFile(strokes: 1)
+            let second = try app.session.launch(try HarnessPaths.executable("touchtracker"), app.arguments, name: "second",
+                                                environment: ["XDG_DATA_HOME": app.dataHome])
+            #expect(second.waitForExit(timeout: 10) == 1)
+            #expect(second.standardError.contains("is open in another TouchTracker (process \(app.app.pid))"),
+                    "stderr: \(second.standardError)")
+            #expect(try app.session.windows().filter { $0.appID == PersistentApp.appID }.count == 1, "no second window")
+            #expect(app.app.isRunning)
+            // The first one goes on drawing and saving; once it has quit, the drawing opens again.
+            try app.drawLine(1, from: (100, 200), to: (400, 300))
+            #expect(try app.waitForFile(strokes: 2).first == saved.first)
+            #expect(app.end(with: SIGTERM) == 0)
+            try app.launch()
+            try app.expectScreen("both lines") { pixel in pixel(250, 100) == .black && pixel(250, 250) == .black }
+        }
+    }
+
     @Test("Restore is exact: ids, order, kinds, colours, widths and points as written, shown as drawn")
     func exactRestore() {
         let folder = NSTemporaryDirectory() + "tt-exact-\(getpid())"
