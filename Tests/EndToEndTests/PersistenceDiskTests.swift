@@ -52,7 +52,7 @@ struct PersistenceDiskTests {
             #expect(app.log.contains("cannot write \(app.file): File too large (a file-size limit was reached); the drawing is kept in memory and saving is retried"),
                     "\(app.log)")
             #expect(contents(app.file) == seeded, "the previous file is intact")
-            #expect(files(in: app.dataHome + "/touchtracker", prefix: ".").isEmpty, "no temporary file left")
+            #expect(files(in: app.dataHome + "/touchtracker", prefix: ".drawing.json.tmp-").isEmpty, "no temporary file left")
             // More lines while saving fails stay on screen.
             try app.drawLine(1, from: (40, 200), to: (400, 200))
             try app.expectScreen("both new lines") { pixel in pixel(250, 100) == .black && pixel(250, 200) == .black }
