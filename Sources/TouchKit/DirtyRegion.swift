@@ -6,7 +6,7 @@
 /// apart. Past ``limit`` rectangles, the two whose union adds the least area are merged, so the
 /// region stays short (a host damages each rectangle).
 public struct DirtyRegion: Equatable, Sendable {
-    /// The rectangles, none of them empty (they may overlap a little).
+    /// The rectangles, none of them empty (they may overlap a little), in no particular order.
     public private(set) var rects: [Rect] = []
     /// The most rectangles kept.
     public let limit: Int
@@ -40,7 +40,9 @@ public struct DirtyRegion: Equatable, Sendable {
             var i = 0
             while i < rects.count {
                 if Self.mergesCheaply(rects[i], merged) {
-                    merged = merged.union(rects.remove(at: i))
+                    // Order does not matter: the last one fills the gap (no shifting).
+                    rects.swapAt(i, rects.count - 1)
+                    merged = merged.union(rects.removeLast())
                     changed = true
                 } else {
                     i += 1
