@@ -133,6 +133,7 @@ struct TouchTrackerBench: ParsableCommand {
         var at120: Phase
         var rssKiB: Int
         var peakKiB: Int
+        var resident: ResidentMemory?
         var preloadSeconds: Double
     }
 
@@ -191,6 +192,7 @@ struct TouchTrackerBench: ParsableCommand {
         }
         let result = ClientResult(name: client.name, lines: lines, at60: at60, at120: at120,
                                   rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0, peakKiB: statusKiB(pid: pid, "VmHWM") ?? 0,
+                                  resident: ResidentMemory(pid: pid),
                                   preloadSeconds: preload)
         printRow(result)
         return result
@@ -276,7 +278,7 @@ struct TouchTrackerBench: ParsableCommand {
             + "  input→repaint \(formatMs(b.toRepaint.p50))/\(formatMs(b.toRepaint.p99))/\(formatMs(b.toRepaint.maxMilliseconds)) ms"
             + "  frames \(b.frames) commits \(b.commits) repaints \(b.repaints) missed \(b.withoutCommit)/\(b.withoutRepaint)"
             + String(format: "  CPU %.3f ms/frame (main thread %.3f)", r.at120.cpuPerFrameMs, r.at120.mainThreadPerFrameMs))
-        say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB, VmHWM \(formatMiB(r.peakKiB)) MiB")
+        say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB, VmHWM \(formatMiB(r.peakKiB)) MiB" + (r.resident.map { ": " + $0.summary } ?? ""))
     }
 
     func report(_ results: [ClientResult], reference: ClientResult?) {

@@ -78,6 +78,58 @@ func statusKiB(pid: Int32, _ field: String) -> Int? {
     return nil
 }
 
+/// Where a process's resident memory lies, in KiB, from /proc/PID/smaps.
+struct ResidentMemory {
+    /// Shared-memory files the process mapped: its window buffers and cursor images.
+    var sharedMemory = 0
+    /// Anonymous memory: heaps, stacks, offscreen rasters such as a line cache.
+    var anonymous = 0
+    /// The executable, shared libraries, fonts and other files mapped from disk.
+    var files = 0
+    var largestAnonymous = 0
+
+    init?(pid: Int32) {
+        guard let text = readWholeFile("/proc/\(pid)/smaps") else { return nil }
+        var name = ""
+        for line in text.split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.contains("-") {
+                let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+                name = fields.count > 5 ? fields[5].trimmingCharacters(in: .whitespaces) : ""
+            } else if line.hasPrefix("Rss:") {
+                let kib = Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) ?? 0
+                if name.hasPrefix("/memfd:") || name.hasPrefix("/dev/shm") {
+                    sharedMemory += kib
+                } else if name.isEmpty || name.hasPrefix("[") {
+                    anonymous += kib
+                    if name.isEmpty { largestAnonymous = max(largestAnonymous, kib) }
+                } else {
+                    files += kib
+                }
+            }
+        }
+    }
+
+    var summary: String {
+        "shared memory \(formatMiB(sharedMemory)) (window buffers, cursors), anonymous \(formatMiB(anonymous)) (largest block \(formatMiB(largestAnonymous))), files \(formatMiB(files)) (code, libraries, fonts) MiB"
+    }
+}
+
+/// A whole /proc file: they report size 0, so read until the end rather than by size.
+func readWholeFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { break }
+        bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 /// CLOCK_MONOTONIC in seconds.
 func monotonicNow() -> Double {
     var ts = timespec()
