@@ -74,3 +74,7 @@ size_t tt_heap_bytes_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+
+void tt_return_big_blocks(size_t bytes) {
+    mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}

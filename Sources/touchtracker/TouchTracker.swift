@@ -73,6 +73,9 @@ struct TouchTracker: ParsableCommand {
         // Past `ulimit -f` a write then fails with EFBIG, reported like a full disk, instead of
         // the signal killing the app with the drawing unsaved.
         signal(SIGXFSZ, SIG_IGN)
+        // A big drawing's file buffers (megabytes, while loading and saving whole) go back to the
+        // system when freed instead of staying in the heap for the rest of the session.
+        tt_return_big_blocks(512 * 1024)
 
         // One app per drawing, checked before any window appears.
         let drawingPath = file ?? DrawingLocation.defaultFile()

@@ -23,6 +23,9 @@ uint64_t tt_timerfd_drain(int fd);
 double tt_monotonic_now(void);
 /// Gives the heap's free pages back to the system (glibc malloc_trim(0)); 1 if any were.
 int tt_release_free_memory(void);
+/// Makes blocks of `bytes` or more separate mappings, returned to the system when freed
+/// (glibc otherwise raises the threshold after the first big free and keeps later big blocks).
+void tt_return_big_blocks(size_t bytes);
 /// Bytes the heap has handed out and not taken back (glibc mallinfo2), for measurements.
 size_t tt_heap_bytes_in_use(void);
 
