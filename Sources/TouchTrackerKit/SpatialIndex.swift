@@ -138,6 +138,14 @@ public final class SpatialIndex {
     /// Calls `body` once for each indexed stroke that may pass within `radius` of `point`: every
     /// stroke that does is among them (and usually a few that do not).
     public func forEachCandidate(near point: Point, within radius: Double, _ body: (StrokeID) -> Void) {
+        forEachCandidate(near: point, within: radius, pruneBeyond: nil, body)
+    }
+
+    /// With `pruneBeyond`, cells are visited nearest first and the visit stops at the first cell
+    /// farther from `point` than `pruneBeyond()`: a stroke that close lies in a cell at least that
+    /// close (every cell its centre line crosses lists it), and those were all visited.
+    private func forEachCandidate(near point: Point, within radius: Double, pruneBeyond: (() -> Double)?,
+                                  _ body: (StrokeID) -> Void) {
         query &+= 1
         if query == 0 {  // wrapped: forget old marks
             for i in seen.indices { seen[i] = 0 }
@@ -166,7 +174,13 @@ public final class SpatialIndex {
                 let b = boxes[s]
                 guard b[0] <= low[0], b[1] <= low[1], b[2] >= high[0], b[3] >= high[1] else { return }
                 let g = segments[s]
-                if !g[0].isNaN, distanceBound(to: g) > reach { return }
+                if !g[0].isNaN {
+                    // Farther than the radius, or than the nearest stroke found so far: it cannot
+                    // be the answer, and the costlier look-up is skipped.
+                    var limit = reach
+                    if let pruneBeyond { limit = Swift.min(limit, pruneBeyond() * (1 + 1e-9) + 1e-9) }
+                    if distanceBound(to: g) > limit { return }
+                }
             }
             body(id)
         }
@@ -180,11 +194,33 @@ public final class SpatialIndex {
             for slot in slotByID.values { visit(slot) }
             return
         }
+        guard let pruneBeyond else {
+            for column in columns {
+                for row in rows {
+                    guard let list = cells[Self.key(column, row)] else { continue }
+                    for slot in list { visit(slot) }
+                }
+            }
+            return
+        }
+        var nearestFirst: [(distance: Double, key: Int64)] = []
+        nearestFirst.reserveCapacity(columns.count * rows.count)
         for column in columns {
             for row in rows {
-                guard let list = cells[Self.key(column, row)] else { continue }
-                for slot in list { visit(slot) }
+                let key = Self.key(column, row)
+                guard cells[key] != nil else { continue }
+                let x0 = Double(column) * cellSize, y0 = Double(row) * cellSize
+                let dx = Swift.max(x0 - point.x, 0, point.x - (x0 + cellSize))
+                let dy = Swift.max(y0 - point.y, 0, point.y - (y0 + cellSize))
+                nearestFirst.append(((dx * dx + dy * dy).squareRoot(), key))
             }
+        }
+        nearestFirst.sort { $0.distance < $1.distance }
+        for (distance, key) in nearestFirst {
+            // Slack for rounding: a tie at the limit is still visited (the top-most may be there).
+            let limit = pruneBeyond()
+            if distance > limit * (1 + 1e-9) + 1e-9 { return }
+            for slot in cells[key]! { visit(slot) }
         }
     }
 
@@ -205,7 +241,7 @@ public final class SpatialIndex {
     public func nearest(to point: Point, within radius: Double,
                         lookup: (StrokeID) -> (stroke: Stroke, order: Int)?) -> Stroke? {
         var best: Nearest?
-        forEachCandidate(near: point, within: radius) { id in
+        forEachCandidate(near: point, within: radius, pruneBeyond: { best?.distance ?? .infinity }) { id in
             guard let (stroke, order) = lookup(id) else { return }
             Self.consider(stroke, order: order, point: point, radius: radius, best: &best)
         }

@@ -149,6 +149,28 @@ struct SpatialIndexTests {
         #expect(visited == 0)
     }
 
+    @Test("In a dense drawing the nearest stroke is found after looking up a few strokes, not every one near the point")
+    func denseDrawingsPrune() {
+        let index = SpatialIndex()
+        var strokes: [Stroke] = []
+        for i in 0..<100_000 {
+            let x = Double(i % 400) * 2.5, y = Double(i / 400) * 2.5
+            let stroke = Stroke.line(StrokeID(i + 1), from: Point(x: x, y: y), to: Point(x: x + 20, y: y + 10))
+            strokes.append(stroke)
+            index.insert(stroke)
+        }
+        var candidates = 0
+        let point = Point(x: 500.3, y: 300.7)
+        index.forEachCandidate(near: point, within: 20) { _ in candidates += 1 }
+        var lookups = 0
+        let found = index.nearest(to: point, within: 20) { id in
+            lookups += 1
+            return (strokes[id.rawValue - 1], id.rawValue - 1)
+        }
+        #expect(found?.id == SpatialIndex.nearest(in: strokes, to: point, within: 20)?.id)
+        #expect(lookups * 10 < candidates, "\(lookups) look-ups of \(candidates) candidates")
+    }
+
     @Test("Huge strokes, huge radii and odd queries give the scan's answer")
     func edgeCases() {
         let strokes: [Stroke] = [
