@@ -207,13 +207,15 @@ struct TouchTrackerBench: ParsableCommand {
         let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
         let frames = Int(seconds * rate)
         let start = monotonicNow() + 0.01
-        // Each frame goes at a random point of its slot: a digitizer's clock is not locked to the
+        // Each frame goes at its own point of its slot: a digitizer's clock is not locked to the
         // display's, so frames meet every phase of the output's refresh. On a fixed schedule every
         // frame would meet the same phase, set by chance at start-up, and the repaint medians of
-        // two clients would differ by that chance more than by their own speed.
-        var jitter = SeededRandom(seed: 2_718)
+        // two clients would differ by that chance more than by their own speed. The points follow
+        // the golden-ratio sequence, which covers the slot evenly (random points would leave
+        // clumps and gaps that move the median by a few tenths of a millisecond from run to run).
         for i in 0..<frames {
-            sleep(until: start + (Double(i) + Double.random(in: 0..<0.9, using: &jitter)) / rate)
+            let offset = (Double(i) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) * 0.9
+            sleep(until: start + (Double(i) + offset) / rate)
             try control.send(fingers.frame(at: clock + Double(i) / rate))
         }
         clock += Double(frames) / rate
