@@ -17,6 +17,8 @@ final class ShmBuffer {
     /// The part of the picture this buffer lacks: changes committed through other buffers since this
     /// one was last drawn. Empty when it is up to date. A new buffer lacks everything.
     var stale = DirtyRegion()
+    /// When it was last committed (the host's clock, seconds).
+    var lastCommitted = 0.0
     /// Called when the compositor releases the buffer.
     var onRelease: (() -> Void)?
 

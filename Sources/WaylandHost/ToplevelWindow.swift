@@ -56,6 +56,29 @@ final class ToplevelWindow {
 
     static let defaultSize = (width: 1024, height: 768)
     static let maxBuffers = 3
+    /// Steady drawing alternates two buffers; a third is made only when the compositor holds both,
+    /// and is let go after this many seconds unused, so one burst does not keep a window-sized
+    /// buffer (8 MiB at 1920x1080) for the rest of the session.
+    static let spareBufferLifetime = 2.0
+
+    /// The host's clock (seconds), for the buffers' ages.
+    var now: () -> Double = { 0 }
+
+    /// Whether buffers beyond the two in steady use exist (the host then calls
+    /// ``releaseSpareBuffers()`` once they may have aged).
+    var hasSpareBuffers: Bool { buffers.count > 2 }
+
+    /// Destroys free buffers beyond two that have not been committed for
+    /// ``spareBufferLifetime`` seconds, oldest first.
+    func releaseSpareBuffers() {
+        let cutoff = now() - Self.spareBufferLifetime
+        while buffers.count > 2,
+              let oldest = buffers.indices.filter({ !buffers[$0].isBusy && buffers[$0].lastCommitted <= cutoff })
+                  .min(by: { buffers[$0].lastCommitted < buffers[$1].lastCommitted }) {
+            buffers.remove(at: oldest)
+            logger.debug("released a spare window buffer (\(buffers.count) left)")
+        }
+    }
 
     init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, decorationManager: ZxdgDecorationManagerV1?,
          window: DecoratedWindow, title: String, appID: String, logger: Logger) {
@@ -259,6 +282,7 @@ final class ToplevelWindow {
             frameCallback = callback
         }
         buffer.isBusy = true
+        buffer.lastCommitted = now()
         latencyReporter?.willCommit(surface)
         surface.commit()
         framesPainted += 1

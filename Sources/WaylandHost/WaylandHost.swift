@@ -37,6 +37,8 @@ public final class WaylandHost {
     private var popupMenu: PopupMenu!
     private let input: TouchInput
     private var exitReason: ExitReason?
+    /// Armed while the window has a buffer beyond the two in steady use.
+    private var spareBufferTimer: TimerToken?
     private let signalFD: Int32
 
     /// Set with `latencyLogger`: logs input-to-commit and input-to-presentation per frame.
@@ -83,6 +85,7 @@ public final class WaylandHost {
                                   decorationManager: decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
         toplevel.latencyReporter = latencyReporter
+        toplevel.now = { [unowned self] in self.clock.now }
         if let fractionalScaleManager, let viewporter {
             toplevel.enableFractionalScale(manager: fractionalScaleManager, viewporter: viewporter)
         }
@@ -249,6 +252,12 @@ public final class WaylandHost {
         // Every seat's flag is taken (no short-circuit), so none carries over to the next turn.
         let input = seats.values.map { $0.takeReceivedInput() }.contains(true)
         toplevel.redrawIfNeeded(input: input)
+        if toplevel.hasSpareBuffers, spareBufferTimer == nil {
+            spareBufferTimer = clock.schedule(at: clock.now + ToplevelWindow.spareBufferLifetime + 0.05) { [unowned self] in
+                self.spareBufferTimer = nil
+                self.toplevel.releaseSpareBuffers()
+            }
+        }
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()
     }

@@ -133,6 +133,8 @@ struct TouchTrackerBench: ParsableCommand {
         var at120: Phase
         var rssKiB: Int
         var peakKiB: Int
+        /// VmRSS after 2.5 s without input.
+        var idleKiB: Int
         var resident: ResidentMemory?
         var preloadSeconds: Double
     }
@@ -190,9 +192,14 @@ struct TouchTrackerBench: ParsableCommand {
         guard child.isRunning else {
             throw HarnessError("\(client.name) exited during the run:\n\(child.standardError)")
         }
+        let rss = statusKiB(pid: pid, "VmRSS") ?? 0
+        let resident = ResidentMemory(pid: pid)
+        // And once the window has been left alone for a while, as most of the time.
+        usleep(2_500_000)
         let result = ClientResult(name: client.name, lines: lines, at60: at60, at120: at120,
-                                  rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0, peakKiB: statusKiB(pid: pid, "VmHWM") ?? 0,
-                                  resident: ResidentMemory(pid: pid),
+                                  rssKiB: rss, peakKiB: statusKiB(pid: pid, "VmHWM") ?? 0,
+                                  idleKiB: statusKiB(pid: pid, "VmRSS") ?? 0,
+                                  resident: resident,
                                   preloadSeconds: preload)
         printRow(result)
         return result
@@ -280,7 +287,8 @@ struct TouchTrackerBench: ParsableCommand {
             + "  input→repaint \(formatMs(b.toRepaint.p50))/\(formatMs(b.toRepaint.p99))/\(formatMs(b.toRepaint.maxMilliseconds)) ms"
             + "  frames \(b.frames) commits \(b.commits) repaints \(b.repaints) missed \(b.withoutCommit)/\(b.withoutRepaint)"
             + String(format: "  CPU %.3f ms/frame (main thread %.3f)", r.at120.cpuPerFrameMs, r.at120.mainThreadPerFrameMs))
-        say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB, VmHWM \(formatMiB(r.peakKiB)) MiB" + (r.resident.map { ": " + $0.summary } ?? ""))
+        say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB" + (r.resident.map { " (" + $0.summary + ")" } ?? "")
+            + ", \(formatMiB(r.idleKiB)) MiB after 2.5 s idle, VmHWM \(formatMiB(r.peakKiB)) MiB")
     }
 
     func report(_ results: [ClientResult], reference: ClientResult?) {
