@@ -172,6 +172,21 @@ public enum DrawingFile {
     /// the new one, complete: writes a temporary file in the same folder, fsyncs it, renames it
     /// over `path` and fsyncs the folder. On failure the temporary file is removed and `path` is
     /// untouched. An existing file's permissions are kept.
+    /// Writes every byte to `fd`, through short writes and interruptions; false (with `errno`
+    /// set) when the system refuses.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += n
+        }
+        return true
+    }
+
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
         let folder = folder(of: path)
         let counter = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
@@ -186,15 +201,7 @@ public enum DrawingFile {
             unlink(temporary)
             return error
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("write")
-            }
-            written += n
-        }
+        guard writeAll(bytes, to: fd) else { throw fail("write") }
         // The umask may have narrowed the mode of a new file; an existing file's mode is kept.
         if existing.st_mode != 0 { fchmod(fd, mode) }
         guard fsync(fd) == 0 else { throw fail("write (fsync)") }

@@ -96,15 +96,7 @@ public enum DrawingJournal {
             close(fd)
             return error
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("write")
-            }
-            written += n
-        }
+        guard DrawingFile.writeAll(bytes, to: fd) else { throw fail("write") }
         guard fsync(fd) == 0 else { throw fail("write (fsync)") }
         guard close(fd) == 0 else { throw FileError("write (close)", path) }
         // A new file's name must be durable too.
