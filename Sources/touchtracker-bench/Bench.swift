@@ -68,10 +68,11 @@ struct TouchTrackerBench: ParsableCommand {
             say(pad("\(size)", 9) + String(format: "%.0f bytes", measureDrawingMemory(count: size, area: canvas)))
         }
         say("\n## Canvas changes (DrawView, window-sized raster), in process")
-        say("lines     add a finished line   remove a line (cache re-made)")
+        say("lines     add a finished line   select and deselect a line   remove a line")
         for size in sizes {
             let r = measureCanvasChanges(count: size, area: canvas)
-            say(pad("\(size)", 9) + pad(String(format: "%.3f ms", r.addMs), 22) + String(format: "%.2f ms", r.removeMs))
+            say(pad("\(size)", 9) + pad(String(format: "%.3f ms", r.addMs), 22) + pad(String(format: "%.2f ms", r.selectMs), 29)
+                + String(format: "%.2f ms", r.removeMs))
         }
 
         say("\n## One touch frame, in process (ten fingers through TouchInput, painted as the host does; µs)")

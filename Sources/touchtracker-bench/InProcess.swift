@@ -22,7 +22,9 @@ struct CanvasChangeResult {
     var lines: Int
     /// Adding a finished line: drawn into the cache, then the damaged rectangle repainted.
     var addMs: Double
-    /// Removing one (today: the whole cache is re-made from every line).
+    /// Selecting a line and letting it go again.
+    var selectMs: Double
+    /// Removing one: its rectangle of the cache is re-made from the lines there.
     var removeMs: Double
 }
 
@@ -99,6 +101,16 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
     }
     let add = (monotonicNow() - start) / Double(rounds)
 
+    // Selecting a line (a tap) and letting it go: its rectangle of the cache is re-made twice.
+    start = monotonicNow()
+    for stroke in added.prefix(5) {
+        view.select(stroke.id)
+        render(stroke.bounds.integral)
+        view.select(nil)
+        render(stroke.bounds.integral)
+    }
+    let select = (monotonicNow() - start) / 5
+
     let removals = count >= 100_000 ? 3 : 10
     start = monotonicNow()
     for stroke in added.prefix(removals) {
@@ -106,7 +118,7 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
         render(stroke.bounds.integral)
     }
     let remove = (monotonicNow() - start) / Double(removals)
-    return CanvasChangeResult(lines: count, addMs: add * 1000, removeMs: remove * 1000)
+    return CanvasChangeResult(lines: count, addMs: add * 1000, selectMs: select * 1000, removeMs: remove * 1000)
 }
 
 /// Heap bytes per finished line held by a drawing of `count` lines, with its id table and its

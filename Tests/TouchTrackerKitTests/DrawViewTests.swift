@@ -9,10 +9,11 @@ final class Canvas {
     let clock = ManualClock(now: 100)
     let application: Application
     let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300))
-    let controller = DrawViewController()
+    let controller: DrawViewController
     let input: TouchInput
 
-    init() {
+    init(drawing: Drawing = Drawing()) {
+        controller = DrawViewController(drawing: drawing)
         application = Application(clock: clock)
         application.addWindow(window)
         window.rootViewController = controller
@@ -35,6 +36,13 @@ final class Canvas {
         guard let dirty = window.takeDirtyRect() else { return nil }
         window.paint(DirtyRegion([dirty]), into: image, scale: 1)
         return dirty
+    }
+
+    /// A first paint of everything, laid out as the host would.
+    func laidOutRender() -> ImageSurface {
+        let image = ImageSurface(width: 400, height: 300)
+        render(into: image)
+        return image
     }
 
     func renderAll() -> ImageSurface {
@@ -138,6 +146,51 @@ struct DrawViewTests {
                 return
             }
         }
+    }
+}
+
+@Suite("Selection repaints")
+struct SelectionRepaintTests {
+    /// Crossing lines, so the selected one's rectangle holds parts of the others.
+    static let lines: [Stroke] = (0..<12).map { i in
+        .line(StrokeID(i + 1), from: Point(x: 20 + Double(i) * 25, y: 20), to: Point(x: 300 - Double(i) * 20, y: 220))
+    }
+
+    /// Every third pixel of `a` and `b` agrees, to within 4/255 per channel (antialiased edges
+    /// re-made inside a clip may round a step differently).
+    func expectSame(_ a: ImageSurface, _ b: ImageSurface, _ what: String) {
+        func close(_ p: Color?, _ q: Color?) -> Bool {
+            guard let p, let q else { return p == q }
+            return [p.red - q.red, p.green - q.green, p.blue - q.blue, p.alpha - q.alpha].allSatisfy { abs($0) <= 4.0 / 255 }
+        }
+        for y in stride(from: 0, to: 300, by: 3) {
+            for x in stride(from: 0, to: 400, by: 3) where !close(a.color(x: x, y: y), b.color(x: x, y: y)) {
+                Issue.record("\(what): pixel \(x),\(y) is \(String(describing: a.color(x: x, y: y))), drawn from scratch \(String(describing: b.color(x: x, y: y)))")
+                return
+            }
+        }
+    }
+
+    @Test("Selecting and deselecting a line repaints only around it, and the canvas matches one drawn from scratch")
+    func selectionIsLocal() throws {
+        let canvas = Canvas(drawing: Drawing(strokes: Self.lines))
+        let screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        let chosen = Self.lines[5]
+        canvas.drawView.select(chosen.id)
+        let dirty = try #require(canvas.render(into: screen))
+        #expect(dirty.width <= chosen.bounds.width + 2 && dirty.height <= chosen.bounds.height + 2, "damage \(dirty)")
+        let fresh = Canvas(drawing: Drawing(strokes: Self.lines))
+        fresh.drawView.select(chosen.id)
+        expectSame(screen, fresh.laidOutRender(), "selected")
+        #expect(screen.color(x: Int(chosen.points[0].x + chosen.points[1].x) / 2, y: 120) == DrawView.selectedColor)
+
+        canvas.drawView.select(Self.lines[2].id)
+        canvas.render(into: screen)
+        canvas.drawView.select(nil)
+        canvas.render(into: screen)
+        #expect(canvas.drawView.wholeCacheRenders == 1, "selecting re-made the whole line cache")
+        expectSame(screen, Canvas(drawing: Drawing(strokes: Self.lines)).laidOutRender(), "deselected")
     }
 }
 
