@@ -512,6 +512,17 @@ public final class DrawView: View {
         let image = ImageSurface(size: bounds.size, scale: scale)
         let context = CairoContext(surface: image)
         context.replace(Rect(origin: .zero, size: bounds.size), with: Self.paperColor)
+        if let old = cache, cacheIsValid, old.scale == scale {
+            // A resize: the lines stay where they were (the canvas grows or shrinks at its right
+            // and bottom), so the old raster is copied and only what was not in it is drawn.
+            let kept = Rect(x: 0, y: 0, width: Double(old.width) / scale, height: Double(old.height) / scale)
+            context.copy(old, clippedTo: kept)
+            cache = image
+            let size = bounds.size
+            if size.width > kept.width { repaintCache(in: Rect(x: kept.width, y: 0, width: size.width - kept.width, height: size.height)) }
+            if size.height > kept.height { repaintCache(in: Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height)) }
+            return image
+        }
         for stroke in drawing.strokes where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
         wholeCacheRenders += 1
         cache = image

@@ -68,11 +68,11 @@ struct TouchTrackerBench: ParsableCommand {
             say(pad("\(size)", 9) + String(format: "%.0f bytes", measureDrawingMemory(count: size, area: canvas)))
         }
         say("\n## Canvas changes (DrawView, window-sized raster), in process")
-        say("lines     add a finished line   select and deselect a line   remove a line")
+        say("lines     add a finished line   select and deselect a line   remove a line   resize and back")
         for size in sizes {
             let r = measureCanvasChanges(count: size, area: canvas)
             say(pad("\(size)", 9) + pad(String(format: "%.3f ms", r.addMs), 22) + pad(String(format: "%.2f ms", r.selectMs), 29)
-                + String(format: "%.2f ms", r.removeMs))
+                + pad(String(format: "%.2f ms", r.removeMs), 16) + String(format: "%.1f ms", r.resizeMs))
         }
 
         say("\n## One touch frame, in process (ten fingers through TouchInput, painted as the host does; µs)")

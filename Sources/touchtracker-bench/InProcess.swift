@@ -24,6 +24,8 @@ struct CanvasChangeResult {
     var addMs: Double
     /// Selecting a line and letting it go again.
     var selectMs: Double
+    /// Shrinking the canvas by 100 points each way and growing it back.
+    var resizeMs: Double
     /// Removing one: its rectangle of the cache is re-made from the lines there.
     var removeMs: Double
 }
@@ -111,6 +113,15 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
     }
     let select = (monotonicNow() - start) / 5
 
+    // A window resize: 100 points narrower and shorter, then back (the cache is kept; only the
+    // strips shown again are drawn).
+    start = monotonicNow()
+    view.frame = Rect(x: 0, y: 0, width: area.width - 100, height: area.height - 100)
+    render(view.bounds)
+    view.frame = frame
+    render(frame)
+    let resize = monotonicNow() - start
+
     let removals = count >= 100_000 ? 3 : 10
     start = monotonicNow()
     for stroke in added.prefix(removals) {
@@ -118,7 +129,8 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
         render(stroke.bounds.integral)
     }
     let remove = (monotonicNow() - start) / Double(removals)
-    return CanvasChangeResult(lines: count, addMs: add * 1000, selectMs: select * 1000, removeMs: remove * 1000)
+    return CanvasChangeResult(lines: count, addMs: add * 1000, selectMs: select * 1000, resizeMs: resize * 1000,
+                              removeMs: remove * 1000)
 }
 
 /// Heap bytes per finished line held by a drawing of `count` lines, with its id table and its

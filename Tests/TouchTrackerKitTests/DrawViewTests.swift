@@ -194,6 +194,24 @@ struct SelectionRepaintTests {
     }
 }
 
+@Suite("Resizing the canvas")
+struct ResizeRepaintTests {
+    @Test("Shrinking and growing the window re-makes only the newly shown strips of the line cache, matching a canvas drawn from scratch")
+    func resizeKeepsTheCache() throws {
+        let canvas = Canvas(drawing: Drawing(strokes: SelectionRepaintTests.lines))
+        var screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        canvas.window.resize(to: Size(width: 250, height: 180))
+        canvas.render(into: ImageSurface(width: 250, height: 180))
+        canvas.window.resize(to: Size(width: 400, height: 300))
+        screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        #expect(canvas.drawView.wholeCacheRenders == 1, "a resize re-made the whole line cache")
+        SelectionRepaintTests().expectSame(screen, Canvas(drawing: Drawing(strokes: SelectionRepaintTests.lines)).laidOutRender(),
+                                           "after shrinking and growing")
+    }
+}
+
 @Suite("Pen and fingers")
 struct PenTests {
     @Test("A pen's pressure sets its line's width; the firmest moment wins")
