@@ -39,9 +39,19 @@ public final class DrawView: View {
     /// selected stroke is left out: it is drawn green on top and may move.
     private var cache: ImageSurface?
     private var cacheIsValid = false
-    /// How often the whole cache was drawn from every stroke (at start, on resize, clear, undo of
-    /// a clear): at 100,000 lines that costs about a second, so nothing else may cause it.
+    /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
+    /// undo of a clear): at 100,000 lines that costs about a second, so nothing else may cause it.
     public private(set) var wholeCacheRenders = 0
+    /// A whole-cache drawing in progress: the next stroke to draw and the number of strokes it
+    /// covers (the drawing's count when it began; strokes added since are drawn live on top).
+    private var cacheBuild: (next: Int, end: Int)?
+    private var cacheBuildTimer: TimerToken?
+    /// Strokes drawn into the cache per turn of the event loop when the whole cache is made: 4 to
+    /// 10 ms of work, so a big drawing appears in steps while fingers go on drawing.
+    public var cacheBuildSlice = 400
+    private var lastBuildProgressShown = -Double.infinity
+    /// Whether the cache is still being drawn (a big drawing just opened, or a clear undone).
+    public var isBuildingCache: Bool { cacheBuild != nil }
 
     // MARK: Selection and gestures (seed 000)
 
@@ -425,7 +435,9 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
-            if let cache, cacheIsValid { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
+            // While the cache is being drawn the new stroke is drawn live on top until the build,
+            // which ends with the strokes added meanwhile, puts it in.
+            if let cache, cacheIsValid, cacheBuild == nil { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
             setNeedsDisplay(stroke.bounds)
         case .removed(let stroke):
             if stroke.id == selectedStrokeID { selectedStrokeID = nil }
@@ -444,9 +456,52 @@ public final class DrawView: View {
                 selectedStrokeID = nil
                 menu?.setMenuVisible(false)
             }
-            cacheIsValid = false
-            setNeedsDisplay()
+            invalidateCache()
         }
+    }
+
+    /// Forgets the cache (and any build of it in progress); the next draw makes it again.
+    private func invalidateCache() {
+        cacheIsValid = false
+        cacheBuild = nil
+        cacheBuildTimer?.cancel()
+        cacheBuildTimer = nil
+        setNeedsDisplay()
+    }
+
+    /// Draws the next slice of strokes into the cache; schedules the next turn, or ends the build
+    /// with the strokes added since it began.
+    private func continueCacheBuild() {
+        guard var build = cacheBuild, let cache else { return }
+        let context = CairoContext(surface: cache)
+        let strokes = drawing.strokes
+        let stop = min(build.next + max(cacheBuildSlice, 1), build.end)
+        for stroke in strokes[build.next..<stop] where stroke.id != selectedStrokeID {
+            StrokeRenderer.draw(stroke, in: context)
+        }
+        build.next = stop
+        guard stop == build.end else {
+            cacheBuild = build
+            if let clock = window?.application?.clock {
+                cacheBuildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
+                    guard let self else { return }
+                    self.cacheBuildTimer = nil
+                    self.continueCacheBuild()
+                    // Progress is shown ten times a second: each showing repaints the canvas.
+                    if !self.isBuildingCache || clock.now - self.lastBuildProgressShown >= 0.1 {
+                        self.lastBuildProgressShown = clock.now
+                        self.setNeedsDisplay()
+                    }
+                }
+            } else {
+                // Not in an application's window (exports, measurements): finish at once.
+                cacheBuild = build
+                return continueCacheBuild()
+            }
+            return
+        }
+        for stroke in strokes[build.end...] where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
+        cacheBuild = nil
     }
 
     /// Marks what `stroke` paints as a few rectangles along it (pieces of at most 48 points) rather
@@ -471,6 +526,8 @@ public final class DrawView: View {
     /// a redraw of every stroke.
     private func repaintCache(in rect: Rect) {
         guard let cache, cacheIsValid else { return }
+        // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
+        guard cacheBuild == nil else { return invalidateCache() }
         let area = rect.integral
         let context = CairoContext(surface: cache)
         context.clip(to: area)
@@ -487,6 +544,11 @@ public final class DrawView: View {
             context.setFillColor(Self.paperColor)
             context.fill(rect)
             for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                StrokeRenderer.draw(stroke, in: context)
+            }
+        }
+        if let build = cacheBuild {
+            for stroke in drawing.strokes[build.end...] where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
                 StrokeRenderer.draw(stroke, in: context)
             }
         }
@@ -512,7 +574,7 @@ public final class DrawView: View {
         let image = ImageSurface(size: bounds.size, scale: scale)
         let context = CairoContext(surface: image)
         context.replace(Rect(origin: .zero, size: bounds.size), with: Self.paperColor)
-        if let old = cache, cacheIsValid, old.scale == scale {
+        if let old = cache, cacheIsValid, old.scale == scale, cacheBuild == nil {
             // A resize: the lines stay where they were (the canvas grows or shrinks at its right
             // and bottom), so the old raster is copied and only what was not in it is drawn.
             let kept = Rect(x: 0, y: 0, width: Double(old.width) / scale, height: Double(old.height) / scale)
@@ -523,10 +585,15 @@ public final class DrawView: View {
             if size.height > kept.height { repaintCache(in: Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height)) }
             return image
         }
-        for stroke in drawing.strokes where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
+        // Every stroke, in slices across turns of the event loop when there are many: the first
+        // slice now, the rest while the window already shows and takes touches.
+        cacheBuildTimer?.cancel()
+        cacheBuildTimer = nil
         wholeCacheRenders += 1
         cache = image
         cacheIsValid = true
+        cacheBuild = (0, drawing.strokes.count)
+        continueCacheBuild()
         return image
     }
 }

@@ -156,14 +156,14 @@ struct SelectionRepaintTests {
         .line(StrokeID(i + 1), from: Point(x: 20 + Double(i) * 25, y: 20), to: Point(x: 300 - Double(i) * 20, y: 220))
     }
 
-    /// Every third pixel of `a` and `b` agrees, to within 4/255 per channel (antialiased edges
-    /// re-made inside a clip may round a step differently).
-    func expectSame(_ a: ImageSurface, _ b: ImageSurface, _ what: String) {
+    /// Every third pixel of `a` and `b` above `rows` agrees, to within 4/255 per channel
+    /// (antialiased edges re-made inside a clip may round a step differently).
+    func expectSame(_ a: ImageSurface, _ b: ImageSurface, _ what: String, rows: Int = 300) {
         func close(_ p: Color?, _ q: Color?) -> Bool {
             guard let p, let q else { return p == q }
             return [p.red - q.red, p.green - q.green, p.blue - q.blue, p.alpha - q.alpha].allSatisfy { abs($0) <= 4.0 / 255 }
         }
-        for y in stride(from: 0, to: 300, by: 3) {
+        for y in stride(from: 0, to: rows, by: 3) {
             for x in stride(from: 0, to: 400, by: 3) where !close(a.color(x: x, y: y), b.color(x: x, y: y)) {
                 Issue.record("\(what): pixel \(x),\(y) is \(String(describing: a.color(x: x, y: y))), drawn from scratch \(String(describing: b.color(x: x, y: y)))")
                 return
@@ -209,6 +209,81 @@ struct ResizeRepaintTests {
         #expect(canvas.drawView.wholeCacheRenders == 1, "a resize re-made the whole line cache")
         SelectionRepaintTests().expectSame(screen, Canvas(drawing: Drawing(strokes: SelectionRepaintTests.lines)).laidOutRender(),
                                            "after shrinking and growing")
+    }
+}
+
+@Suite("A big drawing opens in steps")
+struct ProgressiveCacheTests {
+    static let lines: [Stroke] = (0..<60).map { i in
+        .line(StrokeID(i + 1), from: Point(x: 10 + Double(i % 20) * 19, y: 15 + Double(i / 20) * 70),
+              to: Point(x: 30 + Double(i % 20) * 19, y: 70 + Double(i / 20) * 70))
+    }
+
+    /// Turns of the event loop: due timers fire, and what changed is painted.
+    func turn(_ canvas: Canvas, _ screen: ImageSurface) {
+        canvas.clock.advance(by: 0.001)
+        canvas.render(into: screen)
+    }
+
+    func inked(_ screen: ImageSurface, _ line: Stroke) -> Bool {
+        let p = Point(x: (line.points[0].x + line.points[1].x) / 2, y: (line.points[0].y + line.points[1].y) / 2)
+        return screen.color(x: Int(p.x), y: Int(p.y)) == .black
+    }
+
+    @Test("The lines appear a slice per turn of the event loop, and the finished canvas matches one drawn at once")
+    func appearsInSlices() {
+        let canvas = Canvas(drawing: Drawing(strokes: Self.lines))
+        canvas.drawView.cacheBuildSlice = 20
+        let screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        #expect(canvas.drawView.isBuildingCache)
+        #expect(inked(screen, Self.lines[0]) && !inked(screen, Self.lines[59]), "the first slice only")
+        turn(canvas, screen)
+        turn(canvas, screen)
+        #expect(!canvas.drawView.isBuildingCache)
+        #expect(Self.lines.allSatisfy { inked(screen, $0) })
+        #expect(canvas.drawView.wholeCacheRenders == 1)
+        SelectionRepaintTests().expectSame(screen, Canvas(drawing: Drawing(strokes: Self.lines)).laidOutRender(), "built in slices")
+    }
+
+    @Test("A line finished while the drawing is still appearing shows at once and stays on top; a deletion starts the build again")
+    func changesDuringTheBuild() {
+        let drawing = Drawing(strokes: Self.lines)
+        let canvas = Canvas(drawing: drawing)
+        canvas.drawView.cacheBuildSlice = 20
+        let screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        // A line across the last rows, which are not drawn yet.
+        canvas.down(1, 5, 180)
+        canvas.frame()
+        canvas.move(1, 390, 180)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.render(into: screen)
+        #expect(drawing.strokes.count == 61)
+        #expect(screen.color(x: 200, y: 180) == .black, "the new line shows before the build reaches its place")
+        while canvas.drawView.isBuildingCache { turn(canvas, screen) }
+        canvas.render(into: screen)
+        #expect(screen.color(x: 200, y: 180) == .black, "and stays once it is in the cache")
+        let reference = Canvas(drawing: Drawing(strokes: drawing.strokes))
+        // The canvas only: the toolbar's Undo is enabled here and not in the reference.
+        let canvasRows = Int(canvas.drawView.frame.maxY)
+        SelectionRepaintTests().expectSame(screen, reference.laidOutRender(), "with a line added mid-build", rows: canvasRows)
+
+        // Undo of the clear that follows rebuilds in steps; deleting a line meanwhile starts over.
+        drawing.removeAll()
+        canvas.render(into: screen)
+        drawing.undoStack.undo()
+        canvas.render(into: screen)
+        #expect(canvas.drawView.isBuildingCache)
+        drawing.remove(Self.lines[0].id)
+        canvas.render(into: screen)  // the build starts again with the next paint
+        #expect(canvas.drawView.isBuildingCache)
+        while canvas.drawView.isBuildingCache { turn(canvas, screen) }
+        canvas.render(into: screen)
+        SelectionRepaintTests().expectSame(screen, Canvas(drawing: Drawing(strokes: drawing.strokes)).laidOutRender(),
+                                           "after a deletion mid-build", rows: canvasRows)
     }
 }
 
