@@ -38,6 +38,16 @@ final class Canvas {
         return dirty
     }
 
+    /// One finger drawing a straight line: down, one move, up, each in its own frame.
+    func drawLine(_ id: Int32, from a: (Double, Double), to b: (Double, Double)) {
+        down(id, a.0, a.1)
+        frame()
+        move(id, b.0, b.1)
+        frame()
+        up(id)
+        frame()
+    }
+
     /// A first paint of everything, laid out as the host would.
     func laidOutRender() -> ImageSurface {
         let image = ImageSurface(width: 400, height: 300)
@@ -81,12 +91,7 @@ struct DrawViewTests {
     @Test("A1: lines are 10 px wide with round caps")
     func lineShape() throws {
         let canvas = Canvas()
-        canvas.down(1, 100, 100)
-        canvas.frame()
-        canvas.move(1, 300, 100)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
+        canvas.drawLine(1, from: (100, 100), to: (300, 100))
         let image = canvas.renderAll()
         #expect(image.color(x: 200, y: 96) == .black)
         #expect(image.color(x: 200, y: 104) == .black)
@@ -100,12 +105,7 @@ struct DrawViewTests {
     @Test("A2: a cancelled touch removes its line in progress; finished lines stay")
     func cancelRemovesInProgress() throws {
         let canvas = Canvas()
-        canvas.down(1, 20, 20)
-        canvas.frame()
-        canvas.move(1, 380, 20)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
+        canvas.drawLine(1, from: (20, 20), to: (380, 20))
         canvas.down(2, 20, 100)
         canvas.frame()
         canvas.move(2, 380, 100)
@@ -124,12 +124,7 @@ struct DrawViewTests {
         let screen = ImageSurface(width: 400, height: 300)
         #expect(canvas.render(into: screen) != nil)  // first paint: everything
         for i in 0..<5 {
-            canvas.down(Int32(i), 30 + Double(i) * 70, 30)
-            canvas.frame()
-            canvas.move(Int32(i), 40 + Double(i) * 70, 200)
-            canvas.frame()
-            canvas.up(Int32(i))
-            canvas.frame()
+            canvas.drawLine(Int32(i), from: (30 + Double(i) * 70, 30), to: (40 + Double(i) * 70, 200))
             canvas.render(into: screen)
         }
         canvas.down(9, 10, 230)
@@ -254,12 +249,7 @@ struct ProgressiveCacheTests {
         let screen = ImageSurface(width: 400, height: 300)
         canvas.render(into: screen)
         // A line across the last rows, which are not drawn yet.
-        canvas.down(1, 5, 180)
-        canvas.frame()
-        canvas.move(1, 390, 180)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
+        canvas.drawLine(1, from: (5, 180), to: (390, 180))
         canvas.render(into: screen)
         #expect(drawing.strokes.count == 61)
         #expect(screen.color(x: 200, y: 180) == .black, "the new line shows before the build reaches its place")
@@ -313,12 +303,7 @@ struct PenTests {
     func penOnly() {
         let canvas = Canvas()
         canvas.drawView.drawsWithFingers = false
-        canvas.down(1, 20, 20)
-        canvas.frame()
-        canvas.move(1, 200, 20)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
+        canvas.drawLine(1, from: (20, 20), to: (200, 20))
         #expect(canvas.drawView.drawing.strokes.isEmpty)
         let mouse = TouchInput.ID(source: .pointer, number: 0)
         canvas.input.down(mouse, at: Point(x: 20, y: 100), time: canvas.clock.now, kind: .indirectPointer)
