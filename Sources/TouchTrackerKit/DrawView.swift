@@ -35,23 +35,24 @@ public final class DrawView: View {
     private var traceNumbers: [ObjectIdentifier: Int] = [:]
     private var nextTraceNumber = 1
 
-    /// Finished strokes rasterised once, so a moving finger repaints only its own line. The
-    /// selected stroke is left out: it is drawn green on top and may move.
-    private var cache: ImageSurface?
-    private var cacheIsValid = false
+    /// Finished strokes rasterised on their paper, all but the selected one (drawn green on top).
+    private lazy var cache: StrokeCache = {
+        let cache = StrokeCache(drawing: drawing, paper: Self.paperColor)
+        cache.excluded = { [unowned self] in self.selectedStrokeID }
+        cache.clock = { [unowned self] in self.window?.application?.clock }
+        cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
+        return cache
+    }()
     /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
     /// undo of a clear): at 100,000 lines that costs about a second, so nothing else may cause it.
-    public private(set) var wholeCacheRenders = 0
-    /// A whole-cache drawing in progress: the next stroke to draw and the number of strokes it
-    /// covers (the drawing's count when it began; strokes added since are drawn live on top).
-    private var cacheBuild: (next: Int, end: Int)?
-    private var cacheBuildTimer: TimerToken?
-    /// Strokes drawn into the cache per turn of the event loop when the whole cache is made: 4 to
-    /// 10 ms of work, so a big drawing appears in steps while fingers go on drawing.
-    public var cacheBuildSlice = 400
-    private var lastBuildProgressShown = -Double.infinity
+    public var wholeCacheRenders: Int { cache.wholeBuilds }
+    /// Strokes drawn into the cache per turn of the event loop when the whole cache is made.
+    public var cacheBuildSlice: Int {
+        get { cache.slice }
+        set { cache.slice = newValue }
+    }
     /// Whether the cache is still being drawn (a big drawing just opened, or a clear undone).
-    public var isBuildingCache: Bool { cacheBuild != nil }
+    public var isBuildingCache: Bool { cache.isBuilding }
 
     // MARK: Selection and gestures (seed 000)
 
@@ -189,11 +190,11 @@ public final class DrawView: View {
         // that leaves the selection and of the one that joins it are re-made (the whole cache
         // took a second at 100,000 lines).
         if let old {
-            repaintCache(in: old.bounds)
+            cache.repaint(old.bounds)
             setNeedsDisplay(old.bounds)
         }
         if let new = id.flatMap(drawing.stroke) {
-            repaintCache(in: new.bounds)
+            cache.repaint(new.bounds)
             setNeedsDisplay(new.bounds)
         }
         if id == nil { menu?.setMenuVisible(false) }
@@ -435,19 +436,17 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
-            // While the cache is being drawn the new stroke is drawn live on top until the build,
-            // which ends with the strokes added meanwhile, puts it in.
-            if let cache, cacheIsValid, cacheBuild == nil { StrokeRenderer.draw(stroke, in: CairoContext(surface: cache)) }
+            cache.add(stroke)
             setNeedsDisplay(stroke.bounds)
         case .removed(let stroke):
             if stroke.id == selectedStrokeID { selectedStrokeID = nil }
-            repaintCache(in: stroke.bounds)
+            cache.repaint(stroke.bounds)
             setNeedsDisplay(stroke.bounds)
         case .updated(let old, let new):
             // The selected stroke is not in the cache: moving it costs only its own rectangle.
             if new.id != selectedStrokeID {
-                repaintCache(in: old.bounds)
-                repaintCache(in: new.bounds)
+                cache.repaint(old.bounds)
+                cache.repaint(new.bounds)
             }
             setNeedsDisplay(old.bounds)
             setNeedsDisplay(new.bounds)
@@ -456,52 +455,9 @@ public final class DrawView: View {
                 selectedStrokeID = nil
                 menu?.setMenuVisible(false)
             }
-            invalidateCache()
+            cache.invalidate()
+            setNeedsDisplay()
         }
-    }
-
-    /// Forgets the cache (and any build of it in progress); the next draw makes it again.
-    private func invalidateCache() {
-        cacheIsValid = false
-        cacheBuild = nil
-        cacheBuildTimer?.cancel()
-        cacheBuildTimer = nil
-        setNeedsDisplay()
-    }
-
-    /// Draws the next slice of strokes into the cache; schedules the next turn, or ends the build
-    /// with the strokes added since it began.
-    private func continueCacheBuild() {
-        guard var build = cacheBuild, let cache else { return }
-        let context = CairoContext(surface: cache)
-        let strokes = drawing.strokes
-        let stop = min(build.next + max(cacheBuildSlice, 1), build.end)
-        for stroke in strokes[build.next..<stop] where stroke.id != selectedStrokeID {
-            StrokeRenderer.draw(stroke, in: context)
-        }
-        build.next = stop
-        guard stop == build.end else {
-            cacheBuild = build
-            if let clock = window?.application?.clock {
-                cacheBuildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
-                    guard let self else { return }
-                    self.cacheBuildTimer = nil
-                    self.continueCacheBuild()
-                    // Progress is shown ten times a second: each showing repaints the canvas.
-                    if !self.isBuildingCache || clock.now - self.lastBuildProgressShown >= 0.1 {
-                        self.lastBuildProgressShown = clock.now
-                        self.setNeedsDisplay()
-                    }
-                }
-            } else {
-                // Not in an application's window (exports, measurements): finish at once.
-                cacheBuild = build
-                return continueCacheBuild()
-            }
-            return
-        }
-        for stroke in strokes[build.end...] where stroke.id != selectedStrokeID { StrokeRenderer.draw(stroke, in: context) }
-        cacheBuild = nil
     }
 
     /// Marks what `stroke` paints as a few rectangles along it (pieces of at most 48 points) rather
@@ -521,25 +477,9 @@ public final class DrawView: View {
         }
     }
 
-    /// Re-makes the cache inside `rect` only: clears it and redraws the strokes that meet it (found
-    /// through the drawing's spatial index), so a removal or a move costs what lies under it, not
-    /// a redraw of every stroke.
-    private func repaintCache(in rect: Rect) {
-        guard let cache, cacheIsValid else { return }
-        // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
-        guard cacheBuild == nil else { return invalidateCache() }
-        let area = rect.integral
-        let context = CairoContext(surface: cache)
-        context.clip(to: area)
-        context.replace(area, with: Self.paperColor)
-        for stroke in drawing.strokes(intersecting: area) where stroke.id != selectedStrokeID {
-            StrokeRenderer.draw(stroke, in: context)
-        }
-    }
-
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
-            cairo.copy(finishedStrokesImage(scale: cairo.deviceScale), clippedTo: rect)
+            cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
         } else {
             context.setFillColor(Self.paperColor)
             context.fill(rect)
@@ -547,10 +487,8 @@ public final class DrawView: View {
                 StrokeRenderer.draw(stroke, in: context)
             }
         }
-        if let build = cacheBuild {
-            for stroke in drawing.strokes[build.end...] where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
-                StrokeRenderer.draw(stroke, in: context)
-            }
+        for stroke in cache.strokesNotYetIn where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+            StrokeRenderer.draw(stroke, in: context)
         }
         if let id = selectedStrokeID, var selected = drawing.stroke(id) {
             selected = selected.translated(dx: dragOffset.x, dy: dragOffset.y)
@@ -561,40 +499,6 @@ public final class DrawView: View {
             StrokeRenderer.draw(line, in: context)
         }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
-    }
-
-    /// The finished strokes at `scale` pixels per point, re-made only when the strokes, the size
-    /// or the scale changed.
-    private func finishedStrokesImage(scale: Double) -> ImageSurface {
-        if let cache, cacheIsValid, cache.scale == scale,
-           cache.width == max(Int((bounds.width * scale).rounded(.up)), 1),
-           cache.height == max(Int((bounds.height * scale).rounded(.up)), 1) {
-            return cache
-        }
-        let image = ImageSurface(size: bounds.size, scale: scale)
-        let context = CairoContext(surface: image)
-        context.replace(Rect(origin: .zero, size: bounds.size), with: Self.paperColor)
-        if let old = cache, cacheIsValid, old.scale == scale, cacheBuild == nil {
-            // A resize: the lines stay where they were (the canvas grows or shrinks at its right
-            // and bottom), so the old raster is copied and only what was not in it is drawn.
-            let kept = Rect(x: 0, y: 0, width: Double(old.width) / scale, height: Double(old.height) / scale)
-            context.copy(old, clippedTo: kept)
-            cache = image
-            let size = bounds.size
-            if size.width > kept.width { repaintCache(in: Rect(x: kept.width, y: 0, width: size.width - kept.width, height: size.height)) }
-            if size.height > kept.height { repaintCache(in: Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height)) }
-            return image
-        }
-        // Every stroke, in slices across turns of the event loop when there are many: the first
-        // slice now, the rest while the window already shows and takes touches.
-        cacheBuildTimer?.cancel()
-        cacheBuildTimer = nil
-        wholeCacheRenders += 1
-        cache = image
-        cacheIsValid = true
-        cacheBuild = (0, drawing.strokes.count)
-        continueCacheBuild()
-        return image
     }
 }
 
