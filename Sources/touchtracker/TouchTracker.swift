@@ -79,7 +79,7 @@ struct TouchTracker: ParsableCommand {
 
         // One app per drawing, checked before any window appears.
         let drawingPath = file ?? DrawingLocation.defaultFile()
-        var lock: DrawingLock?
+        let lock: DrawingLock?
         switch DrawingLock.acquire(for: drawingPath) {
         case .acquired(let acquired):
             lock = acquired
@@ -89,6 +89,7 @@ struct TouchTracker: ParsableCommand {
             throw ExitCode(1)
         case .unavailable(let error):
             logger.warning("opening \(drawingPath) without a lock against a second TouchTracker: \(error.message)")
+            lock = nil
         }
         defer { withExtendedLifetime(lock) {} }
 
