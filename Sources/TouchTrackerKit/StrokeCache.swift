@@ -39,7 +39,8 @@ final class StrokeCache {
     /// Strokes finished since the build in progress began: not in the raster yet, so drawn live.
     var strokesNotYetIn: ArraySlice<Stroke> {
         guard let build else { return [] }
-        return drawing.strokes[build.end...]
+        let strokes = drawing.strokes
+        return strokes[min(build.end, strokes.count)...]
     }
 
     /// The raster for a canvas of `size` points at `scale` pixels per point, made or brought to
@@ -117,6 +118,10 @@ final class StrokeCache {
         let context = CairoContext(surface: image)
         let strokes = drawing.strokes
         let left = excluded()
+        // Any change but an addition restarts the build, so the strokes it covers are still there;
+        // the bounds are clamped all the same.
+        current.end = min(current.end, strokes.count)
+        current.next = min(current.next, current.end)
         let stop = min(current.next + max(slice, 1), current.end)
         for stroke in strokes[current.next..<stop] where stroke.id != left {
             StrokeRenderer.draw(stroke, in: context)
