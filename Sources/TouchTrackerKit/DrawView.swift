@@ -348,7 +348,7 @@ public final class DrawView: View {
         for touch in touches {
             let key = ObjectIdentifier(touch)
             guard var line = linesInProgress.removeValue(forKey: key) else { continue }
-            setNeedsDisplay(line.bounds)
+            setNeedsDisplay(along: line)
             let end = touch.location(in: self)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
             line.id = drawing.makeID()
@@ -437,11 +437,12 @@ public final class DrawView: View {
         switch change {
         case .added(let stroke):
             cache.add(stroke)
-            setNeedsDisplay(stroke.bounds)
+            // A band along the line, not its box: a finished diagonal repaints little.
+            setNeedsDisplay(along: stroke)
         case .removed(let stroke):
             if stroke.id == selectedStrokeID { selectedStrokeID = nil }
             cache.repaint(stroke.bounds)
-            setNeedsDisplay(stroke.bounds)
+            setNeedsDisplay(along: stroke)
         case .updated(let old, let new):
             // The selected stroke is not in the cache: moving it costs only its own rectangle.
             if new.id != selectedStrokeID {
