@@ -276,9 +276,9 @@ struct Reader {
         var strokes: [Stroke]?
         var token: String?
         var strokesOffset: Int?
-        var seen: Set<Key> = []
+        var seen = KeySet()
         try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
-            if Key.drawingKeys.contains(key), !seen.insert(key).inserted {
+            if Key.drawingKeys.contains(key), !seen.insert(key) {
                 throw reader.error(at: keyOffset, "the key \"\(key.rawValue)\" appears twice")
             }
             switch key {
@@ -357,9 +357,9 @@ struct Reader {
         var color: Color?
         var width: Double?
         var points: [Point]?
-        var seen: Set<Key> = []
+        var seen = KeySet()
         try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
-            if Key.strokeKeys.contains(key), !seen.insert(key).inserted {
+            if Key.strokeKeys.contains(key), !seen.insert(key) {
                 throw reader.error(at: keyOffset, "stroke \(number): the key \"\(key.rawValue)\" appears twice")
             }
             let at = reader.i
@@ -566,10 +566,47 @@ struct Reader {
         case other
 
         /// The keys each object knows; any other key in it is skipped like `.other`, twice or not.
-        static let drawingKeys: Set<Key> = [.format, .version, .strokes, .token]
-        static let strokeKeys: Set<Key> = [.id, .kind, .color, .width, .points]
+        static let drawingKeys = KeySet([.format, .version, .strokes, .token])
+        static let strokeKeys = KeySet([.id, .kind, .color, .width, .points])
+
+        /// One bit per key, for sets checked once per key of every stroke (no hashing).
+        var bit: UInt32 {
+            switch self {
+            case .format: 1 << 0
+            case .version: 1 << 1
+            case .strokes: 1 << 2
+            case .token: 1 << 3
+            case .id: 1 << 4
+            case .kind: 1 << 5
+            case .color: 1 << 6
+            case .width: 1 << 7
+            case .points: 1 << 8
+            case .add: 1 << 9
+            case .at: 1 << 10
+            case .remove: 1 << 11
+            case .update: 1 << 12
+            case .other: 1 << 13
+            }
+        }
 
         static let spellings: [(bytes: [UInt8], key: Key)] = allCases.filter { $0 != .other }.map { (Array($0.rawValue.utf8), $0) }
+    }
+
+    /// A set of keys as bits: the reader asks "seen this key already?" a few times per stroke.
+    struct KeySet {
+        private var bits: UInt32 = 0
+
+        init(_ keys: [Key] = []) {
+            for key in keys { bits |= key.bit }
+        }
+
+        func contains(_ key: Key) -> Bool { bits & key.bit != 0 }
+
+        /// Adds `key`; false when it was there already.
+        mutating func insert(_ key: Key) -> Bool {
+            defer { bits |= key.bit }
+            return bits & key.bit == 0
+        }
     }
 
     /// Reads a key. The usual case, a short key without escapes, is matched in place.

@@ -261,7 +261,7 @@ extension Reader {
     mutating func readRecord() throws(DrawingFileError) -> DrawingJournal.Record {
         var record: DrawingJournal.Record?
         var place: Int?
-        var seen: Set<Key> = []
+        var seen = KeySet()
         try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
             let at = reader.i
             switch key {
@@ -280,7 +280,7 @@ extension Reader {
                     record = .remove(StrokeID(id))
                 }
             case .at:
-                guard seen.insert(key).inserted else { throw reader.error(at: keyOffset, "the key \"at\" appears twice") }
+                guard seen.insert(key) else { throw reader.error(at: keyOffset, "the key \"at\" appears twice") }
                 let value = try reader.readInteger(what: "the place of the stroke added")
                 guard value >= 0, value < reader.limits.maxStrokes else {
                     throw reader.error(at: at, "place \(value) is outside 0..<\(reader.limits.maxStrokes)")
