@@ -166,7 +166,7 @@ struct SelectionRepaintTests {
         }
     }
 
-    @Test("Selecting and deselecting a line repaints only around it, and the canvas matches one drawn from scratch")
+    @Test("A4: selecting and deselecting a line repaints only around it, and the canvas matches one drawn from scratch")
     func selectionIsLocal() throws {
         let canvas = Canvas(drawing: Drawing(strokes: Self.lines))
         let screen = ImageSurface(width: 400, height: 300)

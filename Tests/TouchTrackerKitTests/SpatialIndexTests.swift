@@ -149,7 +149,7 @@ struct SpatialIndexTests {
         #expect(visited == 0)
     }
 
-    @Test("In a dense drawing the nearest stroke is found after looking up a few strokes, not every one near the point")
+    @Test("A4: in a dense drawing the nearest line is found after looking up a few strokes, not every one near the point")
     func denseDrawingsPrune() {
         let index = SpatialIndex()
         var strokes: [Stroke] = []
