@@ -61,8 +61,7 @@ struct LatencyReport {
 /// `thread`, that thread's alone (/proc/PID/task/TID/stat).
 func cpuSeconds(pid: Int32, thread: Int32? = nil) -> Double? {
     let path = thread.map { "/proc/\(pid)/task/\($0)/stat" } ?? "/proc/\(pid)/stat"
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-          let close = text.lastIndex(of: ")") else { return nil }
+    guard let text = readWholeFile(path), let close = text.lastIndex(of: ")") else { return nil }
     // Fields after "pid (comm) ": state is field 3, utime 14, stime 15.
     let fields = text[text.index(after: close)...].split(separator: " ")
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -71,7 +70,7 @@ func cpuSeconds(pid: Int32, thread: Int32? = nil) -> Double? {
 
 /// A field of /proc/PID/status in KiB (VmRSS, VmHWM).
 func statusKiB(pid: Int32, _ field: String) -> Int? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    guard let text = readWholeFile("/proc/\(pid)/status") else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
         return Int(line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
     }
