@@ -26,8 +26,6 @@ let package = Package(
         .systemLibrary(name: "CWaylandCursor", pkgConfig: "wayland-cursor",
                        providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
         // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd).
@@ -44,7 +42,7 @@ let package = Package(
         // The UIKit-style event model: no Wayland, no Cairo.
         .target(name: "TouchKit"),
         // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "CPangoCairo", "TouchKit"]),
+        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims",

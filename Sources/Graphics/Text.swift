@@ -1,45 +1,50 @@
-// Text through Pango on the Cairo context: menu items, button titles, messages. Pango picks fonts
-// through fontconfig, so "删除" renders with whatever CJK font the system has (Noto CJK here).
+// Text on the Cairo context: menu items, button titles, messages. Most strings are drawn glyph by
+// glyph in fontconfig's fonts (GlyphLine), so "删除" renders with whatever CJK font the system has;
+// those that need shaping go to Pango, loaded only then (PangoLine).
 import CCairo
-import CPangoCairo
 import TouchKit
 
 extension CairoContext: TextRenderingContext {
     /// Draws one line of text centred in `rect`.
     public func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double) {
-        let layout = TextLayout(text, fontSize: fontSize, cairo: cairo)
-        let size = layout.size
         cairo_save(cairo)
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
-        cairo_move_to(cairo, rect.midX - size.width / 2, rect.midY - size.height / 2)
-        pango_cairo_show_layout(cairo, layout.layout)
+        switch TextLine(text, fontSize: fontSize, cairo: cairo) {
+        case .glyphs(let line):
+            let size = line.size
+            line.draw(in: cairo, left: rect.midX - size.width / 2, top: rect.midY - size.height / 2)
+        case .shaped(let line):
+            let size = line.size
+            cairo_move_to(cairo, rect.midX - size.width / 2, rect.midY - size.height / 2)
+            line.show(in: cairo)
+        }
         cairo_restore(cairo)
     }
 
     /// The size one line of text takes, in points.
     public func measureText(_ text: String, fontSize: Double) -> Size {
-        TextLayout(text, fontSize: fontSize, cairo: cairo).size
+        switch TextLine(text, fontSize: fontSize, cairo: cairo) {
+        case .glyphs(let line): line.size
+        case .shaped(let line): line.size
+        }
     }
 }
 
-/// A Pango layout for one line of text in the UI font.
-final class TextLayout {
-    let layout: OpaquePointer
+/// One laid-out line, by whichever engine the text needs.
+enum TextLine {
+    case glyphs(GlyphLine)
+    case shaped(PangoLine)
 
     init(_ text: String, fontSize: Double, cairo: OpaquePointer) {
-        layout = pango_cairo_create_layout(cairo)
-        let font = pango_font_description_from_string("Sans")
-        pango_font_description_set_absolute_size(font, fontSize * Double(PANGO_SCALE))
-        pango_layout_set_font_description(layout, font)
-        pango_font_description_free(font)
-        pango_layout_set_text(layout, text, -1)
+        if TextShaping.needsShaping(text), let shaped = PangoLine(text, fontSize: fontSize, cairo: cairo) {
+            self = .shaped(shaped)
+        } else {
+            self = .glyphs(GlyphLine(text, fontSize: fontSize, cairo: cairo))
+        }
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
-
-    var size: Size {
-        var width: Int32 = 0, height: Int32 = 0
-        pango_layout_get_pixel_size(layout, &width, &height)
-        return Size(width: Double(width), height: Double(height))
+    /// Which engine drew it, for tests.
+    var isShaped: Bool {
+        if case .shaped = self { true } else { false }
     }
 }

@@ -2,7 +2,7 @@
 /// (and `.primaryActionTriggered`) when tapped.
 ///
 /// TouchKit's ``GraphicsContext`` has no text, so the button draws its title only into a context
-/// that also conforms to ``TextRenderingContext`` (the Cairo/Pango context in Graphics can);
+/// that also conforms to ``TextRenderingContext`` (the Cairo context in Graphics can);
 /// elsewhere it draws the shape alone.
 open class Button: Control {
     /// The text on the button.

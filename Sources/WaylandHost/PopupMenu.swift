@@ -1,5 +1,5 @@
 // TouchKit's edit menu on Wayland (M2): an xdg_popup placed by an xdg_positioner above the target
-// rectangle, items drawn with Pango, chosen by touch or pointer. The popup is grabbed with the
+// rectangle, items drawn as text (Graphics), chosen by touch or pointer. The popup is grabbed with the
 // serial of the press that led to it; a compositor that refuses the grab dismisses the popup at
 // once, and then it is shown again without a grab, which still works (a tap elsewhere in the app
 // hides it through the app's own tap recognizer).

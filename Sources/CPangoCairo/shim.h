@@ -1,1 +1,0 @@
-#include <pango/pangocairo.h>
