@@ -1,5 +1,6 @@
-// The pointer's look: the user's cursor theme (XCURSOR_THEME, XCURSOR_SIZE) through
-// libwayland-cursor, a crosshair over the canvas and the arrow elsewhere, at the window's scale.
+// The pointer's look: the user's cursor theme (XCURSOR_THEME, XCURSOR_SIZE), a crosshair over the
+// canvas and the arrow elsewhere, at the window's scale. Only the two cursors shown are read
+// (Xcursor.swift); libwayland-cursor is the fallback when the theme lacks one.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,50 +23,90 @@ final class CursorTheme {
     }
 
     private let shm: WlShm
-    private let compositor: WlCompositor
-    private var theme: OpaquePointer?
-    private var themeScale: Int32 = 0
     private let surface: WlSurface
     private let baseSize: Int32
-    private let name: String?
+    private let name: String
+    private let search = XcursorThemeSearch()
+    /// Each shape's image at each scale it was shown at, kept for the next time it is shown.
+    private var uploaded: [Key: Uploaded] = [:]
+    /// libwayland-cursor's theme, loaded only when the user's theme lacks a shape (it carries a
+    /// built-in arrow for systems without any theme).
+    private var fallback: OpaquePointer?
+    private var fallbackScale: Int32 = 0
+
+    private struct Key: Hashable {
+        let shape: Shape
+        let scale: Int32
+    }
+
+    private struct Uploaded {
+        let pool: ShmPool?
+        let buffer: WlBuffer
+        let width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32
+    }
 
     init(compositor: WlCompositor, shm: WlShm) {
         self.shm = shm
-        self.compositor = compositor
         surface = compositor.createSurface()
-        name = getenv("XCURSOR_THEME").map { String(cString: $0) }
+        name = getenv("XCURSOR_THEME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
         let size = getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24
         baseSize = (1...256).contains(size) ? size : 24
     }
 
-    deinit { if let theme { wl_cursor_theme_destroy(theme) } }
+    deinit { if let fallback { wl_cursor_theme_destroy(fallback) } }
 
     /// Shows `shape` as `pointer`'s cursor; `serial` is the enter event's.
     func apply(_ shape: Shape, to pointer: WlPointer, serial: UInt32, scale: Int32) {
-        guard let image = image(for: shape, scale: scale), let buffer = wl_cursor_image_get_buffer(image) else {
-            return
-        }
-        let pixelScale = themeScale
-        if surface.version >= 3 { surface.setBufferScale(scale: pixelScale) }
-        surface.attach(buffer: WlBuffer(borrowing: buffer), x: 0, y: 0)
-        surface.damageBuffer(x: 0, y: 0, width: Int32(image.pointee.width), height: Int32(image.pointee.height))
+        let key = Key(shape: shape, scale: scale)
+        guard let image = uploaded[key] ?? load(key) else { return }
+        uploaded[key] = image
+        if surface.version >= 3 { surface.setBufferScale(scale: scale) }
+        surface.attach(buffer: image.buffer, x: 0, y: 0)
+        surface.damageBuffer(x: 0, y: 0, width: image.width, height: image.height)
         surface.commit()
         pointer.setCursor(serial: serial, surface: surface,
-                          hotspotX: Int32(image.pointee.hotspot_x) / pixelScale,
-                          hotspotY: Int32(image.pointee.hotspot_y) / pixelScale)
+                          hotspotX: image.hotspotX / scale, hotspotY: image.hotspotY / scale)
     }
 
-    private func image(for shape: Shape, scale: Int32) -> UnsafeMutablePointer<wl_cursor_image>? {
-        if theme == nil || themeScale != scale {
-            if let theme { wl_cursor_theme_destroy(theme) }
-            theme = wl_cursor_theme_load(name, baseSize * scale, shm.proxy)
-            themeScale = scale
+    private func load(_ key: Key) -> Uploaded? {
+        let size = Int(baseSize * key.scale)
+        if let file = search.file(theme: name, names: key.shape.names),
+           let image = XcursorImage(xcursorFile: file, size: size),
+           let uploaded = try? upload(image) {
+            return uploaded
         }
-        guard let theme else { return nil }
-        for candidate in shape.names {
-            if let cursor = wl_cursor_theme_get_cursor(theme, candidate), cursor.pointee.image_count > 0 {
-                return cursor.pointee.images[0]
+        return loadFallback(key)
+    }
+
+    /// Copies the image into its own small shared-memory buffer (the compositor reads it whenever
+    /// the cursor is shown, so it stays).
+    private func upload(_ image: XcursorImage) throws -> Uploaded {
+        let stride = image.width * 4
+        let pool = try ShmPool(shm: shm, size: stride * image.height, name: "touchtracker-cursor")
+        image.pixels.withUnsafeBytes { pool.base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        let buffer = pool.createBuffer(offset: 0, width: Int32(image.width), height: Int32(image.height),
+                                       stride: Int32(stride), format: .argb8888)
+        return Uploaded(pool: pool, buffer: buffer, width: Int32(image.width), height: Int32(image.height),
+                        hotspotX: Int32(image.hotspotX), hotspotY: Int32(image.hotspotY))
+    }
+
+    private func loadFallback(_ key: Key) -> Uploaded? {
+        if fallback == nil || fallbackScale != key.scale {
+            if let fallback {
+                // Its buffers go with it: forget the images taken from it.
+                uploaded = uploaded.filter { $0.value.pool != nil }
+                wl_cursor_theme_destroy(fallback)
             }
+            fallback = wl_cursor_theme_load(name, baseSize * key.scale, shm.proxy)
+            fallbackScale = key.scale
+        }
+        guard let fallback else { return nil }
+        for candidate in key.shape.names {
+            guard let cursor = wl_cursor_theme_get_cursor(fallback, candidate), cursor.pointee.image_count > 0,
+                  let image = cursor.pointee.images[0], let buffer = wl_cursor_image_get_buffer(image) else { continue }
+            return Uploaded(pool: nil, buffer: WlBuffer(borrowing: buffer),
+                            width: Int32(image.pointee.width), height: Int32(image.pointee.height),
+                            hotspotX: Int32(image.pointee.hotspot_x), hotspotY: Int32(image.pointee.hotspot_y))
         }
         return nil
     }
