@@ -8,16 +8,30 @@ import CWaylandCursor
 import Wayland
 
 final class CursorTheme {
-    enum Shape {
+    enum Shape: Hashable {
         case arrow
         case crosshair
+        /// Over the window's resize border: which edge or corner.
+        case resize(XdgToplevel.ResizeEdge)
 
-        /// Theme names to try, most specific first (themes differ; libwayland-cursor's built-in
-        /// fallback has left_ptr).
+        /// Theme names to try, most specific first (themes differ: CSS names in newer themes, X11
+        /// names in older ones; libwayland-cursor's built-in fallback has left_ptr).
         var names: [String] {
             switch self {
             case .arrow: ["default", "left_ptr"]
             case .crosshair: ["crosshair", "cross", "tcross", "left_ptr"]
+            case .resize(let edge):
+                switch edge {
+                case .top: ["n-resize", "top_side", "left_ptr"]
+                case .bottom: ["s-resize", "bottom_side", "left_ptr"]
+                case .left: ["w-resize", "left_side", "left_ptr"]
+                case .right: ["e-resize", "right_side", "left_ptr"]
+                case .topLeft: ["nw-resize", "top_left_corner", "left_ptr"]
+                case .topRight: ["ne-resize", "top_right_corner", "left_ptr"]
+                case .bottomLeft: ["sw-resize", "bottom_left_corner", "left_ptr"]
+                case .bottomRight: ["se-resize", "bottom_right_corner", "left_ptr"]
+                default: ["default", "left_ptr"]
+                }
             }
         }
     }

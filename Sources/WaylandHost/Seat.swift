@@ -47,6 +47,9 @@ final class Seat {
     var cursorTheme: CursorTheme?
     var cursorShape: (Point) -> CursorTheme.Shape = { _ in .arrow }
     var cursorScale: () -> Int32 = { 1 }
+    /// The window's resize border under a point, and how to start a resize from it.
+    var resizeEdge: (Point) -> XdgToplevel.ResizeEdge? = { _ in nil }
+    var beginResize: (WlSeat, UInt32, XdgToplevel.ResizeEdge) -> Void = { _, _, _ in }
     private var enterSerial: UInt32 = 0
     private var shownShape: CursorTheme.Shape?
 
@@ -284,7 +287,10 @@ final class Seat {
                 if state == .pressed { popup?.press(at: pointerLocation) } else { popup?.release(at: pointerLocation) }
                 return
             }
-            if state == .pressed, pointerInside, !pointerDown {
+            if state == .pressed, pointerInside, !pointerDown, let edge = resizeEdge(pointerLocation) {
+                // The compositor takes the pointer until the button is released.
+                beginResize(seat, serial, edge)
+            } else if state == .pressed, pointerInside, !pointerDown {
                 pointerDown = true
                 input.down(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time),
                            kind: .indirectPointer)

@@ -186,6 +186,19 @@ final class ToplevelWindow {
 
     func beginMove(seat: WlSeat, serial: UInt32) { toplevel.move(seat: seat, serial: serial) }
 
+    /// The edge or corner a pointer press at `point` would resize from: only on a window with our
+    /// own title bar, and not while maximized, fullscreen or tiled (the compositor sizes it then).
+    func resizeEdge(at point: Point) -> XdgToplevel.ResizeEdge? {
+        guard window.showsTitleBar,
+              states.isDisjoint(with: [.maximized, .fullscreen, .tiledLeft, .tiledRight, .tiledTop, .tiledBottom])
+        else { return nil }
+        return ResizeBorder.edge(at: point, in: window.bounds.size)
+    }
+
+    func beginResize(seat: WlSeat, serial: UInt32, edge: XdgToplevel.ResizeEdge) {
+        toplevel.resize(seat: seat, serial: serial, edges: edge)
+    }
+
     func toggleMaximized() {
         if states.contains(.maximized) { toplevel.unsetMaximized() } else { toplevel.setMaximized() }
     }

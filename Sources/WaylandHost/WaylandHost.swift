@@ -170,14 +170,20 @@ public final class WaylandHost {
         if let compositor, let shm { seat.cursorTheme = CursorTheme(compositor: compositor, shm: shm) }
         seat.cursorScale = { [unowned self] in self.toplevel.scale }
         seat.cursorShape = { [unowned self] point in self.cursorShape(at: point) }
+        seat.resizeEdge = { [unowned self] point in self.toplevel.resizeEdge(at: point) }
+        seat.beginResize = { [unowned self] seat, serial, edge in
+            self.toplevel.beginResize(seat: seat, serial: serial, edge: edge)
+        }
         if let tabletManager { seat.bindTablets(tabletManager) }
         seat.latencyReporter = latencyReporter
         seat.popup = popupMenu
         seats[name] = seat
     }
 
-    /// The arrow over the window's chrome (title bar, controls), a crosshair over the canvas.
+    /// A resize arrow over the window's border, the arrow over its chrome (title bar, controls), a
+    /// crosshair over the canvas.
     private func cursorShape(at point: Point) -> CursorTheme.Shape {
+        if let edge = toplevel.resizeEdge(at: point) { return .resize(edge) }
         guard let view = window.hitTest(point, with: nil) else { return .arrow }
         var current: View? = view
         while let v = current {

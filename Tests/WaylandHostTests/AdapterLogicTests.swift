@@ -2,6 +2,7 @@
 // xdg_toplevel state decoding.
 import Testing
 import TouchKit
+import Wayland
 @testable import WaylandHost
 
 @Suite("Host adapter logic")
@@ -62,5 +63,26 @@ struct BufferGeometryTests {
         #expect(damage == (1, 1, 2, 2))  // 1.5...3 covers pixels 1 and 2
         // A zero numerator (a broken compositor) never yields a zero-sized buffer.
         #expect(BufferGeometry.fractional(numerator: 0).pixelSize(width: 100, height: 100) == (1, 1))
+    }
+}
+
+@Suite("Resize border")
+struct ResizeBorderTests {
+    let size = Size(width: 600, height: 400)
+
+    @Test("Each edge and corner of a client-decorated window resizes from just inside it")
+    func edgesAndCorners() {
+        let cases: [(Point, XdgToplevel.ResizeEdge?)] = [
+            (Point(x: 300, y: 1), .top), (Point(x: 300, y: 398), .bottom),
+            (Point(x: 1, y: 200), .left), (Point(x: 598, y: 200), .right),
+            (Point(x: 1, y: 1), .topLeft), (Point(x: 10, y: 2), .topLeft), (Point(x: 2, y: 10), .topLeft),
+            (Point(x: 598, y: 1), .topRight), (Point(x: 1, y: 398), .bottomLeft),
+            (Point(x: 599, y: 399), .bottomRight), (Point(x: 590, y: 398), .bottomRight),
+            (Point(x: 300, y: 200), nil), (Point(x: 6, y: 200), nil), (Point(x: 20, y: 20), nil),
+            (Point(x: -1, y: 200), nil), (Point(x: 600, y: 200), nil),
+        ]
+        for (point, expected) in cases {
+            #expect(ResizeBorder.edge(at: point, in: size) == expected, "\(point)")
+        }
     }
 }
