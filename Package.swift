@@ -54,6 +54,9 @@ let package = Package(
         .target(name: "TouchTrackerKit", dependencies: [
             "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
         ]),
+        // The app's options, commands and help; our own parser, as swift-argument-parser would bring
+        // Foundation into the app (over 1 MiB of resident code, issue 7).
+        .target(name: "AppCommandLine"),
         .executableTarget(name: "touchtracker", dependencies: [
             "WaylandHost", "TouchTrackerKit", "CShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -83,6 +86,7 @@ let package = Package(
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
+        .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics",
             .product(name: "PropertyBased", package: "swift-property-based"),
