@@ -69,7 +69,7 @@ extension CommandSpec {
         var rest = arguments[...]
         var optionsEnded = false
         while let argument = rest.popFirst() {
-            let command = command(parsed.subcommand)
+            let current = command(parsed.subcommand)
             if !optionsEnded, argument == "--" {
                 optionsEnded = true
             } else if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
@@ -79,7 +79,7 @@ extension CommandSpec {
                     parsed.wantsHelp = true
                 } else if atStart, subcommands.contains(where: { $0.name == argument }) {
                     parsed.subcommand = argument
-                } else if parsed.arguments.count < command.arguments.count {
+                } else if parsed.arguments.count < current.arguments.count {
                     parsed.arguments.append(argument)
                 } else {
                     mistake("unexpected argument '\(argument)'")
@@ -93,8 +93,8 @@ extension CommandSpec {
                 let body = argument.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
-                guard argument.hasPrefix("--"), let option = option(name, in: command) else {
-                    let guess = closestOption(to: argument, in: command).map { " (did you mean '\($0)'?)" } ?? ""
+                guard argument.hasPrefix("--"), let option = option(name, in: current) else {
+                    let guess = closestOption(to: argument, in: current).map { " (did you mean '\($0)'?)" } ?? ""
                     mistake("unknown option '\(argument)'\(guess)")
                     continue
                 }
