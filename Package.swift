@@ -52,15 +52,17 @@ let package = Package(
         .target(name: "TouchTrackerKit", dependencies: [
             "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
         ]),
+        // The app's options, commands and help; our own parser, as swift-argument-parser would bring
+        // Foundation into the app (over 1 MiB of resident code, issue 7).
+        .target(name: "AppCommandLine"),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine",
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // The Swift runtime linked in, in release builds: only what the app uses is loaded and
             // relocated, about 3 MiB less resident memory than the shared libraries (issue 7).
-            // FoundationEssentials (through ArgumentParser) needs its two helper archives named.
-            .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(configuration: .release)),
+            // Nothing in the app imports Foundation, so none of it is linked.
+            .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
         ]),
 
         // Headless Weston + our plugin, driven from Swift: tests, demo, benchmarks.
@@ -81,6 +83,7 @@ let package = Package(
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
+        .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -5,48 +5,37 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import AppCommandLine
 import TouchKit
 import TouchTrackerKit
 
-struct MeasureFile: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "measure-file", abstract: "Time saving and loading a drawing of many lines.",
-        shouldDisplay: false)
-
-    @Option(help: "Lines in the drawing.")
-    var lines = 100_000
-
-    @Option(help: "The folder to write in (default: /tmp).")
-    var folder = "/tmp"
-
-    @Option(help: "Runs to take the best of.")
-    var runs = 3
+struct MeasureFile {
+    let options: MeasureFileOptions
 
     func run() throws {
         // Coordinates like Weston's: multiples of 1/256 inside a 1024x768 window.
         var random = SystemRandomNumberGenerator()
         func coordinate(_ limit: Int) -> Double { Double(Int.random(in: 0..<(limit * 256), using: &random)) / 256 }
-        let strokes = (1...lines).map { id in
+        let strokes = (1...max(1, options.lines)).map { id in
             Stroke.line(StrokeID(id), from: Point(x: coordinate(1024), y: coordinate(768)),
                         to: Point(x: coordinate(1024), y: coordinate(768)))
         }
-        let path = folder + "/touchtracker-measure-\(getpid()).json"
+        let path = options.folder + "/touchtracker-measure-\(getpid()).json"
         defer { unlink(path) }
         var best = (encode: Double.infinity, write: Double.infinity, read: Double.infinity, decode: Double.infinity)
         var bytes = 0
-        for _ in 0..<max(1, runs) {
+        for _ in 0..<max(1, options.runs) {
             let report = Autosaver.save(strokes, to: path)
             if case .failure(let error) = report.result {
                 printError("touchtracker: \(error.message)")
-                throw ExitCode(1)
+                throw ExitStatus(1)
             }
             bytes = report.bytes
             best.encode = min(best.encode, report.encodeSeconds)
             best.write = min(best.write, report.writeSeconds)
             let start = now()
             guard case .bytes(let data) = try DrawingFile.read(path, maxBytes: DrawingFormat.Limits.standard.maxFileBytes) else {
-                throw ExitCode(1)
+                throw ExitStatus(1)
             }
             let readAt = now()
             let loaded = try DrawingFormat.decode(data)
@@ -54,14 +43,14 @@ struct MeasureFile: ParsableCommand {
             best.decode = min(best.decode, now() - readAt)
             guard loaded == strokes else {
                 printError("touchtracker: the drawing did not read back the same")
-                throw ExitCode(1)
+                throw ExitStatus(1)
             }
         }
         func ms(_ s: Double) -> String {
             if s < 0.001 { return String(Int((s * 1_000_000).rounded())) + " µs" }
             return s < 0.01 ? "\(Double(Int(s * 100_000)) / 100) ms" : String(Int((s * 1000).rounded())) + " ms"
         }
-        print("\(lines) lines, \(bytes) bytes: encode \(ms(best.encode)), write+fsync+rename \(ms(best.write)), read \(ms(best.read)), decode \(ms(best.decode))")
+        print("\(strokes.count) lines, \(bytes) bytes: encode \(ms(best.encode)), write+fsync+rename \(ms(best.write)), read \(ms(best.read)), decode \(ms(best.decode))")
         try measureAppend(strokes, path: path, ms: ms)
     }
 
@@ -83,7 +72,7 @@ struct MeasureFile: ParsableCommand {
             clock.advance(by: 0)
             guard let report = saver.lastReport, case .success = report.result, saver.status == .saved else {
                 printError("touchtracker: appending failed: \(saver.status)")
-                throw ExitCode(1)
+                throw ExitStatus(1)
             }
             guard report.kind == .append else {
                 print("\(strokes.count) lines: below the journal threshold, every save writes the whole file")
@@ -98,7 +87,7 @@ struct MeasureFile: ParsableCommand {
         let openSeconds = now() - start
         guard opened == drawing.strokes else {
             printError("touchtracker: the drawing and its journal did not read back the same")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         print("one more line: \(bytes) bytes appended, encode \(ms(best.encode)), write+fsync \(ms(best.write)); opening with \(appends) lines in the journal: \(ms(openSeconds))")
     }

@@ -3,7 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import AppCommandLine
 import CShims
 import Logging
 import TouchKit
@@ -11,65 +11,48 @@ import TouchTrackerKit
 import WaylandHost
 
 @main
-struct TouchTracker: ParsableCommand {
+enum TouchTracker {
     static let appID = "org.touchtracker.TouchTracker"
-    static let version = "0.1.0"
+    static let commandLine = TouchTrackerCommandLine(version: "0.1.0", appID: appID)
 
-    static let configuration = CommandConfiguration(
-        commandName: "touchtracker",
-        abstract: "A multi-touch drawing app for Wayland: every finger draws its own line.",
-        usage: """
-            touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]
-            touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]
-            """,
-        discussion: """
-            Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
-            Touch draws with any number of fingers; the left mouse button and a pen draw like one \
-            finger. Double tap clears; tap a line to select it and get Delete; long-press a line \
-            and drag to move it; swipe up with three fingers for the colours. The toolbar has \
-            Undo, Redo, the Line, Free and Circle tools and the Angle, Speed and Fingers toggles.
-
-            Keys: Delete or Backspace deletes the selected line, Escape deselects, Ctrl+Z undoes, \
-            Ctrl+Shift+Z or Ctrl+Y redoes.
-
-            Every finished line is saved at once to the drawing file (default: \
-            $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
-            and restored on the next start. Ctrl+E exports the drawing as PNG and SVG next to its \
-            file; Ctrl+Q quits. The window's app id is \(appID).
-            """,
-        version: version,
-        subcommands: [Export.self, MeasureFile.self])
-
-    @Flag(help: "Log every touch method call (phase, touch, location) to standard error.")
-    var trace = false
-
-    @Flag(help: "Log debugging detail (window sizes, buffers, saves) to standard error.")
-    var verbose = false
-
-    @Option(help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY).")
-    var display: String?
-
-    @Flag(help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error.")
-    var latency = false
-
-    @Option(help: ArgumentHelp("The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json).",
-                               valueName: "path"))
-    var file: String?
-
-    /// Seconds from a change to its autosave; tests make it long to check the saves on quitting.
-    @Option(help: .hidden)
-    var autosaveDelay = 0.2
-
-    /// `--file` as given, for the subcommands: the root command parses its options wherever they
-    /// stand, so `touchtracker export --file X` arrives here.
-    nonisolated(unsafe) static var fileOption: String?
-
-    func validate() throws {
-        Self.fileOption = file
+    static func main() {
+        let invocation: Invocation
+        do {
+            invocation = try commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            printError(commandLine.report(error), newline: false)
+            exit(UsageError.exitStatus)
+        }
+        do {
+            switch invocation {
+            case .help(let text): print(text, terminator: "")
+            case .version(let version): print(version)
+            case .runApp(let options): try App(options: options).run()
+            case .export(let options): try Export(options: options).run()
+            case .measureFile(let options): try MeasureFile(options: options).run()
+            }
+        } catch let failure as ExitStatus {
+            exit(failure.status)
+        } catch {
+            printError("touchtracker: \(error)")
+            exit(1)
+        }
     }
+}
 
-    mutating func run() throws {
-        let logger = bootstrapLogging(verbose: verbose)
+/// Ends the process with `status`; what went wrong has been said on standard error already.
+struct ExitStatus: Error {
+    let status: Int32
+
+    init(_ status: Int32) { self.status = status }
+}
+
+/// The app itself: a window drawing with touch, until it is closed.
+struct App {
+    let options: AppOptions
+
+    func run() throws {
+        let logger = bootstrapLogging(verbose: options.verbose)
         // Past `ulimit -f` a write then fails with EFBIG, reported like a full disk, instead of
         // the signal killing the app with the drawing unsaved.
         signal(SIGXFSZ, SIG_IGN)
@@ -78,7 +61,7 @@ struct TouchTracker: ParsableCommand {
         tt_return_big_blocks(512 * 1024)
 
         // One app per drawing, checked before any window appears.
-        let drawingPath = file ?? DrawingLocation.defaultFile()
+        let drawingPath = options.file ?? DrawingLocation.defaultFile()
         let lock: DrawingLock?
         switch DrawingLock.acquire(for: drawingPath) {
         case .acquired(let acquired):
@@ -86,7 +69,7 @@ struct TouchTracker: ParsableCommand {
         case .held(let pid):
             printError("touchtracker: \(drawingPath) is open in another TouchTracker\(pid.map { " (process \($0))" } ?? ""); "
                        + "close that one first, or open another drawing with --file PATH")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         case .unavailable(let error):
             logger.warning("opening \(drawingPath) without a lock against a second TouchTracker: \(error.message)")
             lock = nil
@@ -95,19 +78,19 @@ struct TouchTracker: ParsableCommand {
 
         let host: WaylandHost
         do {
-            host = try WaylandHost(title: "TouchTracker", appID: Self.appID, displayName: display, logger: logger,
-                                   latencyLogger: latency ? Logger(label: "touchtracker.latency") : nil)
+            host = try WaylandHost(title: "TouchTracker", appID: TouchTracker.appID, displayName: options.display, logger: logger,
+                                   latencyLogger: options.latency ? Logger(label: "touchtracker.latency") : nil)
         } catch {
             printError("touchtracker: \(error)")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         let document = DrawingDocument(opening: drawingPath, clock: host.application.clock,
-                                       logger: logger, autosaveDelay: autosaveDelay)
+                                       logger: logger, autosaveDelay: options.autosaveDelay)
         if let unreadable = document.unreadable { printError("touchtracker: \(unreadable.message)") }
         if let damaged = document.damagedJournal { printError("touchtracker: \(damaged.message)") }
 
         let controller = DrawViewController(drawing: document.drawing)
-        if trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
+        if options.trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
         tt_release_free_memory()
@@ -132,7 +115,7 @@ struct TouchTracker: ParsableCommand {
         }
         // Window closed, Ctrl+Q, SIGINT/SIGTERM/SIGHUP or a lost compositor: save what is not saved.
         if let problem = document.close() { printError("touchtracker: \(problem)") }
-        if reason.exitStatus != 0 { throw ExitCode(reason.exitStatus) }
+        if reason.exitStatus != 0 { throw ExitStatus(reason.exitStatus) }
     }
 }
 
@@ -147,8 +130,8 @@ func bootstrapLogging(verbose: Bool) -> Logger {
     return Logger(label: "touchtracker")
 }
 
-/// One line to standard error, unbuffered (the process may exit right after).
-func printError(_ message: String) {
-    let line = Array((message + "\n").utf8)
+/// A line to standard error, unbuffered (the process may exit right after).
+func printError(_ message: String, newline: Bool = true) {
+    let line = Array((newline ? message + "\n" : message).utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }

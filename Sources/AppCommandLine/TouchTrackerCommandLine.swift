@@ -1,0 +1,158 @@
+// The touchtracker command line: its commands, options and help texts, and what a parse means as
+// typed values for the executable's main.
+
+/// What the user asked touchtracker to do.
+public enum Invocation: Equatable, Sendable {
+    case runApp(AppOptions)
+    case export(ExportOptions)
+    case measureFile(MeasureFileOptions)
+    /// Print this text (the help asked for) to standard output.
+    case help(String)
+    case version(String)
+}
+
+/// Options of the app itself.
+public struct AppOptions: Equatable, Sendable {
+    public var trace = false
+    public var verbose = false
+    public var latency = false
+    /// nil: $WAYLAND_DISPLAY.
+    public var display: String?
+    /// nil: the default drawing under $XDG_DATA_HOME.
+    public var file: String?
+    /// Seconds from a change to its autosave; tests make it long to check the saves on quitting.
+    public var autosaveDelay = 0.2
+
+    public init() {}
+}
+
+/// `touchtracker export`: at least one of `png` and `svg` is set.
+public struct ExportOptions: Equatable, Sendable {
+    /// The drawing as given, positionally or with --file; nil: the default drawing.
+    public var drawing: String?
+    public var png: String?
+    public var svg: String?
+
+    public init(drawing: String? = nil, png: String? = nil, svg: String? = nil) {
+        self.drawing = drawing
+        self.png = png
+        self.svg = svg
+    }
+}
+
+/// `touchtracker measure-file` (hidden).
+public struct MeasureFileOptions: Equatable, Sendable {
+    public var lines = 100_000
+    public var folder = "/tmp"
+    public var runs = 3
+
+    public init(lines: Int = 100_000, folder: String = "/tmp", runs: Int = 3) {
+        self.lines = lines
+        self.folder = folder
+        self.runs = runs
+    }
+}
+
+/// touchtracker's commands. The version and app id are the executable's, shown in the help.
+public struct TouchTrackerCommandLine: Sendable {
+    public let version: String
+    public let appID: String
+    public let spec: CommandSpec
+
+    public init(version: String, appID: String) {
+        self.version = version
+        self.appID = appID
+        spec = Self.spec(appID: appID)
+    }
+
+    /// Reads `arguments` (without the program's name).
+    public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp { return .help(spec.help(for: parsed.subcommand)) }
+        if parsed.wantsVersion { return .version(version) }
+        switch parsed.subcommand {
+        case "export":
+            let export = ExportOptions(drawing: parsed.arguments.first ?? parsed.values["file"],
+                                       png: parsed.values["png"], svg: parsed.values["svg"])
+            if export.png == nil, export.svg == nil {
+                throw UsageError("say what to write: --png OUT, --svg OUT or both.", subcommand: "export")
+            }
+            return .export(export)
+        case "measure-file":
+            let defaults = MeasureFileOptions()
+            return .measureFile(MeasureFileOptions(lines: try parsed.value("lines", default: defaults.lines),
+                                                   folder: parsed.values["folder"] ?? defaults.folder,
+                                                   runs: try parsed.value("runs", default: defaults.runs)))
+        default:
+            var app = AppOptions()
+            app.trace = parsed.flag("trace")
+            app.verbose = parsed.flag("verbose")
+            app.latency = parsed.flag("latency")
+            app.display = parsed.values["display"]
+            app.file = parsed.values["file"]
+            app.autosaveDelay = try parsed.value("autosave-delay", default: app.autosaveDelay)
+            return .runApp(app)
+        }
+    }
+
+    /// A usage error for standard error: the problem, the usage and where to read more.
+    public func report(_ error: UsageError) -> String { spec.report(error) }
+
+    private static func spec(appID: String) -> CommandSpec {
+        let export = CommandSpec(
+            name: "export",
+            abstract: "Write a drawing as a PNG picture and/or an SVG file (no compositor needed).",
+            usage: ["touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]"],
+            discussion: """
+                The picture shows the canvas from its top-left corner: at least 1024x768, larger when \
+                lines reach further, white behind the lines. The drawing file is only read. \
+                Examples: touchtracker export --png out.png; touchtracker export --file my.json --svg out.svg
+                """,
+            options: [
+                // The main command's --file, listed again because it names what is exported.
+                .option("file", value: "path", help: "The drawing to export, as <drawing> does."),
+                .option("png", value: "out", help: "Write a PNG picture to this path."),
+                .option("svg", value: "out", help: "Write an SVG file to this path."),
+            ],
+            arguments: [ArgumentSpec("drawing", help: "The drawing to export (default: --file, else $XDG_DATA_HOME/touchtracker/drawing.json).")])
+        let measureFile = CommandSpec(
+            name: "measure-file", abstract: "Time saving and loading a drawing of many lines.",
+            options: [
+                .option("lines", value: "lines", help: "Lines in the drawing (default: 100000)."),
+                .option("folder", value: "folder", help: "The folder to write in (default: /tmp)."),
+                .option("runs", value: "runs", help: "Runs to take the best of (default: 3)."),
+            ],
+            hidden: true)
+        return CommandSpec(
+            name: "touchtracker",
+            abstract: "A multi-touch drawing app for Wayland: every finger draws its own line.",
+            usage: [
+                "touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]",
+                "touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]",
+            ],
+            discussion: """
+                Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
+                Touch draws with any number of fingers; the left mouse button and a pen draw like one \
+                finger. Double tap clears; tap a line to select it and get Delete; long-press a line \
+                and drag to move it; swipe up with three fingers for the colours. The toolbar has \
+                Undo, Redo, the Line, Free and Circle tools and the Angle, Speed and Fingers toggles.
+
+                Keys: Delete or Backspace deletes the selected line, Escape deselects, Ctrl+Z undoes, \
+                Ctrl+Shift+Z or Ctrl+Y redoes.
+
+                Every finished line is saved at once to the drawing file (default: \
+                $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
+                and restored on the next start. Ctrl+E exports the drawing as PNG and SVG next to its \
+                file; Ctrl+Q quits. The window's app id is \(appID).
+                """,
+            options: [
+                .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
+                .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),
+                .option("display", value: "display", help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY)."),
+                .flag("latency", help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error."),
+                .option("file", value: "path", help: "The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json)."),
+                .option("autosave-delay", value: "seconds", help: "Seconds from a change to its autosave.", hidden: true),
+            ],
+            subcommands: [export, measureFile])
+    }
+}
