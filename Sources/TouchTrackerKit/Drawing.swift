@@ -13,7 +13,8 @@ public final class Drawing {
     }
 
     public private(set) var strokes: [Stroke] = []
-    private var indexByID: [StrokeID: Int] = [:]
+    /// Each stroke's place in `strokes`.
+    private var indexByID = StrokeIDMap()
     private var nextID = 1
 
     public let undoStack = UndoStack()

@@ -23,8 +23,9 @@ public final class SpatialIndex {
 
     /// Grid cell (packed column and row) -> slots of the strokes passing through it.
     private var cells: [Int64: [Int32]] = [:]
-    /// Slot -> stroke id (nil: free slot).
-    private var ids: [StrokeID?] = []
+    /// Slot -> stroke id (`freeSlot`: none). A plain Int: an optional id would take 16 bytes.
+    private var ids: [Int] = []
+    private static let freeSlot = Int.min
     /// Slot -> the stroke's bounds (min x, min y, max x, max y, rounded outwards), so most
     /// candidates are turned away without looking the stroke up.
     private var boxes: [SIMD4<Float>] = []
@@ -33,7 +34,7 @@ public final class SpatialIndex {
     private var segments: [SIMD4<Float>] = []
     /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
     private var seen: [UInt32] = []
-    private var slotByID: [StrokeID: Int32] = [:]
+    private var slotByID = StrokeIDMap()
     private var freeSlots: [Int32] = []
     /// Slots of strokes not in the grid (too many cells).
     private var oversized: Set<Int32> = []
@@ -51,6 +52,12 @@ public final class SpatialIndex {
     /// An index of `strokes`.
     public convenience init<S: Sequence>(_ strokes: S, cellSize: Double = 32) where S.Element == Stroke {
         self.init(cellSize: cellSize)
+        // Exactly as long as needed: these arrays hold a fifth of the index's bytes.
+        let count = strokes.underestimatedCount
+        ids.reserveCapacity(count)
+        boxes.reserveCapacity(count)
+        segments.reserveCapacity(count)
+        seen.reserveCapacity(count)
         for stroke in strokes { insert(stroke) }
     }
 
@@ -67,21 +74,22 @@ public final class SpatialIndex {
     public func insert(_ stroke: Stroke) {
         guard slotByID[stroke.id] == nil else { return }
         let slot: Int32
+        let id = stroke.id.rawValue
         let box = Self.box(stroke.bounds)
         let segment = Self.segment(stroke)
         if let free = freeSlots.popLast() {
             slot = free
-            ids[Int(slot)] = stroke.id
+            ids[Int(slot)] = id
             boxes[Int(slot)] = box
             segments[Int(slot)] = segment
         } else {
             slot = Int32(ids.count)
-            ids.append(stroke.id)
+            ids.append(id)
             boxes.append(box)
             segments.append(segment)
             seen.append(0)
         }
-        slotByID[stroke.id] = slot
+        slotByID[stroke.id] = Int(slot)
         if stroke.width / 2 + 2 > maxPad { maxPad = stroke.width / 2 + 2 }
         if !forEachCell(of: stroke, { cells[$0, default: []].append(slot) }) {
             oversized.insert(slot)
@@ -91,7 +99,9 @@ public final class SpatialIndex {
     /// Removes `stroke`, which must have the geometry it had when inserted (its cells are found
     /// from it). Unknown ids are ignored.
     public func remove(_ stroke: Stroke) {
-        guard let slot = slotByID.removeValue(forKey: stroke.id) else { return }
+        guard let found = slotByID[stroke.id] else { return }
+        slotByID[stroke.id] = nil
+        let slot = Int32(found)
         if oversized.remove(slot) == nil {
             _ = forEachCell(of: stroke) { key in
                 guard var list = cells[key], let i = list.firstIndex(of: slot) else { return }
@@ -100,7 +110,7 @@ public final class SpatialIndex {
                 cells[key] = list.isEmpty ? nil : list
             }
         }
-        ids[Int(slot)] = nil
+        ids[Int(slot)] = Self.freeSlot
         freeSlots.append(slot)
     }
 
@@ -167,7 +177,8 @@ public final class SpatialIndex {
         }
         func visit(_ slot: Int32) {
             let s = Int(slot)
-            guard seen[s] != query, let id = ids[s] else { return }
+            let id = ids[s]
+            guard seen[s] != query, id != Self.freeSlot else { return }
             seen[s] = query
             if boxTest {
                 // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
@@ -182,7 +193,7 @@ public final class SpatialIndex {
                     if distanceBound(to: g) > limit { return }
                 }
             }
-            body(id)
+            body(StrokeID(id))
         }
         for slot in oversized { visit(slot) }
         guard radius >= 0, point.x.isFinite, point.y.isFinite else { return }
@@ -191,7 +202,7 @@ public final class SpatialIndex {
               Double(columns.count) * Double(rows.count) <= Double(Swift.max(cells.count, 16))
         else {
             // The square spans more cells than exist: visit every stroke instead.
-            for slot in slotByID.values { visit(slot) }
+            for slot in ids.indices { visit(Int32(slot)) }
             return
         }
         guard let pruneBeyond else {
@@ -281,10 +292,10 @@ public final class SpatialIndex {
     /// A two-point line's end points in single precision; NaN for anything else (and for lines
     /// too far out for single precision to bound their distance well).
     private static func segment(_ stroke: Stroke) -> SIMD4<Float> {
-        let p = stroke.points
-        guard stroke.kind == .line, p.count == 2,
-              [p[0].x, p[0].y, p[1].x, p[1].y].allSatisfy({ Swift.abs($0) < 1e7 }) else { return SIMD4(repeating: .nan) }
-        return SIMD4(Float(p[0].x), Float(p[0].y), Float(p[1].x), Float(p[1].y))
+        func near(_ v: Double) -> Bool { Swift.abs(v) < 1e7 }  // false for NaN
+        guard stroke.kind == .line, let (a, b) = stroke.pair, near(a.x), near(a.y), near(b.x), near(b.y)
+        else { return SIMD4(repeating: .nan) }
+        return SIMD4(Float(a.x), Float(a.y), Float(b.x), Float(b.y))
     }
 
     /// `rect` in single precision, rounded outwards (never smaller than the Double rectangle).
