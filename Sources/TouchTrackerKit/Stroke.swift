@@ -43,6 +43,10 @@ public struct Stroke: Hashable, Sendable {
     public var kind: Kind
 
     public init(id: StrokeID, kind: Kind = .line, points: [Point], color: Color = .black, width: Double = 10) {
+        self.init(id: id, kind: kind, points: StrokePoints(points), color: color, width: width)
+    }
+
+    public init(id: StrokeID, kind: Kind = .line, points: StrokePoints, color: Color = .black, width: Double = 10) {
         self.start = .zero
         self.end = .zero
         self.id = id
@@ -50,7 +54,7 @@ public struct Stroke: Hashable, Sendable {
         self.packedColor = 0
         self.packedWidth = 0
         self.kind = kind
-        self.points = StrokePoints(points)
+        self.points = points
         self.color = color
         self.width = width
     }
@@ -58,9 +62,7 @@ public struct Stroke: Hashable, Sendable {
     /// A straight line, as seed 000 draws.
     public static func line(_ id: StrokeID, from begin: Point, to end: Point, color: Color = .black,
                             width: Double = 10) -> Stroke {
-        var stroke = Stroke(id: id, kind: .line, points: [], color: color, width: width)
-        stroke.points = StrokePoints(begin, end)
-        return stroke
+        Stroke(id: id, kind: .line, points: StrokePoints(begin, end), color: color, width: width)
     }
 
     /// The points, in drawing order (a line's and a circle's two, a freehand stroke's samples).
@@ -81,7 +83,7 @@ public struct Stroke: Hashable, Sendable {
         set {
             if let packed = Self.pack(newValue) {
                 packedColor = packed
-                changeExtra { $0.color = nil }
+                if extra?.color != nil { changeExtra { $0.color = nil } }
             } else {
                 packedColor = 0
                 changeExtra { $0.color = newValue }
@@ -95,7 +97,7 @@ public struct Stroke: Hashable, Sendable {
         set {
             if let packed = Self.pack(width: newValue) {
                 packedWidth = packed
-                changeExtra { $0.width = nil }
+                if extra?.width != nil { changeExtra { $0.width = nil } }
             } else {
                 packedWidth = 0
                 changeExtra { $0.width = newValue }
