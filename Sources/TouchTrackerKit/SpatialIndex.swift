@@ -26,12 +26,12 @@ public final class SpatialIndex {
     /// Slot -> stroke id (`freeSlot`: none). A plain Int: an optional id would take 16 bytes.
     private var ids: [Int] = []
     private static let freeSlot = Int.min
-    /// Slot -> the stroke's bounds (min x, min y, max x, max y, rounded outwards), so most
-    /// candidates are turned away without looking the stroke up.
-    private var boxes: [SIMD4<Float>] = []
-    /// Slot -> a straight line's end points in single precision (NaN for other strokes), so
-    /// candidates farther than the radius are turned away by a cheap distance bound.
-    private var segments: [SIMD4<Float>] = []
+    /// Slot -> where the stroke lies, in single precision, so that most candidates are turned
+    /// away without looking the stroke up: a straight line's end points (`isSegment`), whose
+    /// distance bound turns away more than a box would, else the stroke's bounds (min x, min y,
+    /// max x, max y, rounded outwards).
+    private var shapes: [SIMD4<Float>] = []
+    private var isSegment: [Bool] = []
     /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
     private var seen: [UInt32] = []
     private var slotByID = StrokeIDMap()
@@ -55,8 +55,8 @@ public final class SpatialIndex {
         // Exactly as long as needed: these arrays hold a fifth of the index's bytes.
         let count = strokes.underestimatedCount
         ids.reserveCapacity(count)
-        boxes.reserveCapacity(count)
-        segments.reserveCapacity(count)
+        shapes.reserveCapacity(count)
+        isSegment.reserveCapacity(count)
         seen.reserveCapacity(count)
         for stroke in strokes { insert(stroke) }
     }
@@ -75,18 +75,18 @@ public final class SpatialIndex {
         guard slotByID[stroke.id] == nil else { return }
         let slot: Int32
         let id = stroke.id.rawValue
-        let box = Self.box(stroke.bounds)
         let segment = Self.segment(stroke)
+        let shape = segment ?? Self.box(stroke.bounds)
         if let free = freeSlots.popLast() {
             slot = free
             ids[Int(slot)] = id
-            boxes[Int(slot)] = box
-            segments[Int(slot)] = segment
+            shapes[Int(slot)] = shape
+            isSegment[Int(slot)] = segment != nil
         } else {
             slot = Int32(ids.count)
             ids.append(id)
-            boxes.append(box)
-            segments.append(segment)
+            shapes.append(shape)
+            isSegment.append(segment != nil)
             seen.append(0)
         }
         slotByID[stroke.id] = Int(slot)
@@ -118,8 +118,8 @@ public final class SpatialIndex {
     public func removeAll() {
         cells.removeAll()
         ids.removeAll()
-        boxes.removeAll()
-        segments.removeAll()
+        shapes.removeAll()
+        isSegment.removeAll()
         seen.removeAll()
         slotByID.removeAll()
         freeSlots.removeAll()
@@ -148,14 +148,16 @@ public final class SpatialIndex {
     /// Calls `body` once for each indexed stroke that may pass within `radius` of `point`: every
     /// stroke that does is among them (and usually a few that do not).
     public func forEachCandidate(near point: Point, within radius: Double, _ body: (StrokeID) -> Void) {
-        forEachCandidate(near: point, within: radius, pruneBeyond: nil, body)
+        forEachCandidate(near: point, within: radius, pruneBeyond: nil, meeting: nil, body)
     }
 
     /// With `pruneBeyond`, cells are visited nearest first and the visit stops at the first cell
     /// farther from `point` than `pruneBeyond()`: a stroke that close lies in a cell at least that
     /// close (every cell its centre line crosses lists it), and those were all visited.
+    /// With `rect` (inside the square `point ± radius`), strokes are turned away by whether they
+    /// can paint into it rather than by their distance from `point`.
     private func forEachCandidate(near point: Point, within radius: Double, pruneBeyond: (() -> Double)?,
-                                  _ body: (StrokeID) -> Void) {
+                                  meeting rect: Rect?, _ body: (StrokeID) -> Void) {
         query &+= 1
         if query == 0 {  // wrapped: forget old marks
             for i in seen.indices { seen[i] = 0 }
@@ -165,15 +167,22 @@ public final class SpatialIndex {
         let reach = radius * (1 + 1e-9) + 1e-9
         // Strokes whose bounds are farther than the radius cannot be within it (the same test the
         // scan makes); NaN lets everything through, as the scan's test then decides nothing.
-        let low = SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
-        let high = SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
+        let area = rect ?? Rect(x: point.x - reach, y: point.y - reach, width: 2 * reach, height: 2 * reach)
+        let low = SIMD2<Float>(Self.up(area.maxX), Self.up(area.maxY))
+        let high = SIMD2<Float>(Self.down(area.minX), Self.down(area.minY))
         let boxTest = reach.isFinite && point.x.isFinite && point.y.isFinite
         /// At most the distance from `point` to the line stored as `g`: the distance to the
         /// single-precision end points, less how far rounding may have moved them.
         func distanceBound(to g: SIMD4<Float>) -> Double {
             let a = Point(x: Double(g[0]), y: Double(g[1])), b = Point(x: Double(g[2]), y: Double(g[3]))
-            let magnitude = Swift.max(Swift.abs(a.x), Swift.abs(a.y), Swift.abs(b.x), Swift.abs(b.y))
-            return Stroke.distance(from: point, toSegment: a, b) - (magnitude * 2.4e-7 + 1e-6)
+            return Stroke.distance(from: point, toSegment: a, b) - Self.roundingSlack(g)
+        }
+        /// Whether the line stored as `g` may paint into `rect`: its box, widened by the widest
+        /// stroke's reach and by rounding, meets it.
+        func mayPaint(_ g: SIMD4<Float>, into rect: Rect) -> Bool {
+            let pad = maxPad + Self.roundingSlack(g)
+            return Double(Swift.min(g[0], g[2])) - pad <= rect.maxX && Double(Swift.max(g[0], g[2])) + pad >= rect.minX
+                && Double(Swift.min(g[1], g[3])) - pad <= rect.maxY && Double(Swift.max(g[1], g[3])) + pad >= rect.minY
         }
         func visit(_ slot: Int32) {
             let s = Int(slot)
@@ -181,13 +190,16 @@ public final class SpatialIndex {
             guard seen[s] != query, id != Self.freeSlot else { return }
             seen[s] = query
             if boxTest {
-                // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
-                let b = boxes[s]
-                guard b[0] <= low[0], b[1] <= low[1], b[2] >= high[0], b[3] >= high[1] else { return }
-                let g = segments[s]
-                if !g[0].isNaN {
+                let g = shapes[s]
+                if !isSegment[s] {
+                    // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
+                    guard g[0] <= low[0], g[1] <= low[1], g[2] >= high[0], g[3] >= high[1] else { return }
+                } else if let rect {
+                    guard mayPaint(g, into: rect) else { return }
+                } else {
                     // Farther than the radius, or than the nearest stroke found so far: it cannot
-                    // be the answer, and the costlier look-up is skipped.
+                    // be the answer, and the costlier look-up is skipped. (A stroke within the
+                    // radius is within its bounds' reach too, so no box test is needed first.)
                     var limit = reach
                     if let pruneBeyond { limit = Swift.min(limit, pruneBeyond() * (1 + 1e-9) + 1e-9) }
                     if distanceBound(to: g) > limit { return }
@@ -242,7 +254,7 @@ public final class SpatialIndex {
         let center = Point(x: rect.midX, y: rect.midY)
         let reach = Swift.max(rect.width, rect.height) / 2 + maxPad
         guard reach.isFinite else { return forEachCandidate(near: center, within: .infinity, body) }
-        forEachCandidate(near: center, within: reach, body)
+        forEachCandidate(near: center, within: reach, pruneBeyond: nil, meeting: rect, body)
     }
 
     /// The stroke nearest to `point` whose centre line passes within `radius` of it; of equally
@@ -252,7 +264,7 @@ public final class SpatialIndex {
     public func nearest(to point: Point, within radius: Double,
                         lookup: (StrokeID) -> (stroke: Stroke, order: Int)?) -> Stroke? {
         var best: Nearest?
-        forEachCandidate(near: point, within: radius, pruneBeyond: { best?.distance ?? .infinity }) { id in
+        forEachCandidate(near: point, within: radius, pruneBeyond: { best?.distance ?? .infinity }, meeting: nil) { id in
             guard let (stroke, order) = lookup(id) else { return }
             Self.consider(stroke, order: order, point: point, radius: radius, best: &best)
         }
@@ -289,13 +301,19 @@ public final class SpatialIndex {
         best = Nearest(stroke: stroke, distance: distance, order: order)
     }
 
-    /// A two-point line's end points in single precision; NaN for anything else (and for lines
+    /// A two-point line's end points in single precision; nil for anything else (and for lines
     /// too far out for single precision to bound their distance well).
-    private static func segment(_ stroke: Stroke) -> SIMD4<Float> {
+    private static func segment(_ stroke: Stroke) -> SIMD4<Float>? {
         func near(_ v: Double) -> Bool { Swift.abs(v) < 1e7 }  // false for NaN
         guard stroke.kind == .line, let (a, b) = stroke.pair, near(a.x), near(a.y), near(b.x), near(b.y)
-        else { return SIMD4(repeating: .nan) }
+        else { return nil }
         return SIMD4(Float(a.x), Float(a.y), Float(b.x), Float(b.y))
+    }
+
+    /// At most how far rounding to single precision moved the end points of `segment`.
+    private static func roundingSlack(_ segment: SIMD4<Float>) -> Double {
+        let magnitude = Swift.max(Swift.abs(segment[0]), Swift.abs(segment[1]), Swift.abs(segment[2]), Swift.abs(segment[3]))
+        return Double(magnitude) * 2.4e-7 + 1e-6
     }
 
     /// `rect` in single precision, rounded outwards (never smaller than the Double rectangle).
