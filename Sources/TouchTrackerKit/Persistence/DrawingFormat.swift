@@ -343,7 +343,12 @@ struct Reader {
             }
             strokes.append(stroke)
         }
-        return strokes
+        // Appending left up to half the array unused; a drawing is kept for the whole session, so
+        // it gets an array of its size (a copy of about 1 ms for 100,000 lines).
+        return strokes.capacity - strokes.count > strokes.count / 8 ? Array(unsafeUninitializedCapacity: strokes.count) {
+            buffer, initialized in
+            initialized = buffer.initialize(fromContentsOf: strokes)
+        } : strokes
     }
 
     mutating func readStroke(number: Int) throws(DrawingFileError) -> Stroke {
