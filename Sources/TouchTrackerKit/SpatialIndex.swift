@@ -166,10 +166,12 @@ public final class SpatialIndex {
         // A hair more than the radius: the distance and the cell maths round differently.
         let reach = radius * (1 + 1e-9) + 1e-9
         // Strokes whose bounds are farther than the radius cannot be within it (the same test the
-        // scan makes); NaN lets everything through, as the scan's test then decides nothing.
-        let area = rect ?? Rect(x: point.x - reach, y: point.y - reach, width: 2 * reach, height: 2 * reach)
-        let low = SIMD2<Float>(Self.up(area.maxX), Self.up(area.maxY))
-        let high = SIMD2<Float>(Self.down(area.minX), Self.down(area.minY))
+        // scan makes), nor paint into a rectangle they do not meet; NaN lets everything through, as
+        // the scan's test then decides nothing.
+        let low = rect.map { SIMD2<Float>(Self.up($0.maxX), Self.up($0.maxY)) }
+            ?? SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
+        let high = rect.map { SIMD2<Float>(Self.down($0.minX), Self.down($0.minY)) }
+            ?? SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
         let boxTest = reach.isFinite && point.x.isFinite && point.y.isFinite
         /// At most the distance from `point` to the line stored as `g`: the distance to the
         /// single-precision end points, less how far rounding may have moved them.
