@@ -526,12 +526,17 @@ public enum StrokeRenderer {
         context.setLineJoin(.round)
         switch stroke.kind {
         case .line, .freehand:
-            let points = stroke.points
-            guard let first = points.first else { return }
-            context.move(to: first)
-            // A single point still shows as a dot: a zero-length segment with round caps.
-            if points.count == 1 { context.addLine(to: first) }
-            for point in points.dropFirst() { context.addLine(to: point) }
+            if let (a, b) = stroke.pair {  // a line: no need to go through its points
+                context.move(to: a)
+                context.addLine(to: b)
+            } else {
+                let points = stroke.points
+                guard let first = points.first else { return }
+                context.move(to: first)
+                // A single point still shows as a dot: a zero-length segment with round caps.
+                if points.count == 1 { context.addLine(to: first) }
+                for point in points.dropFirst() { context.addLine(to: point) }
+            }
         case .circle:
             let points = stroke.points
             guard points.count >= 2 else { return }

@@ -112,7 +112,13 @@ public struct Stroke: Hashable, Sendable {
     var pair: (Point, Point)? { extra?.points == nil ? (start, end) : nil }
 
     public static func == (a: Stroke, b: Stroke) -> Bool {
-        a.id == b.id && a.kind == b.kind && a.color == b.color && a.width == b.width && a.points == b.points
+        guard a.id == b.id, a.kind == b.kind else { return false }
+        // Compact strokes compare field by field: a packed colour or width is equal exactly when
+        // the value is (-0.0, equal to 0.0, is never packed).
+        if a.extra == nil, b.extra == nil {
+            return a.packedColor == b.packedColor && a.packedWidth == b.packedWidth && a.start == b.start && a.end == b.end
+        }
+        return a.color == b.color && a.width == b.width && a.points == b.points
     }
 
     public func hash(into hasher: inout Hasher) {

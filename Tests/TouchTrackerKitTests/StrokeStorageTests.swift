@@ -166,4 +166,21 @@ struct StrokeStorageTests {
             #expect(same(d1, d2) || (kind != .circle && Swift.abs(d1 - d2) <= 1e-9 * Swift.max(1, Swift.abs(d1))))
         }
     }
+
+    @Test("Equality is the values' equality, however the strokes are stored")
+    func equalityFollowsValues() async {
+        await propertyCheck(count: 300, input: kindGen, pointGen.array(of: 0...3), colorGen, widthGen, colorGen, widthGen) {
+            kind, points, color1, width1, color2, width2 in
+            let a = Stroke(id: StrokeID(1), kind: kind, points: points, color: color1, width: width1)
+            let b = Stroke(id: StrokeID(1), kind: kind, points: points, color: color2, width: width2)
+            let pointsEqual = points.allSatisfy { $0 == $0 }  // no NaN
+            #expect((a == b) == (pointsEqual && color1 == color2 && width1 == width2))
+        }
+        let zero = Stroke.line(StrokeID(1), from: .zero, to: Point(x: 1, y: 1))
+        var negativeZero = zero
+        negativeZero.color = Color(red: -0.0, green: 0, blue: 0)
+        negativeZero.width = 10
+        negativeZero.points[0] = Point(x: -0.0, y: 0)
+        #expect(zero == negativeZero && !negativeZero.isCompact, "-0.0 equals 0.0, as for Double")
+    }
 }
