@@ -95,7 +95,7 @@ public final class Drawing {
         strokes = newStrokes
         let maxID = newStrokes.lazy.map(\.id.rawValue).max() ?? 0
         indexByID.removeAll()
-        indexByID.reserve(upTo: maxID, count: newStrokes.count)
+        indexByID.reserve(upTo: maxID + maxID / 16, count: newStrokes.count)  // room to draw on
         reindex(from: 0)
         nextID = max(nextID, maxID + 1)
         notify(.reset)

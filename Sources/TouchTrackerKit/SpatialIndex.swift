@@ -52,8 +52,10 @@ public final class SpatialIndex {
     /// An index of `strokes`.
     public convenience init<S: Sequence>(_ strokes: S, cellSize: Double = 32) where S.Element == Stroke {
         self.init(cellSize: cellSize)
-        // Exactly as long as needed: these arrays hold a fifth of the index's bytes.
-        let count = strokes.underestimatedCount
+        // As long as needed and a sixteenth more (these arrays hold a quarter of the index's
+        // bytes): growth would leave up to half unused, and the first few thousand lines drawn
+        // after opening a drawing do not copy them.
+        let count = strokes.underestimatedCount + strokes.underestimatedCount / 16
         ids.reserveCapacity(count)
         shapes.reserveCapacity(count)
         isSegment.reserveCapacity(count)

@@ -344,8 +344,10 @@ struct Reader {
             strokes.append(stroke)
         }
         // Appending left up to half the array unused; a drawing is kept for the whole session, so
-        // it gets an array of its size (a copy of about 1 ms for 100,000 lines).
-        return strokes.capacity - strokes.count > strokes.count / 8 ? Array(unsafeUninitializedCapacity: strokes.count) {
+        // it gets an array of its size and a sixteenth more, room for the first few thousand lines
+        // drawn on it (a copy of about 1 ms for 100,000 lines).
+        let capacity = strokes.count + strokes.count / 16
+        return strokes.capacity > capacity + strokes.count / 16 ? Array(unsafeUninitializedCapacity: capacity) {
             buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: strokes)
         } : strokes
