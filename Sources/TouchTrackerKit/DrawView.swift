@@ -24,9 +24,10 @@ public final class DrawView: View {
     public var drawsWithFingers = true
 
     /// A pen's line width from its pressure (0...1): light strokes thin, firm ones thick. A pen
-    /// that reports no pressure draws the default width.
+    /// that reports no pressure draws the default width. In 1/64 pt steps, which a stroke stores
+    /// compactly.
     public static func penWidth(force: Double) -> Double {
-        force > 0 ? 3 + 17 * min(force, 1) : lineWidth
+        force > 0 ? ((3 + 17 * min(force, 1)) * 64).rounded() / 64 : lineWidth
     }
 
     /// Logs every touch method call when set (`touchtracker --trace`).
@@ -252,24 +253,28 @@ public final class DrawView: View {
     private var circleTouches: [ObjectIdentifier] = []
     private var circleInProgress: Stroke?
 
-    /// The colour for a line at `angle` radians: the hue wheel, full saturation.
+    /// The colour for a line at `angle` radians: the hue wheel, full saturation, in 8 bits a
+    /// channel (what the screen shows, and what a stroke stores compactly).
     public static func color(forAngle angle: Double) -> Color {
         var hue = angle / (2 * Double.pi)
         hue -= hue.rounded(.down)
-        let h = hue * 6, sector = Int(h) % 6, f = h - Double(Int(h))
+        let h = hue * 6, sector = Int(h) % 6, step = ((h - Double(Int(h))) * 255).rounded()
+        // Both computed as n / 255, so that each is exactly an 8-bit value.
+        let f = step / 255, rest = (255 - step) / 255
         switch sector {
         case 0: return Color(red: 1, green: f, blue: 0)
-        case 1: return Color(red: 1 - f, green: 1, blue: 0)
+        case 1: return Color(red: rest, green: 1, blue: 0)
         case 2: return Color(red: 0, green: 1, blue: f)
-        case 3: return Color(red: 0, green: 1 - f, blue: 1)
+        case 3: return Color(red: 0, green: rest, blue: 1)
         case 4: return Color(red: f, green: 0, blue: 1)
-        default: return Color(red: 1, green: 0, blue: 1 - f)
+        default: return Color(red: 1, green: 0, blue: rest)
         }
     }
 
-    /// The width for a finger that moved at `speed` points per second: 4 pt slow, up to 30 fast.
+    /// The width for a finger that moved at `speed` points per second: 4 pt slow, up to 30 fast,
+    /// in 1/64 pt steps (which a stroke stores compactly).
     public static func width(forSpeed speed: Double) -> Double {
-        min(30, max(4, 4 + speed / 40))
+        (min(30, max(4, 4 + speed / 40)) * 64).rounded() / 64
     }
 
     private func cancelDrawing() {
@@ -412,7 +417,7 @@ public final class DrawView: View {
         for touch in touches { startTimes[ObjectIdentifier(touch)] = nil }
     }
 
-    private func pathLength(_ points: [Point]) -> Double {
+    private func pathLength(_ points: StrokePoints) -> Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
@@ -521,15 +526,21 @@ public enum StrokeRenderer {
         context.setLineJoin(.round)
         switch stroke.kind {
         case .line, .freehand:
-            guard let first = stroke.points.first else { return }
-            context.move(to: first)
-            // A single point still shows as a dot: a zero-length segment with round caps.
-            for point in stroke.points.count > 1 ? Array(stroke.points.dropFirst()) : [first] {
-                context.addLine(to: point)
+            if let (a, b) = stroke.pair {  // a line: no need to go through its points
+                context.move(to: a)
+                context.addLine(to: b)
+            } else {
+                let points = stroke.points
+                guard let first = points.first else { return }
+                context.move(to: first)
+                // A single point still shows as a dot: a zero-length segment with round caps.
+                if points.count == 1 { context.addLine(to: first) }
+                for point in points.dropFirst() { context.addLine(to: point) }
             }
         case .circle:
-            guard stroke.points.count >= 2 else { return }
-            context.addEllipse(in: Rect(enclosing: stroke.points[0], stroke.points[1]))
+            let points = stroke.points
+            guard points.count >= 2 else { return }
+            context.addEllipse(in: Rect(enclosing: points[0], points[1]))
         }
         context.strokePath()
     }

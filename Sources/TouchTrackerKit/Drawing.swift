@@ -13,7 +13,8 @@ public final class Drawing {
     }
 
     public private(set) var strokes: [Stroke] = []
-    private var indexByID: [StrokeID: Int] = [:]
+    /// Each stroke's place in `strokes`.
+    private var indexByID = StrokeIDMap()
     private var nextID = 1
 
     public let undoStack = UndoStack()
@@ -92,8 +93,11 @@ public final class Drawing {
     public func replaceAll(with newStrokes: [Stroke], undoable: Bool) {
         let old = strokes
         strokes = newStrokes
+        let maxID = newStrokes.lazy.map(\.id.rawValue).max() ?? 0
+        indexByID.removeAll()
+        indexByID.reserve(upTo: maxID + maxID / 16, count: newStrokes.count)  // room to draw on
         reindex(from: 0)
-        nextID = max(nextID, (newStrokes.map(\.id.rawValue).max() ?? 0) + 1)
+        nextID = max(nextID, maxID + 1)
         notify(.reset)
         if undoable {
             undoStack.register("Replace", undo: { [unowned self] in self.replaceAll(with: old, undoable: true) })

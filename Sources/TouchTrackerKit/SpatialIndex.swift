@@ -23,17 +23,18 @@ public final class SpatialIndex {
 
     /// Grid cell (packed column and row) -> slots of the strokes passing through it.
     private var cells: [Int64: [Int32]] = [:]
-    /// Slot -> stroke id (nil: free slot).
-    private var ids: [StrokeID?] = []
-    /// Slot -> the stroke's bounds (min x, min y, max x, max y, rounded outwards), so most
-    /// candidates are turned away without looking the stroke up.
-    private var boxes: [SIMD4<Float>] = []
-    /// Slot -> a straight line's end points in single precision (NaN for other strokes), so
-    /// candidates farther than the radius are turned away by a cheap distance bound.
-    private var segments: [SIMD4<Float>] = []
+    /// Slot -> stroke id (`freeSlot`: none). A plain Int: an optional id would take 16 bytes.
+    private var ids: [Int] = []
+    private static let freeSlot = Int.min
+    /// Slot -> where the stroke lies, in single precision, so that most candidates are turned
+    /// away without looking the stroke up: a straight line's end points (`isSegment`), whose
+    /// distance bound turns away more than a box would, else the stroke's bounds (min x, min y,
+    /// max x, max y, rounded outwards).
+    private var shapes: [SIMD4<Float>] = []
+    private var isSegment: [Bool] = []
     /// Slot -> the query that last saw it, so a stroke in several cells is considered once.
     private var seen: [UInt32] = []
-    private var slotByID: [StrokeID: Int32] = [:]
+    private var slotByID = StrokeIDMap()
     private var freeSlots: [Int32] = []
     /// Slots of strokes not in the grid (too many cells).
     private var oversized: Set<Int32> = []
@@ -51,6 +52,14 @@ public final class SpatialIndex {
     /// An index of `strokes`.
     public convenience init<S: Sequence>(_ strokes: S, cellSize: Double = 32) where S.Element == Stroke {
         self.init(cellSize: cellSize)
+        // As long as needed and a sixteenth more (these arrays hold a quarter of the index's
+        // bytes): growth would leave up to half unused, and the first few thousand lines drawn
+        // after opening a drawing do not copy them.
+        let count = strokes.underestimatedCount + strokes.underestimatedCount / 16
+        ids.reserveCapacity(count)
+        shapes.reserveCapacity(count)
+        isSegment.reserveCapacity(count)
+        seen.reserveCapacity(count)
         for stroke in strokes { insert(stroke) }
     }
 
@@ -67,21 +76,22 @@ public final class SpatialIndex {
     public func insert(_ stroke: Stroke) {
         guard slotByID[stroke.id] == nil else { return }
         let slot: Int32
-        let box = Self.box(stroke.bounds)
+        let id = stroke.id.rawValue
         let segment = Self.segment(stroke)
+        let shape = segment ?? Self.box(stroke.bounds)
         if let free = freeSlots.popLast() {
             slot = free
-            ids[Int(slot)] = stroke.id
-            boxes[Int(slot)] = box
-            segments[Int(slot)] = segment
+            ids[Int(slot)] = id
+            shapes[Int(slot)] = shape
+            isSegment[Int(slot)] = segment != nil
         } else {
             slot = Int32(ids.count)
-            ids.append(stroke.id)
-            boxes.append(box)
-            segments.append(segment)
+            ids.append(id)
+            shapes.append(shape)
+            isSegment.append(segment != nil)
             seen.append(0)
         }
-        slotByID[stroke.id] = slot
+        slotByID[stroke.id] = Int(slot)
         if stroke.width / 2 + 2 > maxPad { maxPad = stroke.width / 2 + 2 }
         if !forEachCell(of: stroke, { cells[$0, default: []].append(slot) }) {
             oversized.insert(slot)
@@ -91,7 +101,9 @@ public final class SpatialIndex {
     /// Removes `stroke`, which must have the geometry it had when inserted (its cells are found
     /// from it). Unknown ids are ignored.
     public func remove(_ stroke: Stroke) {
-        guard let slot = slotByID.removeValue(forKey: stroke.id) else { return }
+        guard let found = slotByID[stroke.id] else { return }
+        slotByID[stroke.id] = nil
+        let slot = Int32(found)
         if oversized.remove(slot) == nil {
             _ = forEachCell(of: stroke) { key in
                 guard var list = cells[key], let i = list.firstIndex(of: slot) else { return }
@@ -100,7 +112,7 @@ public final class SpatialIndex {
                 cells[key] = list.isEmpty ? nil : list
             }
         }
-        ids[Int(slot)] = nil
+        ids[Int(slot)] = Self.freeSlot
         freeSlots.append(slot)
     }
 
@@ -108,8 +120,8 @@ public final class SpatialIndex {
     public func removeAll() {
         cells.removeAll()
         ids.removeAll()
-        boxes.removeAll()
-        segments.removeAll()
+        shapes.removeAll()
+        isSegment.removeAll()
         seen.removeAll()
         slotByID.removeAll()
         freeSlots.removeAll()
@@ -138,14 +150,16 @@ public final class SpatialIndex {
     /// Calls `body` once for each indexed stroke that may pass within `radius` of `point`: every
     /// stroke that does is among them (and usually a few that do not).
     public func forEachCandidate(near point: Point, within radius: Double, _ body: (StrokeID) -> Void) {
-        forEachCandidate(near: point, within: radius, pruneBeyond: nil, body)
+        forEachCandidate(near: point, within: radius, pruneBeyond: nil, meeting: nil, body)
     }
 
     /// With `pruneBeyond`, cells are visited nearest first and the visit stops at the first cell
     /// farther from `point` than `pruneBeyond()`: a stroke that close lies in a cell at least that
     /// close (every cell its centre line crosses lists it), and those were all visited.
+    /// With `rect` (inside the square `point ± radius`), strokes are turned away by whether they
+    /// can paint into it rather than by their distance from `point`.
     private func forEachCandidate(near point: Point, within radius: Double, pruneBeyond: (() -> Double)?,
-                                  _ body: (StrokeID) -> Void) {
+                                  meeting rect: Rect?, _ body: (StrokeID) -> Void) {
         query &+= 1
         if query == 0 {  // wrapped: forget old marks
             for i in seen.indices { seen[i] = 0 }
@@ -154,35 +168,48 @@ public final class SpatialIndex {
         // A hair more than the radius: the distance and the cell maths round differently.
         let reach = radius * (1 + 1e-9) + 1e-9
         // Strokes whose bounds are farther than the radius cannot be within it (the same test the
-        // scan makes); NaN lets everything through, as the scan's test then decides nothing.
-        let low = SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
-        let high = SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
+        // scan makes), nor paint into a rectangle they do not meet; NaN lets everything through, as
+        // the scan's test then decides nothing.
+        let low = rect.map { SIMD2<Float>(Self.up($0.maxX), Self.up($0.maxY)) }
+            ?? SIMD2<Float>(Self.up(point.x + reach), Self.up(point.y + reach))
+        let high = rect.map { SIMD2<Float>(Self.down($0.minX), Self.down($0.minY)) }
+            ?? SIMD2<Float>(Self.down(point.x - reach), Self.down(point.y - reach))
         let boxTest = reach.isFinite && point.x.isFinite && point.y.isFinite
         /// At most the distance from `point` to the line stored as `g`: the distance to the
         /// single-precision end points, less how far rounding may have moved them.
         func distanceBound(to g: SIMD4<Float>) -> Double {
             let a = Point(x: Double(g[0]), y: Double(g[1])), b = Point(x: Double(g[2]), y: Double(g[3]))
-            let magnitude = Swift.max(Swift.abs(a.x), Swift.abs(a.y), Swift.abs(b.x), Swift.abs(b.y))
-            return Stroke.distance(from: point, toSegment: a, b) - (magnitude * 2.4e-7 + 1e-6)
+            return Stroke.distance(from: point, toSegment: a, b) - Self.roundingSlack(g)
+        }
+        /// Whether the line stored as `g` may paint into `rect`: its box, widened by the widest
+        /// stroke's reach and by rounding, meets it.
+        func mayPaint(_ g: SIMD4<Float>, into rect: Rect) -> Bool {
+            let pad = maxPad + Self.roundingSlack(g)
+            return Double(Swift.min(g[0], g[2])) - pad <= rect.maxX && Double(Swift.max(g[0], g[2])) + pad >= rect.minX
+                && Double(Swift.min(g[1], g[3])) - pad <= rect.maxY && Double(Swift.max(g[1], g[3])) + pad >= rect.minY
         }
         func visit(_ slot: Int32) {
             let s = Int(slot)
-            guard seen[s] != query, let id = ids[s] else { return }
+            let id = ids[s]
+            guard seen[s] != query, id != Self.freeSlot else { return }
             seen[s] = query
             if boxTest {
-                // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
-                let b = boxes[s]
-                guard b[0] <= low[0], b[1] <= low[1], b[2] >= high[0], b[3] >= high[1] else { return }
-                let g = segments[s]
-                if !g[0].isNaN {
+                let g = shapes[s]
+                if !isSegment[s] {
+                    // min x <= p.x + r, min y <= p.y + r, max x >= p.x - r, max y >= p.y - r
+                    guard g[0] <= low[0], g[1] <= low[1], g[2] >= high[0], g[3] >= high[1] else { return }
+                } else if let rect {
+                    guard mayPaint(g, into: rect) else { return }
+                } else {
                     // Farther than the radius, or than the nearest stroke found so far: it cannot
-                    // be the answer, and the costlier look-up is skipped.
+                    // be the answer, and the costlier look-up is skipped. (A stroke within the
+                    // radius is within its bounds' reach too, so no box test is needed first.)
                     var limit = reach
                     if let pruneBeyond { limit = Swift.min(limit, pruneBeyond() * (1 + 1e-9) + 1e-9) }
                     if distanceBound(to: g) > limit { return }
                 }
             }
-            body(id)
+            body(StrokeID(id))
         }
         for slot in oversized { visit(slot) }
         guard radius >= 0, point.x.isFinite, point.y.isFinite else { return }
@@ -191,7 +218,7 @@ public final class SpatialIndex {
               Double(columns.count) * Double(rows.count) <= Double(Swift.max(cells.count, 16))
         else {
             // The square spans more cells than exist: visit every stroke instead.
-            for slot in slotByID.values { visit(slot) }
+            for slot in ids.indices { visit(Int32(slot)) }
             return
         }
         guard let pruneBeyond else {
@@ -231,7 +258,7 @@ public final class SpatialIndex {
         let center = Point(x: rect.midX, y: rect.midY)
         let reach = Swift.max(rect.width, rect.height) / 2 + maxPad
         guard reach.isFinite else { return forEachCandidate(near: center, within: .infinity, body) }
-        forEachCandidate(near: center, within: reach, body)
+        forEachCandidate(near: center, within: reach, pruneBeyond: nil, meeting: rect, body)
     }
 
     /// The stroke nearest to `point` whose centre line passes within `radius` of it; of equally
@@ -241,7 +268,7 @@ public final class SpatialIndex {
     public func nearest(to point: Point, within radius: Double,
                         lookup: (StrokeID) -> (stroke: Stroke, order: Int)?) -> Stroke? {
         var best: Nearest?
-        forEachCandidate(near: point, within: radius, pruneBeyond: { best?.distance ?? .infinity }) { id in
+        forEachCandidate(near: point, within: radius, pruneBeyond: { best?.distance ?? .infinity }, meeting: nil) { id in
             guard let (stroke, order) = lookup(id) else { return }
             Self.consider(stroke, order: order, point: point, radius: radius, best: &best)
         }
@@ -278,13 +305,19 @@ public final class SpatialIndex {
         best = Nearest(stroke: stroke, distance: distance, order: order)
     }
 
-    /// A two-point line's end points in single precision; NaN for anything else (and for lines
+    /// A two-point line's end points in single precision; nil for anything else (and for lines
     /// too far out for single precision to bound their distance well).
-    private static func segment(_ stroke: Stroke) -> SIMD4<Float> {
-        let p = stroke.points
-        guard stroke.kind == .line, p.count == 2,
-              [p[0].x, p[0].y, p[1].x, p[1].y].allSatisfy({ Swift.abs($0) < 1e7 }) else { return SIMD4(repeating: .nan) }
-        return SIMD4(Float(p[0].x), Float(p[0].y), Float(p[1].x), Float(p[1].y))
+    private static func segment(_ stroke: Stroke) -> SIMD4<Float>? {
+        func near(_ v: Double) -> Bool { Swift.abs(v) < 1e7 }  // false for NaN
+        guard stroke.kind == .line, let (a, b) = stroke.pair, near(a.x), near(a.y), near(b.x), near(b.y)
+        else { return nil }
+        return SIMD4(Float(a.x), Float(a.y), Float(b.x), Float(b.y))
+    }
+
+    /// At most how far rounding to single precision moved the end points of `segment`.
+    private static func roundingSlack(_ segment: SIMD4<Float>) -> Double {
+        let magnitude = Swift.max(Swift.abs(segment[0]), Swift.abs(segment[1]), Swift.abs(segment[2]), Swift.abs(segment[3]))
+        return Double(magnitude) * 2.4e-7 + 1e-6
     }
 
     /// `rect` in single precision, rounded outwards (never smaller than the Double rectangle).

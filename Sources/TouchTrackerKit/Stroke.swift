@@ -1,5 +1,11 @@
 // One mark on the canvas: a straight line (seed 000), a freehand stroke (seed 001's draw board) or
 // a circle (the book's challenge), with its colour and width.
+//
+// A drawing holds up to hundreds of thousands of strokes, so a stroke is kept small: 56 bytes and
+// no allocation for a two-point line or circle in a colour of 8 bits a channel and a width in
+// 1/64 pt steps (everything the app draws). Anything else (the points of a freehand stroke, a
+// colour or width read from a file that is not on those steps) goes to a rarely needed
+// `Extra`, so every value still reads back exactly as it was set.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,14 +29,30 @@ public struct Stroke: Hashable, Sendable {
         case circle
     }
 
+    // Stored in this order so that nothing is padded: 16 + 16 + 8 + 8 + 4 + 2 + 1 bytes.
+    /// The two points when there are exactly two (`extra?.points` is nil); otherwise zero.
+    private var start: Point
+    private var end: Point
     public var id: StrokeID
+    /// What does not fit the compact fields; nil for nearly every stroke but freehand ones.
+    private var extra: Extra?
+    /// The colour as 8-bit RGBA when it is exactly such a colour (else `extra.color` holds it).
+    private var packedColor: UInt32
+    /// The width in 1/64 pt when it is exactly that (else `extra.width` holds it).
+    private var packedWidth: UInt16
     public var kind: Kind
-    public var points: [Point]
-    public var color: Color
-    public var width: Double
 
     public init(id: StrokeID, kind: Kind = .line, points: [Point], color: Color = .black, width: Double = 10) {
+        self.init(id: id, kind: kind, points: StrokePoints(points), color: color, width: width)
+    }
+
+    public init(id: StrokeID, kind: Kind = .line, points: StrokePoints, color: Color = .black, width: Double = 10) {
+        self.start = .zero
+        self.end = .zero
         self.id = id
+        self.extra = nil
+        self.packedColor = 0
+        self.packedWidth = 0
         self.kind = kind
         self.points = points
         self.color = color
@@ -40,16 +62,155 @@ public struct Stroke: Hashable, Sendable {
     /// A straight line, as seed 000 draws.
     public static func line(_ id: StrokeID, from begin: Point, to end: Point, color: Color = .black,
                             width: Double = 10) -> Stroke {
-        Stroke(id: id, kind: .line, points: [begin, end], color: color, width: width)
+        Stroke(id: id, kind: .line, points: StrokePoints(begin, end), color: color, width: width)
     }
+
+    /// The points, in drawing order (a line's and a circle's two, a freehand stroke's samples).
+    public var points: StrokePoints {
+        get { if let array = extra?.points { StrokePoints(array) } else { StrokePoints(start, end) } }
+        set { setPoints(newValue) }
+        _modify {
+            // The points are moved out while they change, so appending to a freehand stroke's
+            // array does not copy it.
+            var points = takePoints()
+            defer { setPoints(points) }
+            yield &points
+        }
+    }
+
+    public var color: Color {
+        get { extra?.color ?? Self.unpack(packedColor) }
+        set {
+            if let packed = Self.pack(newValue) {
+                packedColor = packed
+                if extra?.color != nil { changeExtra { $0.color = nil } }
+            } else {
+                packedColor = 0
+                changeExtra { $0.color = newValue }
+            }
+        }
+    }
+
+    /// The line width in points.
+    public var width: Double {
+        get { extra?.width ?? Double(packedWidth) / 64 }
+        set {
+            if let packed = Self.pack(width: newValue) {
+                packedWidth = packed
+                if extra?.width != nil { changeExtra { $0.width = nil } }
+            } else {
+                packedWidth = 0
+                changeExtra { $0.width = newValue }
+            }
+        }
+    }
+
+    /// Whether the stroke holds everything in its own 56 bytes (no `extra`).
+    var isCompact: Bool { extra == nil }
+
+    /// The two points of a stroke that has exactly two, without going through ``points``.
+    var pair: (Point, Point)? { extra?.points == nil ? (start, end) : nil }
+
+    public static func == (a: Stroke, b: Stroke) -> Bool {
+        guard a.id == b.id, a.kind == b.kind else { return false }
+        // Compact strokes compare field by field: a packed colour or width is equal exactly when
+        // the value is (-0.0, equal to 0.0, is never packed).
+        if a.extra == nil, b.extra == nil {
+            return a.packedColor == b.packedColor && a.packedWidth == b.packedWidth && a.start == b.start && a.end == b.end
+        }
+        return a.color == b.color && a.width == b.width && a.points == b.points
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(kind)
+        hasher.combine(points)
+    }
+
+    // MARK: Storage
+
+    /// What a compact stroke leaves out. Shared between copies of a stroke and copied before a
+    /// change when shared, so strokes stay values.
+    private final class Extra: @unchecked Sendable {
+        var points: [Point]?
+        var color: Color?
+        var width: Double?
+
+        init(points: [Point]? = nil, color: Color? = nil, width: Double? = nil) {
+            self.points = points
+            self.color = color
+            self.width = width
+        }
+
+        var isEmpty: Bool { points == nil && color == nil && width == nil }
+    }
+
+    /// Changes `extra` (made unique or created first), then drops it if it holds nothing.
+    private mutating func changeExtra(_ change: (Extra) -> Void) {
+        if extra == nil {
+            extra = Extra()
+        } else if !isKnownUniquelyReferenced(&extra) {
+            extra = Extra(points: extra!.points, color: extra!.color, width: extra!.width)
+        }
+        change(extra!)
+        if extra!.isEmpty { extra = nil }
+    }
+
+    private mutating func setPoints(_ points: StrokePoints) {
+        if let (a, b) = points.pair {
+            (start, end) = (a, b)
+            if extra?.points != nil { changeExtra { $0.points = nil } }
+        } else {
+            (start, end) = (.zero, .zero)
+            changeExtra { $0.points = points.array }
+        }
+    }
+
+    /// The points, with `extra` no longer holding its array (so the caller's copy is unique).
+    private mutating func takePoints() -> StrokePoints {
+        guard let array = extra?.points else { return StrokePoints(start, end) }
+        changeExtra { $0.points = [] }
+        return StrokePoints(array)
+    }
+
+    /// 8-bit RGBA, when every component is exactly `n / 255` (the sign of zero included).
+    static func pack(_ color: Color) -> UInt32? {
+        func byte(_ component: Double) -> UInt32? {
+            guard component >= 0, component <= 1 else { return nil }
+            let byte = UInt32((component * 255).rounded())
+            return (Double(byte) / 255).bitPattern == component.bitPattern ? byte : nil
+        }
+        guard let r = byte(color.red), let g = byte(color.green), let b = byte(color.blue),
+              let a = byte(color.alpha) else { return nil }
+        return r << 24 | g << 16 | b << 8 | a
+    }
+
+    static func unpack(_ packed: UInt32) -> Color {
+        Color(red: Double(packed >> 24) / 255, green: Double(packed >> 16 & 0xFF) / 255,
+              blue: Double(packed >> 8 & 0xFF) / 255, alpha: Double(packed & 0xFF) / 255)
+    }
+
+    /// The width in 1/64 pt, when it is exactly such a number.
+    static func pack(width: Double) -> UInt16? {
+        guard width >= 0, width <= Double(UInt16.max) / 64 else { return nil }
+        let packed = UInt16((width * 64).rounded())
+        return (Double(packed) / 64).bitPattern == width.bitPattern ? packed : nil
+    }
+
+    // MARK: Geometry
 
     /// The area the stroke paints, with room for round caps and antialiasing (for damage).
     public var bounds: Rect {
-        guard let first = points.first else { return .zero }
-        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
-        for p in points.dropFirst() {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        let minX, maxX, minY, maxY: Double
+        if let (a, b) = pair {
+            (minX, maxX, minY, maxY) = (min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y))
+        } else {
+            guard let points = extra?.points, let first = points.first else { return .zero }
+            var box = (first.x, first.x, first.y, first.y)
+            for p in points.dropFirst() {
+                box = (min(box.0, p.x), max(box.1, p.x), min(box.2, p.y), max(box.3, p.y))
+            }
+            (minX, maxX, minY, maxY) = box
         }
         let pad = width / 2 + 2
         return Rect(x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad)
@@ -57,25 +218,34 @@ public struct Stroke: Hashable, Sendable {
 
     /// The shortest distance from `point` to the stroke's centre line.
     public func distance(to point: Point) -> Double {
-        switch kind {
-        case .line, .freehand:
-            guard let first = points.first else { return .infinity }
-            guard points.count > 1 else { return first.distance(to: point) }
-            var best = Double.infinity
-            for i in 1..<points.count {
-                best = min(best, Self.distance(from: point, toSegment: points[i - 1], points[i]))
+        if let (a, b) = pair {
+            switch kind {
+            // A NaN distance counts as infinitely far, as in the loop below.
+            case .line, .freehand: return min(.infinity, Self.distance(from: point, toSegment: a, b))
+            case .circle: return Self.distance(from: point, toEllipseIn: Rect(enclosing: a, b))
             }
-            return best
-        case .circle:
-            guard points.count >= 2 else { return .infinity }
-            return Self.distance(from: point, toEllipseIn: Rect(enclosing: points[0], points[1]))
         }
+        guard let points = extra?.points, let first = points.first else { return .infinity }
+        if kind == .circle {
+            return points.count >= 2 ? Self.distance(from: point, toEllipseIn: Rect(enclosing: first, points[1])) : .infinity
+        }
+        guard points.count > 1 else { return first.distance(to: point) }
+        var best = Double.infinity
+        for i in 1..<points.count {
+            best = min(best, Self.distance(from: point, toSegment: points[i - 1], points[i]))
+        }
+        return best
     }
 
     /// The stroke moved by (dx, dy).
     public func translated(dx: Double, dy: Double) -> Stroke {
         var copy = self
-        copy.points = points.map { $0.offsetBy(dx: dx, dy: dy) }
+        if pair != nil {
+            copy.start = start.offsetBy(dx: dx, dy: dy)
+            copy.end = end.offsetBy(dx: dx, dy: dy)
+        } else {
+            copy.points = StrokePoints(points.map { $0.offsetBy(dx: dx, dy: dy) })
+        }
         return copy
     }
 

@@ -83,7 +83,7 @@ struct PersistenceJournalTests {
         session.save()
         let ids = drawing.strokes.map(\.id)
         drawing.remove(ids[1])
-        drawing.update(ids.last!) { $0.points = $0.points.map { Point(x: $0.x + 0.1, y: $0.y - 1e-300) } }
+        drawing.update(ids.last!) { $0.points = StrokePoints($0.points.map { Point(x: $0.x + 0.1, y: $0.y - 1e-300) }) }
         drawing.update(ids.first!) { $0.color = Color(red: 1, green: 0.5, blue: 0.25, alpha: 0.75) }
         session.save()
         drawing.undoStack.undo()  // the recolour
@@ -364,7 +364,7 @@ struct PersistenceJournalTests {
                     if !drawing.strokes.isEmpty {
                         let id = drawing.strokes[Int(random.next() % UInt64(drawing.strokes.count))].id
                         let dx = awkwardDouble(&random, limit: 100)
-                        drawing.update(id) { $0.points = $0.points.map { Point(x: max(-1e6, min(1e6, $0.x + dx)), y: $0.y) } }
+                        drawing.update(id) { $0.points = StrokePoints($0.points.map { Point(x: max(-1e6, min(1e6, $0.x + dx)), y: $0.y) }) }
                     }
                 case 5, 6: drawing.undoStack.undo()
                 case 7: drawing.undoStack.redo()

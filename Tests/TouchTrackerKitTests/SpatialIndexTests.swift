@@ -1,5 +1,6 @@
 // The hit-test index against its definition: on random drawings, after random changes, the index
 // gives the same stroke as looking at every stroke (SpatialIndex.nearest(in:to:within:)).
+import Foundation
 import PropertyBased
 import Testing
 import TouchKit
@@ -192,5 +193,49 @@ struct SpatialIndexTests {
         index.remove(strokes[0])
         index.remove(strokes[2])
         #expect(index.count == 3 && !index.contains(StrokeID(1)) && index.contains(StrokeID(2)))
+    }
+
+    @Test("A4: a rectangle's strokes include every stroke passing through it, in its corners too")
+    func strokesIntersectingRect() async {
+        // A line across the corner of the rectangle, far from its centre: repainting the
+        // rectangle must draw it again, or the corner of the line is wiped.
+        let corner = Stroke.line(StrokeID(1), from: Point(x: 70, y: 120), to: Point(x: 120, y: 70))
+        let rect = Rect(x: 0, y: 0, width: 100, height: 100)
+        #expect(Drawing(strokes: [corner]).strokes(intersecting: rect).map(\.id) == [corner.id])
+
+        await propertyCheck(count: 150, input: strokeGen.array(of: 0...60), zip(point, point).array(of: 1...10)) {
+            strokes, corners in
+            let drawing = drawing(strokes)
+            for (a, b) in corners {
+                let rect = Rect(enclosing: a, b)
+                let found = drawing.strokes(intersecting: rect).map(\.id)
+                let passing = drawing.strokes.filter { samples(of: $0).contains { rect.contains($0) } }.map(\.id)
+                #expect(Set(passing).isSubset(of: found), "\(rect)")
+                #expect(found == drawing.strokes.filter { $0.bounds.intersects(rect) && found.contains($0.id) }.map(\.id),
+                        "in paint order, each meeting the rectangle")
+            }
+        }
+    }
+
+    /// Points on the stroke's centre line: 17 along each segment, 64 around a circle.
+    private func samples(of stroke: Stroke) -> [Point] {
+        let points = Array(stroke.points)
+        switch stroke.kind {
+        case .circle:
+            guard points.count >= 2 else { return [] }
+            let box = Rect(enclosing: points[0], points[1])
+            return (0..<64).map { i in
+                let angle = Double(i) / 64 * 2 * Double.pi
+                return Point(x: box.midX + box.width / 2 * cos(angle), y: box.midY + box.height / 2 * sin(angle))
+            }
+        case .line, .freehand:
+            guard points.count > 1 else { return points }
+            return zip(points, points.dropFirst()).flatMap { a, b in
+                (0...16).map { i in
+                    let t = Double(i) / 16
+                    return Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+                }
+            }
+        }
     }
 }
