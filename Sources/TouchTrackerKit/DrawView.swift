@@ -54,6 +54,8 @@ public final class DrawView: View {
     }
     /// Whether the cache is still being drawn (a big drawing just opened, or a clear undone).
     public var isBuildingCache: Bool { cache.isBuilding }
+    /// Lines finished this turn of the event loop: drawn live, into the cache on the next turn.
+    public var linesAwaitingCache: Int { cache.pending.count }
 
     // MARK: Selection and gestures (seed 000)
 
@@ -486,15 +488,19 @@ public final class DrawView: View {
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
+            // Finished strokes the raster does not hold yet: after a build's start, or this turn.
+            for stroke in cache.strokesNotYetIn where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                StrokeRenderer.draw(stroke, in: context)
+            }
+            for stroke in cache.pending where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                StrokeRenderer.draw(stroke, in: context)
+            }
         } else {
             context.setFillColor(Self.paperColor)
             context.fill(rect)
             for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
                 StrokeRenderer.draw(stroke, in: context)
             }
-        }
-        for stroke in cache.strokesNotYetIn where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
-            StrokeRenderer.draw(stroke, in: context)
         }
         if let id = selectedStrokeID, var selected = drawing.stroke(id) {
             selected = selected.translated(dx: dragOffset.x, dy: dragOffset.y)

@@ -51,6 +51,8 @@ final class StrokeCache {
            image.height == max(Int((size.height * scale).rounded(.up)), 1) {
             return image
         }
+        // A resize copies the raster: the pending strokes go in first.
+        drawPending()
         let fresh = ImageSurface(size: size, scale: scale)
         let context = CairoContext(surface: fresh)
         context.replace(Rect(origin: .zero, size: size), with: paper)
@@ -80,15 +82,44 @@ final class StrokeCache {
         return fresh
     }
 
+    /// Strokes finished but not drawn into the raster yet: the canvas draws them live until the
+    /// next turn of the event loop. The frame that shows lifted fingers' lines in black then costs
+    /// what any frame costs, and drawing them into the raster (ten lines: most of a millisecond)
+    /// happens after that frame is committed.
+    private(set) var pending: [Stroke] = []
+    private var pendingTimer: TimerToken?
+
     /// A stroke finished on top of the others.
     func add(_ stroke: Stroke) {
         // Mid-build it stays out: the build ends with the strokes added meanwhile.
         guard let image, isValid, build == nil else { return }
-        StrokeRenderer.draw(stroke, in: CairoContext(surface: image))
+        guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image)) }
+        pending.append(stroke)
+        if pendingTimer == nil {
+            pendingTimer = clock.schedule(at: clock.now) { [weak self] in
+                self?.pendingTimer = nil
+                self?.drawPending()
+            }
+        }
+    }
+
+    /// Draws the pending strokes into the raster, in the order they were finished.
+    func drawPending() {
+        pendingTimer?.cancel()
+        pendingTimer = nil
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll() }
+        guard let image, isValid, build == nil else { return }
+        let context = CairoContext(surface: image)
+        let left = excluded()
+        for stroke in pending where stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
     }
 
     /// Re-makes `rect` only: paper, then the strokes that meet it, in order.
     func repaint(_ rect: Rect) {
+        // The strokes that meet it include pending ones: they go in first, or they would be drawn
+        // twice (and a stroke removed since would come back outside `rect`).
+        drawPending()
         guard let image, isValid else { return }
         // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
         guard build == nil else { return invalidate() }
@@ -105,6 +136,9 @@ final class StrokeCache {
     /// Forgets the raster (and any build in progress); the next ``image(size:scale:)`` makes it
     /// again.
     func invalidate() {
+        pending.removeAll()
+        pendingTimer?.cancel()
+        pendingTimer = nil
         isValid = false
         build = nil
         buildTimer?.cancel()

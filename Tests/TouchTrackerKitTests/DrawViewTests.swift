@@ -189,6 +189,38 @@ struct SelectionRepaintTests {
     }
 }
 
+@Suite("Lifting fingers")
+struct LiftTests {
+    @Test("A1: ten lines finished together show black in that frame, drawn live; the line cache takes them on the next turn and then matches a canvas drawn from scratch")
+    func finishedLinesReachTheCacheAfterTheirFrame() {
+        let canvas = Canvas()
+        let screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        let lines = (0..<10).map { i in (x: 20 + Double(i) * 38, top: 30.0, bottom: 250.0) }
+        for (i, line) in lines.enumerated() { canvas.down(Int32(i), line.x, line.top) }
+        canvas.frame()
+        for (i, line) in lines.enumerated() { canvas.move(Int32(i), line.x, line.bottom) }
+        canvas.frame()
+        canvas.render(into: screen)
+        for i in lines.indices { canvas.up(Int32(i)) }
+        canvas.input.frame()
+        canvas.render(into: screen)
+        #expect(canvas.drawView.linesAwaitingCache == 10)
+        for line in lines {
+            #expect(screen.color(x: Int(line.x), y: 140) == .black, "the line at x \(line.x) is not black yet")
+        }
+        // The next turn of the event loop draws them into the cache; a full repaint from it then
+        // looks as if the drawing had been opened.
+        canvas.clock.advance(by: 0.001)
+        #expect(canvas.drawView.linesAwaitingCache == 0)
+        canvas.drawView.setNeedsDisplay()
+        canvas.render(into: screen)
+        let scratch = Canvas(drawing: Drawing(strokes: canvas.drawView.drawing.strokes)).laidOutRender()
+        SelectionRepaintTests().expectSame(screen, scratch, "after the lines went into the cache", rows: 240)  // above the toolbar, whose Undo differs
+        #expect(canvas.drawView.wholeCacheRenders == 1)
+    }
+}
+
 @Suite("Resizing the canvas")
 struct ResizeRepaintTests {
     @Test("Shrinking and growing the window re-makes only the newly shown strips of the line cache, matching a canvas drawn from scratch")
