@@ -56,9 +56,10 @@ final class ToplevelWindow {
 
     static let defaultSize = (width: 1024, height: 768)
     static let maxBuffers = 3
-    /// Steady drawing alternates two buffers; a third is made only when the compositor holds both,
-    /// and is let go after this many seconds unused, so one burst does not keep a window-sized
-    /// buffer (8 MiB at 1920x1080) for the rest of the session.
+    /// Steady drawing alternates two buffers; a third is made only when the compositor holds both
+    /// and the frame answers input (other frames wait for a release), and is let go after this
+    /// many seconds unused, so one burst does not keep a window-sized buffer (8 MiB at 1920x1080)
+    /// for the rest of the session.
     static let spareBufferLifetime = 2.0
 
     /// The host's clock (seconds), for the buffers' ages.
@@ -255,7 +256,9 @@ final class ToplevelWindow {
             }
             dirty.add(fullRect)
         }
-        guard let buffer = freeBuffer() else {
+        // A third buffer only for a frame that answers input (or a configure): anything else can
+        // wait for the compositor to release one, and a spare buffer is 8 MiB at 1920x1080.
+        guard let buffer = freeBuffer(allowingSpare: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
             return
@@ -308,9 +311,9 @@ final class ToplevelWindow {
 
     private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
 
-    private func freeBuffer() -> ShmBuffer? {
+    private func freeBuffer(allowingSpare: Bool) -> ShmBuffer? {
         if let free = buffers.first(where: { !$0.isBusy }) { return free }
-        guard buffers.count < Self.maxBuffers else { return nil }
+        guard buffers.count < (allowingSpare ? Self.maxBuffers : 2) else { return nil }
         do {
             let pixels = geometry.pixelSize(width: size.width, height: size.height)
             let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height,
@@ -319,6 +322,7 @@ final class ToplevelWindow {
                 if self.wantsRedraw { self.redrawIfNeeded() }
             }
             buffers.append(buffer)
+            if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
             return buffer
         } catch {
             logger.error("cannot allocate a window buffer: \(error)")
