@@ -98,6 +98,9 @@ struct PersistenceFormatTests {
         #expect(decodeError("{\"format\": \"touchtracker-drawing\", \"version\": 1}") == "the drawing has no \"strokes\" list")
         #expect(decodeError(drawingJSON([strokeJSON(points: "[[1, 2] [3, 4]]")]))?.contains("expected ',' or ']'") == true)
         #expect(decodeError(drawingJSON([strokeJSON(kind: "\"li\nne\"")]))?.contains("control character") == true)
+        // A backslash before a line break: the message names the byte and stays on one line.
+        #expect(decodeError("{\"format\": \"touchtracker-drawing\\\n\"}") == "line 1, column 33: unknown escape '\\' followed by byte 0xA in the format name")
+        #expect(decodeError("{\"format\": \"a\\q\"}")?.contains("unknown escape '\\q'") == true)
         #expect(decodeError(drawingJSON([strokeJSON(id: "01")]))?.contains("a number cannot start with 0") == true, "leading zeros are not JSON")
         #expect(decodeError(drawingJSON([strokeJSON(width: "+3")]))?.contains("expected") == true)
     }

@@ -707,7 +707,10 @@ struct Reader {
                     }
                     for unit in String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8 { try add(unit) }
                 default:
-                    throw error(at: i - 2, "unknown escape '\\\(Character(Unicode.Scalar(escape)))' in \(what())")
+                    // The byte after the backslash may be a line break: name it, one-line messages.
+                    let shown = (0x21..<0x7F).contains(escape) ? "'\\\(Character(Unicode.Scalar(escape)))'"
+                        : "'\\' followed by byte 0x\(String(escape, radix: 16, uppercase: true))"
+                    throw error(at: i - 2, "unknown escape \(shown) in \(what())")
                 }
             case 0..<0x20:
                 throw error(at: i - 1, "\(what()) contains a control character (byte 0x\(String(byte, radix: 16))); strings end with '\"' on the same line")
