@@ -89,6 +89,9 @@ final class PangoLine {
         return Size(width: Double(width), height: Double(height))
     }
 
-    /// Draws the layout with its top-left corner at the current point.
-    func show(in cairo: OpaquePointer) { pango.showLayout(cairo, layout) }
+    /// Draws the layout with its top-left corner at (`left`, `top`).
+    func draw(in cairo: OpaquePointer, left: Double, top: Double) {
+        cairo_move_to(cairo, left, top)
+        pango.showLayout(cairo, layout)
+    }
 }

@@ -9,24 +9,15 @@ extension CairoContext: TextRenderingContext {
     public func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double) {
         cairo_save(cairo)
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
-        switch TextLine(text, fontSize: fontSize, cairo: cairo) {
-        case .glyphs(let line):
-            let size = line.size
-            line.draw(in: cairo, left: rect.midX - size.width / 2, top: rect.midY - size.height / 2)
-        case .shaped(let line):
-            let size = line.size
-            cairo_move_to(cairo, rect.midX - size.width / 2, rect.midY - size.height / 2)
-            line.show(in: cairo)
-        }
+        let line = TextLine(text, fontSize: fontSize, cairo: cairo)
+        let size = line.size
+        line.draw(in: cairo, left: rect.midX - size.width / 2, top: rect.midY - size.height / 2)
         cairo_restore(cairo)
     }
 
     /// The size one line of text takes, in points.
     public func measureText(_ text: String, fontSize: Double) -> Size {
-        switch TextLine(text, fontSize: fontSize, cairo: cairo) {
-        case .glyphs(let line): line.size
-        case .shaped(let line): line.size
-        }
+        TextLine(text, fontSize: fontSize, cairo: cairo).size
     }
 }
 
@@ -40,6 +31,22 @@ enum TextLine {
             self = .shaped(shaped)
         } else {
             self = .glyphs(GlyphLine(text, fontSize: fontSize, cairo: cairo))
+        }
+    }
+
+    /// Whole pixels, as Pango reports a layout's size.
+    var size: Size {
+        switch self {
+        case .glyphs(let line): line.size
+        case .shaped(let line): line.size
+        }
+    }
+
+    /// Draws the line with the top left of its logical box at (`left`, `top`).
+    func draw(in cairo: OpaquePointer, left: Double, top: Double) {
+        switch self {
+        case .glyphs(let line): line.draw(in: cairo, left: left, top: top)
+        case .shaped(let line): line.draw(in: cairo, left: left, top: top)
         }
     }
 

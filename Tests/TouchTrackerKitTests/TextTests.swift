@@ -92,8 +92,7 @@ struct TextTests {
         context.fill(Rect(x: 0, y: 0, width: 80, height: 40))
         cairo_set_source_rgb(context.cairo, 0, 0, 0)
         if shaped {
-            cairo_move_to(context.cairo, 4, 4)
-            PangoLine(text, fontSize: 20, cairo: context.cairo)?.show(in: context.cairo)
+            PangoLine(text, fontSize: 20, cairo: context.cairo)?.draw(in: context.cairo, left: 4, top: 4)
         } else {
             GlyphLine(text, fontSize: 20, cairo: context.cairo).draw(in: context.cairo, left: 4, top: 4)
         }
