@@ -56,6 +56,14 @@ struct PersistenceJournalTests {
         }
     }
 
+    /// A three-line drawing with one line drawn and saved since: a journal of one record.
+    func sessionWithOneJournalRecord() throws -> (Session, journal: [UInt8]) {
+        let session = Session(strokes: Self.lines(3))
+        session.line(1)
+        session.save()
+        return (session, try #require(readFile(session.journal)))
+    }
+
     @Test("A new line in a big drawing costs an append of about one line; the drawing file is not touched")
     func appendsAreSmall() throws {
         let session = Session(strokes: Self.lines(20_000), policy: Autosaver.Policy())
@@ -175,10 +183,7 @@ struct PersistenceJournalTests {
 
     @Test("A journal whose records do not fit its file is damaged too")
     func recordThatDoesNotFit() throws {
-        let session = Session(strokes: Self.lines(3))
-        session.line(1)
-        session.save()
-        var journal = try #require(readFile(session.journal))
+        var (session, journal) = try sessionWithOneJournalRecord()
         journal += Array("{\"remove\":999}\n{\"remove\":1}\n".utf8)
         writeFile(session.journal, journal)
         let opened = DrawingFile.open(session.path)
@@ -190,10 +195,7 @@ struct PersistenceJournalTests {
 
     @Test("A journal left from an earlier write of the file (a crash during compaction) is removed, never replayed")
     func staleJournal() throws {
-        let session = Session(strokes: Self.lines(3))
-        session.line(1)
-        session.save()
-        let journal = try #require(readFile(session.journal))
+        let (session, journal) = try sessionWithOneJournalRecord()
         // The file was written whole again (a new token) but the crash came before the journal
         // was removed.
         try DrawingFile.writeAtomically(DrawingFormat.encode(session.drawing.strokes, token: "0123456789abcdef").bytes, to: session.path)
