@@ -15,6 +15,15 @@ public enum LineJoin: Hashable, Sendable {
     case bevel
 }
 
+/// How finely edges are smoothed.
+public enum Antialiasing: Hashable, Sendable {
+    /// Full quality: what stays on screen.
+    case smooth
+    /// Coarser coverage steps at a fraction of the cost, for what is redrawn every frame (a line
+    /// under a moving finger): at 60 frames a second the difference cannot be seen.
+    case fast
+}
+
 /// The drawing operations views use, in the spirit of `CGContext`.
 ///
 /// TouchKit knows nothing about pixels: the Graphics module implements this protocol with Cairo,
@@ -22,7 +31,7 @@ public enum LineJoin: Hashable, Sendable {
 /// space (which ``translateBy(x:y:)`` moves). The path is a single current path: `move(to:)`,
 /// `addLine(to:)` and `addEllipse(in:)` extend it; `strokePath()` and `fillPath()` paint it and
 /// clear it. State set by the `set...` calls, the translation and the clip are saved and restored
-/// together by ``saveGState()`` / ``restoreGState()``.
+/// together by ``saveGState()`` / ``restoreGState()``, with the antialiasing.
 public protocol GraphicsContext: AnyObject {
     /// Pushes a copy of the graphics state (colours, line attributes, translation, clip).
     func saveGState()
@@ -39,6 +48,8 @@ public protocol GraphicsContext: AnyObject {
     func setLineWidth(_ width: Double)
     func setLineCap(_ cap: LineCap)
     func setLineJoin(_ join: LineJoin)
+    /// How edges of what is stroked or filled next are smoothed (``Antialiasing/smooth`` at first).
+    func setAntialiasing(_ antialiasing: Antialiasing)
     /// Starts a new subpath at a point.
     func move(to point: Point)
     /// Adds a straight segment from the current point.

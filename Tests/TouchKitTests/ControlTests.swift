@@ -256,6 +256,7 @@ struct ControlTests {
             func setLineWidth(_ width: Double) { base.setLineWidth(width) }
             func setLineCap(_ cap: LineCap) { base.setLineCap(cap) }
             func setLineJoin(_ join: LineJoin) { base.setLineJoin(join) }
+            func setAntialiasing(_ antialiasing: Antialiasing) { base.setAntialiasing(antialiasing) }
             func move(to point: Point) { base.move(to: point) }
             func addLine(to point: Point) { base.addLine(to: point) }
             func strokePath() { base.strokePath() }

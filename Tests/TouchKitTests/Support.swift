@@ -188,7 +188,7 @@ final class RecordingContext: GraphicsContext {
         case translate(Double, Double)
         case clip(Rect)
         case fillColor(Color), fill(Rect)
-        case strokeColor(Color), lineWidth(Double), lineCap(LineCap), lineJoin(LineJoin)
+        case strokeColor(Color), lineWidth(Double), lineCap(LineCap), lineJoin(LineJoin), antialiasing(Antialiasing)
         case move(Point), line(Point), stroke, fillPath, ellipse(Rect)
     }
 
@@ -216,6 +216,7 @@ final class RecordingContext: GraphicsContext {
     func setLineWidth(_ width: Double) { calls.append(.lineWidth(width)) }
     func setLineCap(_ cap: LineCap) { calls.append(.lineCap(cap)) }
     func setLineJoin(_ join: LineJoin) { calls.append(.lineJoin(join)) }
+    func setAntialiasing(_ antialiasing: Antialiasing) { calls.append(.antialiasing(antialiasing)) }
     func move(to point: Point) { calls.append(.move(point)) }
     func addLine(to point: Point) { calls.append(.line(point)) }
     func strokePath() { calls.append(.stroke) }

@@ -221,6 +221,64 @@ struct LiftTests {
     }
 }
 
+extension LiftTests {
+    /// The green levels of the partly covered pixels in a band of rows (a red or black line on
+    /// white paper: green falls with coverage).
+    private func edgeLevels(_ image: ImageSurface, rows: ClosedRange<Int>) -> Set<Int> {
+        var levels = Set<Int>()
+        for y in rows {
+            for x in 0..<400 {
+                guard let g = image.color(x: x, y: y)?.green else { continue }
+                let level = Int((g * 255).rounded())
+                if level > 0, level < 255 { levels.insert(level) }
+            }
+        }
+        return levels
+    }
+
+    @Test("A1: a line under a finger is drawn with coarser edge smoothing (it is redrawn every frame), in the same place and with the same ink as a smooth line; lifted, it is smooth")
+    func liveLinesUseFastAntialiasing() throws {
+        let canvas = Canvas()
+        let screen = ImageSurface(width: 400, height: 300)
+        canvas.render(into: screen)
+        // A shallow slope: long runs of partly covered pixels along both edges.
+        canvas.down(1, 40, 60)
+        canvas.frame()
+        canvas.move(1, 360, 110)
+        canvas.frame()
+        canvas.render(into: screen)
+
+        let smooth = ImageSurface(width: 400, height: 300)
+        let context = CairoContext(surface: smooth)
+        context.setFillColor(DrawView.paperColor)
+        context.fill(Rect(x: 0, y: 0, width: 400, height: 300))
+        StrokeRenderer.draw(Stroke.line(StrokeID(1), from: Point(x: 40, y: 60), to: Point(x: 360, y: 110),
+                                        color: DrawView.inProgressColor, width: DrawView.lineWidth), in: context)
+        // Same place and weight: no pixel off by a third of full coverage (the two sample grids
+        // put an edge up to a fraction of a pixel apart) and the same ink within 1%.
+        var worst = 0.0, ink = 0.0, smoothInk = 0.0
+        for y in 40..<130 {
+            for x in 0..<400 {
+                let a = try #require(screen.color(x: x, y: y)), b = try #require(smooth.color(x: x, y: y))
+                worst = max(worst, abs(a.green - b.green), abs(a.red - b.red), abs(a.blue - b.blue))
+                ink += 1 - a.green
+                smoothInk += 1 - b.green
+            }
+        }
+        #expect(worst < 1.0 / 3, "the live line lies where the smooth one does (worst pixel \(worst))")
+        #expect(abs(ink - smoothInk) <= smoothInk / 100, "ink \(ink) against \(smoothInk)")
+        let live = edgeLevels(screen, rows: 40...130), fine = edgeLevels(smooth, rows: 40...130)
+        #expect(live.count <= 17, "coverage in 1/16 steps while the finger moves: \(live.sorted())")
+        #expect(fine.count > 17)
+
+        canvas.up(1)
+        canvas.frame()
+        canvas.drawView.setNeedsDisplay()
+        canvas.render(into: screen)
+        #expect(edgeLevels(screen, rows: 40...130).count > 17, "the finished line is smooth")
+    }
+}
+
 @Suite("Resizing the canvas")
 struct ResizeRepaintTests {
     @Test("Shrinking and growing the window re-makes only the newly shown strips of the line cache, matching a canvas drawn from scratch")
