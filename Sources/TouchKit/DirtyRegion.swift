@@ -11,13 +11,16 @@ public struct DirtyRegion: Equatable, Sendable {
     /// The most rectangles kept.
     public let limit: Int
 
-    public init(limit: Int = 48) {
+    /// The limit a region gets unless told otherwise.
+    public static let defaultLimit = 48
+
+    public init(limit: Int = defaultLimit) {
         precondition(limit >= 1)
         self.limit = limit
     }
 
     /// A region of the given rectangles.
-    public init<S: Sequence>(_ rects: S, limit: Int = 16) where S.Element == Rect {
+    public init<S: Sequence>(_ rects: S, limit: Int = defaultLimit) where S.Element == Rect {
         self.init(limit: limit)
         for rect in rects { add(rect) }
     }
