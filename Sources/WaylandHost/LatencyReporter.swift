@@ -15,8 +15,9 @@ final class LatencyReporter {
     /// The clock of presentation timestamps (wp_presentation.clock_id); Weston uses
     /// CLOCK_MONOTONIC_RAW, others CLOCK_MONOTONIC.
     private var clockID = clockid_t(CLOCK_MONOTONIC)
-    /// The oldest input not yet committed: its event time and when the app read it (monotonic s).
-    private var pending: (event: Double, read: Double)?
+    /// The oldest input not yet committed: its event time, when the app read it (monotonic s) and
+    /// the main thread's CPU time then.
+    private var pending: (event: Double, read: Double, cpu: Double)?
     /// Feedback objects waiting for `presented` or `discarded`.
     private var feedbacks: [ObjectIdentifier: WpPresentationFeedback] = [:]
     private var frame = 0
@@ -45,7 +46,15 @@ final class LatencyReporter {
             let age = UInt32(truncatingIfNeeded: UInt64(now * 1000)) &- time
             if age < 10_000 { event = now - Double(age) / 1000 }
         }
-        pending = (event, now)
+        pending = (event, now, Self.threadCPUTime())
+    }
+
+    /// This thread's CPU time in seconds: a frame that took long on it ran slowly (cold caches, a
+    /// slow core); one that took long only on the clock waited for the CPU.
+    private static func threadCPUTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Called right before a commit: a commit that carries input gets a presentation feedback.
@@ -55,7 +64,8 @@ final class LatencyReporter {
         frame += 1
         let number = frame
         let commit = tt_monotonic_now()
-        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms)"
+        let cpu = Self.threadCPUTime() - input.cpu
+        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms, \(ms(cpu)) ms of it on the CPU)"
         guard let presentation else {
             logger.info("\(summary), no wp_presentation")
             return

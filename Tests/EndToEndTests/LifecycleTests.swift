@@ -197,3 +197,61 @@ struct HiDPITests {
         }
     }
 }
+
+@Suite("Latency log under Weston", .serialized)
+struct LatencyLogTests {
+    /// The numbers of one `--latency` line, in ms.
+    struct Frame {
+        var toCommit: Double, readToCommit: Double, cpu: Double, toPresented: Double
+    }
+
+    static func frames(in log: String) -> [Frame] {
+        log.split(separator: "\n").compactMap { line in
+            func number(after label: String) -> Double? {
+                guard let range = line.range(of: label) else { return nil }
+                return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+            }
+            guard let toCommit = number(after: "input→commit "), let read = number(after: "read→commit "),
+                  let cpu = number(after: "ms, "), let presented = number(after: "input→presented ") else { return nil }
+            return Frame(toCommit: toCommit, readToCommit: read, cpu: cpu, toPresented: presented)
+        }
+    }
+
+    @Test("--latency logs every frame with input: input to commit, the app's share of it and its CPU time, and input to presentation")
+    func latencyLog() {
+        withApp(arguments: ["--latency"]) { app in
+            try app.down(0, 100, 100)
+            try app.frame()
+            for x in stride(from: 120.0, through: 300, by: 20) {
+                try app.move(0, x, 120)
+                try app.frame()
+                usleep(20_000)  // a frame each, as a finger at 50 Hz
+            }
+            try app.up(0)
+            try app.frame()
+            try app.expectScreen("the finished line") { pixel in pixel(200, 110) == .black }
+            // Every committed frame with input gets a line once it is presented, or replaced by a
+            // later commit before it could be ("discarded"); input frames read together are
+            // committed together.
+            func logged() -> Int { app.app.standardError.components(separatedBy: "input→commit").count - 1 }
+            let deadline = Date().addingTimeInterval(5)
+            var count = 0, steadySince = Date()
+            while Date() < deadline, count < 10 || Date().timeIntervalSince(steadySince) < 0.3 {
+                usleep(50_000)
+                if logged() != count { (count, steadySince) = (logged(), Date()) }
+            }
+            #expect((10...12).contains(logged()), "the down, ten moves and the up:\n\(app.app.standardError)")
+            let frames = Self.frames(in: app.app.standardError)
+            #expect(frames.count >= 6, "most frames are presented:\n\(app.app.standardError)")
+            for frame in frames {
+                // The app's share is within the whole, its CPU time within its share (the clocks
+                // are read a few microseconds apart), and a frame is shown after it is committed.
+                #expect(frame.readToCommit <= frame.toCommit + 1, "\(frame)")
+                #expect(frame.cpu <= frame.readToCommit + 0.02, "\(frame)")
+                #expect(frame.toPresented >= frame.toCommit, "\(frame)")
+                #expect(frame.toPresented < 1_000, "\(frame)")
+            }
+            #expect(app.app.standardError.contains("refresh 16.67 ms"), "Weston's 60 Hz output")
+        }
+    }
+}
