@@ -44,6 +44,9 @@ struct TouchTrackerBench: ParsableCommand {
     @Flag(help: "Preload the canvas by injecting the lines as touches instead of opening a drawing file.")
     var injectPreload = false
 
+    @Flag(help: "Also run the app with --latency and report its share of each frame (from reading the input to the commit) and the CPU time of that share: a frame slow on the CPU ran slowly, one slow only on the clock waited. Adds a presentation feedback per frame.")
+    var breakdown = false
+
     static let width = 1920, height = 1080
 
     func run() throws {
@@ -122,6 +125,9 @@ struct TouchTrackerBench: ParsableCommand {
         /// thread (event loop and painting), from /proc.
         var cpuSeconds: Double
         var mainThreadSeconds: Double
+        /// With --breakdown: from the app's --latency log, its share of each frame and the CPU
+        /// time of that share.
+        var appShare: (wall: Latencies, cpu: Latencies)?
         /// CPU time per damaged commit of the client, in ms.
         var cpuPerFrameMs: Double { latency.commits > 0 ? cpuSeconds * 1000 / Double(latency.commits) : 0 }
         var mainThreadPerFrameMs: Double { latency.commits > 0 ? mainThreadSeconds * 1000 / Double(latency.commits) : 0 }
@@ -158,7 +164,7 @@ struct TouchTrackerBench: ParsableCommand {
                 let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 130))
                 try drawingFile(randomLines(count: count, in: canvas, seed: 7)).write(toFile: file, atomically: true, encoding: .utf8)
             }
-            child = try session.launch(path, ["--file", file], name: "touchtracker")
+            child = try session.launch(path, ["--file", file] + (breakdown ? ["--latency"] : []), name: "touchtracker")
             appID = "org.touchtracker.TouchTracker"
             lines = count
         case .reference:
@@ -187,9 +193,9 @@ struct TouchTrackerBench: ParsableCommand {
         var fingers = Fingers(area: area, seed: 42)
         var clock = 0.0
         // Warm-up, not recorded.
-        _ = try play(&fingers, clock: &clock, rate: 60, seconds: 0.5, session: session, pid: pid, record: false)
-        let at60 = try play(&fingers, clock: &clock, rate: 60, seconds: seconds, session: session, pid: pid, record: true)!
-        let at120 = try play(&fingers, clock: &clock, rate: 120, seconds: seconds, session: session, pid: pid, record: true)!
+        _ = try play(&fingers, clock: &clock, rate: 60, seconds: 0.5, session: session, child: child, pid: pid, record: false)
+        let at60 = try play(&fingers, clock: &clock, rate: 60, seconds: seconds, session: session, child: child, pid: pid, record: true)!
+        let at120 = try play(&fingers, clock: &clock, rate: 120, seconds: seconds, session: session, child: child, pid: pid, record: true)!
         guard child.isRunning else {
             throw HarnessError("\(client.name) exited during the run:\n\(child.standardError)")
         }
@@ -209,8 +215,9 @@ struct TouchTrackerBench: ParsableCommand {
     /// Fingers at `rate` Hz for `seconds`, one frame in each 1/`rate` slot (a late frame does not
     /// shift the next); then every finger lifts and the client settles.
     func play(_ fingers: inout Fingers, clock: inout Double, rate: Double, seconds: Double,
-              session: WestonSession, pid: Int32, record: Bool) throws -> Phase? {
+              session: WestonSession, child: ChildProcess, pid: Int32, record: Bool) throws -> Phase? {
         let control = session.control
+        let logStart = breakdown ? child.standardError.utf8.count : 0
         if record { try control.send("latency start \(pid)") }
         let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
         let frames = Int(seconds * rate)
@@ -234,11 +241,28 @@ struct TouchTrackerBench: ParsableCommand {
         if record {
             try control.send("latency stop")
             phase = Phase(rate: rate, latency: try LatencyReport(control.send("latency report", timeout: 60)),
-                          cpuSeconds: cpu1 - cpu0, mainThreadSeconds: main1 - main0)
+                          cpuSeconds: cpu1 - cpu0, mainThreadSeconds: main1 - main0,
+                          appShare: breakdown ? appShare(inLog: String(decoding: child.standardError.utf8.dropFirst(logStart), as: UTF8.self)) : nil)
         }
         if let lift = fingers.liftAll() { try control.send(lift) }
         try settle(session, pid: pid)
         return phase
+    }
+
+    /// The app's share of each frame and its CPU time, from `--latency` lines ("read→commit 0.57 ms,
+    /// 0.55 ms of it on the CPU").
+    func appShare(inLog log: String) -> (wall: Latencies, cpu: Latencies) {
+        var wall = makeLatencies(), cpu = makeLatencies()
+        for line in log.split(separator: "\n") {
+            guard let read = line.range(of: "read→commit ") else { continue }
+            let rest = line[read.upperBound...]
+            let fields = rest.split(separator: " ")
+            guard fields.count >= 3, let w = Double(fields[0]),
+                  let c = Double(fields[2]) else { continue }
+            _ = wall.record(UInt64(max(1, w * 1000)))
+            _ = cpu.record(UInt64(max(1, c * 1000)))
+        }
+        return (wall, cpu)
     }
 
     /// Sends `commands`, never letting more than 64 KiB of events wait for the client (libwayland
@@ -288,6 +312,11 @@ struct TouchTrackerBench: ParsableCommand {
             + "  input→repaint \(formatMs(b.toRepaint.p50))/\(formatMs(b.toRepaint.p99))/\(formatMs(b.toRepaint.maxMilliseconds)) ms"
             + "  frames \(b.frames) commits \(b.commits) repaints \(b.repaints) missed \(b.withoutCommit)/\(b.withoutRepaint)"
             + String(format: "  CPU %.3f ms/frame (main thread %.3f)", r.at120.cpuPerFrameMs, r.at120.mainThreadPerFrameMs))
+        for phase in [r.at60, r.at120] {
+            guard let share = phase.appShare else { continue }
+            say("  \(Int(phase.rate)) Hz, in the app (read→commit): p50/p99/max \(formatMs(share.wall.p50))/\(formatMs(share.wall.p99))/\(formatMs(share.wall.maxMilliseconds)) ms"
+                + ", CPU time of it \(formatMs(share.cpu.p50))/\(formatMs(share.cpu.p99))/\(formatMs(share.cpu.maxMilliseconds)) ms, \(share.wall.totalCount) frames")
+        }
         say("  memory: VmRSS \(formatMiB(r.rssKiB)) MiB" + (r.resident.map { " (" + $0.summary + ")" } ?? "")
             + ", \(formatMiB(r.idleKiB)) MiB after 2.5 s idle, VmHWM \(formatMiB(r.peakKiB)) MiB")
     }
