@@ -1,11 +1,12 @@
 // One mark on the canvas: a straight line (seed 000), a freehand stroke (seed 001's draw board) or
 // a circle (the book's challenge), with its colour and width.
 //
-// A drawing holds up to hundreds of thousands of strokes, so a stroke is kept small: 56 bytes and
-// no allocation for a two-point line or circle in a colour of 8 bits a channel and a width in
+// A drawing holds up to hundreds of thousands of strokes, so a stroke is kept small: 40 bytes and
+// no allocation for a two-point line or circle whose coordinates are exact in single precision
+// (every touch is: wl_fixed has 8 fraction bits), in a colour of 8 bits a channel and a width in
 // 1/64 pt steps (everything the app draws). Anything else (the points of a freehand stroke, a
-// colour or width read from a file that is not on those steps) goes to a rarely needed
-// `Extra`, so every value still reads back exactly as it was set.
+// coordinate, colour or width read from a file that is not on those steps) goes to a rarely
+// needed `Extra`, so every value still reads back exactly as it was set.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +30,10 @@ public struct Stroke: Hashable, Sendable {
         case circle
     }
 
-    // Stored in this order so that nothing is padded: 16 + 16 + 8 + 8 + 4 + 2 + 1 bytes.
-    /// The two points when there are exactly two (`extra?.points` is nil); otherwise zero.
-    private var start: Point
-    private var end: Point
+    // Stored in this order so that nothing is padded: 16 + 8 + 8 + 4 + 2 + 1 bytes.
+    /// The two points when there are exactly two, each coordinate exactly a `Float`
+    /// (`extra?.points` is nil); otherwise zero.
+    private var x0: Float, y0: Float, x1: Float, y1: Float
     public var id: StrokeID
     /// What does not fit the compact fields; nil for nearly every stroke but freehand ones.
     private var extra: Extra?
@@ -47,8 +48,7 @@ public struct Stroke: Hashable, Sendable {
     }
 
     public init(id: StrokeID, kind: Kind = .line, points: StrokePoints, color: Color = .black, width: Double = 10) {
-        self.start = .zero
-        self.end = .zero
+        (x0, y0, x1, y1) = (0, 0, 0, 0)
         self.id = id
         self.extra = nil
         self.packedColor = 0
@@ -105,18 +105,29 @@ public struct Stroke: Hashable, Sendable {
         }
     }
 
-    /// Whether the stroke holds everything in its own 56 bytes (no `extra`).
+    /// Whether the stroke holds everything in its own 40 bytes (no `extra`).
     var isCompact: Bool { extra == nil }
+
+    private var start: Point { Point(x: Double(x0), y: Double(y0)) }
+    private var end: Point { Point(x: Double(x1), y: Double(y1)) }
 
     /// The two points of a stroke that has exactly two, without going through ``points``.
     var pair: (Point, Point)? { extra?.points == nil ? (start, end) : nil }
+
+    /// `value` as a `Float` when that holds it exactly (the sign of zero included).
+    static func narrow(_ value: Double) -> Float? {
+        let narrow = Float(value)
+        return Double(narrow).bitPattern == value.bitPattern ? narrow : nil
+    }
 
     public static func == (a: Stroke, b: Stroke) -> Bool {
         guard a.id == b.id, a.kind == b.kind else { return false }
         // Compact strokes compare field by field: a packed colour or width is equal exactly when
         // the value is (-0.0, equal to 0.0, is never packed).
         if a.extra == nil, b.extra == nil {
-            return a.packedColor == b.packedColor && a.packedWidth == b.packedWidth && a.start == b.start && a.end == b.end
+            // Exact Floats compare as the Doubles they hold.
+            return a.packedColor == b.packedColor && a.packedWidth == b.packedWidth
+                && a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1
         }
         return a.color == b.color && a.width == b.width && a.points == b.points
     }
@@ -157,12 +168,14 @@ public struct Stroke: Hashable, Sendable {
     }
 
     private mutating func setPoints(_ points: StrokePoints) {
-        if let (a, b) = points.pair {
-            (start, end) = (a, b)
+        if let (a, b) = points.pair, let ax = Self.narrow(a.x), let ay = Self.narrow(a.y),
+           let bx = Self.narrow(b.x), let by = Self.narrow(b.y) {
+            (x0, y0, x1, y1) = (ax, ay, bx, by)
             if extra?.points != nil { changeExtra { $0.points = nil } }
         } else {
-            (start, end) = (.zero, .zero)
-            changeExtra { $0.points = points.array }
+            (x0, y0, x1, y1) = (0, 0, 0, 0)
+            // A pair a Float cannot hold exactly is kept as an array of two.
+            changeExtra { $0.points = points.array ?? Array(points) }
         }
     }
 
@@ -240,9 +253,8 @@ public struct Stroke: Hashable, Sendable {
     /// The stroke moved by (dx, dy).
     public func translated(dx: Double, dy: Double) -> Stroke {
         var copy = self
-        if pair != nil {
-            copy.start = start.offsetBy(dx: dx, dy: dy)
-            copy.end = end.offsetBy(dx: dx, dy: dy)
+        if let (a, b) = pair {
+            copy.points = StrokePoints(a.offsetBy(dx: dx, dy: dy), b.offsetBy(dx: dx, dy: dy))
         } else {
             copy.points = StrokePoints(points.map { $0.offsetBy(dx: dx, dy: dy) })
         }

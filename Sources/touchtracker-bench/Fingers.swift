@@ -113,15 +113,17 @@ struct Fingers {
     }
 }
 
-/// Random straight lines, 20 to 150 points long, anywhere in `area`.
+/// Random straight lines, 20 to 150 points long, anywhere in `area`, with their ends on the 1/256 pt
+/// grid of touch coordinates (wl_fixed), as in any drawing made with the app.
 func randomLines(count: Int, in area: Area, seed: UInt64) -> [(x1: Double, y1: Double, x2: Double, y2: Double)] {
     var rng = SeededRandom(seed: seed)
+    func fixed(_ v: Double) -> Double { (v * 256).rounded() / 256 }
     return (0..<count).map { _ in
         let (x1, y1) = area.randomPoint(inset: 8, using: &rng)
         let angle = Double.random(in: 0..<(2 * Double.pi), using: &rng)
         let length = Double.random(in: 20...150, using: &rng)
         let (x2, y2) = area.clamp(x1 + length * cos(angle), y1 + length * sin(angle))
-        return (x1, y1, x2, y2)
+        return (fixed(x1), fixed(y1), fixed(x2), fixed(y2))
     }
 }
 
