@@ -163,6 +163,15 @@ struct StrokeStorageTests {
         #expect(precise.translated(dx: -0.1, dy: 0).points[1] == Point(x: 1920.24609375 + 0.1 - 0.1, y: -3))
     }
 
+    @Test("A1: a line a finger draws is stored compactly: touch positions come in 1/256 pt steps")
+    func fingerLinesAreCompact() throws {
+        let canvas = Canvas()
+        canvas.drawLine(1, from: (12 + 77.0 / 256, 30 + 255.0 / 256), to: (391 + 1.0 / 256, 250.5))
+        let line = try #require(canvas.drawView.drawing.strokes.last)
+        #expect(line.points == [Point(x: 12 + 77.0 / 256, y: 30 + 255.0 / 256), Point(x: 391 + 1.0 / 256, y: 250.5)])
+        #expect(line.isCompact)
+    }
+
     @Test("Geometry is the same through the compact and the general storage")
     func geometryAgrees() async {
         await propertyCheck(count: 300, input: kindGen, pointGen, pointGen, pointGen) { kind, a, b, query in
