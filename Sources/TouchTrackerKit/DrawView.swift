@@ -489,12 +489,13 @@ public final class DrawView: View {
         if let cairo = context as? CairoContext {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
             // Finished strokes the raster does not hold yet: after a build's start, or this turn.
-            for stroke in cache.strokesNotYetIn where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
-                StrokeRenderer.draw(stroke, in: context)
+            func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
+                for stroke in strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                    StrokeRenderer.draw(stroke, in: context)
+                }
             }
-            for stroke in cache.pending where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
-                StrokeRenderer.draw(stroke, in: context)
-            }
+            drawFinished(cache.strokesNotYetIn)
+            drawFinished(cache.pending)
         } else {
             context.setFillColor(Self.paperColor)
             context.fill(rect)

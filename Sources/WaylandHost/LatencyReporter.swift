@@ -46,15 +46,9 @@ final class LatencyReporter {
             let age = UInt32(truncatingIfNeeded: UInt64(now * 1000)) &- time
             if age < 10_000 { event = now - Double(age) / 1000 }
         }
-        pending = (event, now, Self.threadCPUTime())
-    }
-
-    /// This thread's CPU time in seconds: a frame that took long on it ran slowly (cold caches, a
-    /// slow core); one that took long only on the clock waited for the CPU.
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        // CPU time too: a frame that took long on it ran slowly (cold caches, a slow core); one
+        // that took long only on the clock waited for the CPU.
+        pending = (event, now, tt_thread_cpu_now())
     }
 
     /// Called right before a commit: a commit that carries input gets a presentation feedback.
@@ -64,7 +58,7 @@ final class LatencyReporter {
         frame += 1
         let number = frame
         let commit = tt_monotonic_now()
-        let cpu = Self.threadCPUTime() - input.cpu
+        let cpu = tt_thread_cpu_now() - input.cpu
         let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms, \(ms(cpu)) ms of it on the CPU)"
         guard let presentation else {
             logger.info("\(summary), no wp_presentation")

@@ -4,6 +4,7 @@
 // what changed since it was last shown: Weston lets go of a buffer when the next one is
 // committed), paced at 60 Hz so caches cool between frames as in use.
 // Times are the thread's CPU time: the cost itself, apart from scheduling and I/O.
+import CShims
 import Glibc
 import Graphics
 import TouchKit
@@ -56,9 +57,9 @@ func measureFramePainting(count: Int, width: Int, height: Int, frames: Int) -> F
         // The fingers' next positions, parsed before the clock starts: that is the benchmark's
         // work, not the app's.
         let events = parse(fingers.frame(at: time))
-        let start = threadCPUNow()
+        let start = tt_thread_cpu_now()
         deliver(events, to: input, time: time)
-        let delivered = threadCPUNow()
+        let delivered = tt_thread_cpu_now()
         var dirty = window.takeDirtyRegion()
         let index = frame % buffers.count
         var region = stale[index]
@@ -68,7 +69,7 @@ func measureFramePainting(count: Int, width: Int, height: Int, frames: Int) -> F
         stale[index] = DirtyRegion()
         for other in buffers.indices where other != index { stale[other].add(dirty) }
         dirty = DirtyRegion()
-        let painted = threadCPUNow()
+        let painted = tt_thread_cpu_now()
         _ = result.input.record(UInt64(max(1, (delivered - start) * 1e6)))
         _ = result.paint.record(UInt64(max(1, (painted - delivered) * 1e6)))
         result.frames += 1
@@ -120,11 +121,4 @@ private func deliver(_ events: [FingerEvent], to input: TouchInput, time: Double
         case .frame: input.frame()
         }
     }
-}
-
-/// This thread's CPU time in seconds.
-private func threadCPUNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

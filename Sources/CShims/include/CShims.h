@@ -21,6 +21,9 @@ int tt_timerfd_arm(int fd, double deadline);
 uint64_t tt_timerfd_drain(int fd);
 /// CLOCK_MONOTONIC in seconds.
 double tt_monotonic_now(void);
+/// The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what a piece of work cost,
+/// apart from waiting.
+double tt_thread_cpu_now(void);
 /// Gives the heap's free pages back to the system (glibc malloc_trim(0)); 1 if any were.
 int tt_release_free_memory(void);
 /// Makes blocks of `bytes` or more separate mappings, returned to the system when freed
