@@ -59,6 +59,7 @@ struct PersistenceRestoreTests {
             try app.waitForFile(strokes: seeded + 2)
             #expect(contents(journal) == nil)
             try app.drawLine(2, from: (100, 400), to: (400, 400))
+            try app.expectScreen("the third line") { pixel in pixel(250, 400) == .black }
             #expect(app.end(with: SIGTERM) == 0)
             #expect(try SavedStroke.read(app.file).count == seeded + 3, "quitting writes the whole file")
             #expect(files(in: folder, prefix: "") == ["drawing.json"])
@@ -202,6 +203,9 @@ struct PersistenceRestoreTests {
             let home = app.session.runtimeDirectory + "/home"
             try app.launch(environment: ["XDG_DATA_HOME": "", "HOME": home])
             try app.drawLine(0, from: (100, 200), to: (400, 200))
+            // The app has the finished line before it is told to quit (a busy machine may not
+            // have delivered the lift yet), and saves it on SIGTERM.
+            try app.expectScreen("the finished line") { pixel in pixel(250, 200) == .black }
             _ = app.end(with: SIGTERM)
             #expect(try SavedStroke.read(home + "/.local/share/touchtracker/drawing.json").count == 1)
         }
