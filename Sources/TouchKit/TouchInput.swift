@@ -18,6 +18,12 @@
 /// - ``cancel()`` acts at once: touches already delivered get `cancelled` (pending motion folded
 ///   into their final location); touches whose `down` was never delivered are dropped silently,
 ///   since no view knows them.
+///
+/// Between ``beginBatch()`` and ``endBatch()`` (the host brackets each turn of reading the socket),
+/// frames that only move touches already delivered are held and go out as one event when the batch
+/// ends or with the next frame that begins or ends a touch, as UIKit delivers one event per display
+/// frame: every sample stays in `coalescedTouches(for:)` (T11), and a burst of frames costs the views
+/// one call, not one per frame. Began and ended are never held back.
 public final class TouchInput {
     /// Where an input id comes from; ids of different sources never collide.
     public enum Source: Hashable, Sendable {
@@ -84,6 +90,13 @@ public final class TouchInput {
     private var lastTaps: [Source: TapRecord] = [:]
     private var lastChangeWasUp = false
     private var latestTime: Double = 0
+    /// Inside a batch: motion-only frames wait for its end.
+    private var isBatching = false
+    /// A motion-only frame is held for the batch's end.
+    private var holdsFrame = false
+    /// Changes arrived after the held frame, without their own frame yet: the held one then waits
+    /// for that frame (delivering it would deliver them early).
+    private var changedSinceHold = false
 
     /// Creates the adapter for `window`, adding the window to `application` if needed.
     public init(application: Application, window: Window) {
@@ -131,6 +144,7 @@ public final class TouchInput {
                           window: window, type: kind, force: force)
         tracks.append(Track(id: id, touch: touch, location: location, time: time))
         lastChangeWasUp = false
+        changedSinceHold = holdsFrame
     }
 
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
@@ -146,6 +160,7 @@ public final class TouchInput {
         // motion follows as a move (mutter frames a down with the motion that follows it).
         track.pendingMotion = true
         lastChangeWasUp = false
+        changedSinceHold = holdsFrame
     }
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
@@ -155,11 +170,36 @@ public final class TouchInput {
         track.time = time
         track.pendingUp = true
         lastChangeWasUp = true
+        changedSinceHold = holdsFrame
     }
 
     /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
-    /// and up within the batch. Does nothing when nothing changed.
+    /// and up within the batch. Does nothing when nothing changed. Inside a batch
+    /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
+        if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
+            holdsFrame = tracks.contains { $0.pendingMotion }
+            changedSinceHold = false
+            lastChangeWasUp = false
+            return
+        }
+        deliverPending()
+    }
+
+    /// Starts holding motion-only frames (the host: before it dispatches a turn's events).
+    public func beginBatch() {
+        isBatching = true
+    }
+
+    /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
+    public func endBatch() {
+        isBatching = false
+        if holdsFrame, !changedSinceHold { deliverPending() }
+    }
+
+    private func deliverPending() {
+        holdsFrame = false
+        changedSinceHold = false
         while true {
             let changed = tracks.filter(\.hasPendingChanges)
             if changed.isEmpty { break }
@@ -176,6 +216,9 @@ public final class TouchInput {
     /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
     /// (T9); touches never delivered are dropped.
     public func cancel(source: Source) {
+        guard tracks.contains(where: { $0.id.source == source }) else { return }
+        // Motion held for the batch goes out first: its frame came before the cancel.
+        if holdsFrame { deliverPending() }
         let affected = tracks.filter { $0.id.source == source }
         guard !affected.isEmpty else { return }
         tracks.removeAll { $0.id.source == source }

@@ -237,13 +237,20 @@ public final class WaylandHost {
             if errno == EINTR { return }
             throw HostError("poll: \(String(cString: strerror(errno)))")
         }
+        // Everything the compositor has sent is read and dispatched before painting: however fast
+        // input comes, a turn paints once, and motion frames of one touch within the turn reach the
+        // views as one event (TouchInput's batch).
+        input.beginBatch()
         if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             try connection.readEvents()
+            try connection.dispatchPending()
+            try readEverythingWaiting()
         } else {
             connection.cancelRead()
+            try connection.dispatchPending()
         }
-        try connection.dispatchPending()
         for seat in seats.values { seat.endOfEventBatch() }
+        input.endBatch()
         if fds[1].revents != 0 {
             timer.drain()
             clock.fireDueTimers()
@@ -267,4 +274,24 @@ public final class WaylandHost {
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()
     }
+
+    /// Reads and dispatches until the socket has nothing more, so the compositor's buffer for us
+    /// never fills (libwayland disconnects a client it cannot write to). Bounded, so a compositor
+    /// that never stops sending still lets the turn paint.
+    private func readEverythingWaiting() throws {
+        for _ in 0..<Self.readsPerTurn {
+            while !connection.prepareRead() { try connection.dispatchPending() }
+            var fd = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 else {
+                connection.cancelRead()
+                return
+            }
+            try connection.readEvents()
+            try connection.dispatchPending()
+        }
+    }
+
+    /// Socket reads per turn beyond the first: each takes up to 4 KiB of events (libwayland's
+    /// buffer), so a turn takes a few hundred kilobytes at most before it paints.
+    static let readsPerTurn = 64
 }
