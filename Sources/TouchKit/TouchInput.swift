@@ -64,6 +64,8 @@ public final class TouchInput {
         var force: Double
         /// Positions reported since the last event: (location, time), oldest first (T11).
         var samples: [(Point, Double)]
+        /// How many of `samples` belong to frames held for the batch's end.
+        var heldSamples = 0
 
         init(id: ID, touch: Touch, location: Point, time: Double) {
             self.id = id
@@ -92,11 +94,8 @@ public final class TouchInput {
     private var latestTime: Double = 0
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
-    /// A motion-only frame is held for the batch's end.
+    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
     private var holdsFrame = false
-    /// Changes arrived after the held frame, without their own frame yet: the held one then waits
-    /// for that frame (delivering it would deliver them early).
-    private var changedSinceHold = false
 
     /// Creates the adapter for `window`, adding the window to `application` if needed.
     public init(application: Application, window: Window) {
@@ -129,6 +128,7 @@ public final class TouchInput {
     /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
     public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
                      force: Double = 0) {
+        deliverHeldFrames()
         if let existing = tracks.first(where: { $0.id == id }) {
             if !existing.pendingUp { up(id, time: time) }
             frame()
@@ -144,7 +144,6 @@ public final class TouchInput {
                           window: window, type: kind, force: force)
         tracks.append(Track(id: id, touch: touch, location: location, time: time))
         lastChangeWasUp = false
-        changedSinceHold = holdsFrame
     }
 
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
@@ -160,17 +159,16 @@ public final class TouchInput {
         // motion follows as a move (mutter frames a down with the motion that follows it).
         track.pendingMotion = true
         lastChangeWasUp = false
-        changedSinceHold = holdsFrame
     }
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
         guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+        deliverHeldFrames()
         noteTime(time)
         track.time = time
         track.pendingUp = true
         lastChangeWasUp = true
-        changedSinceHold = holdsFrame
     }
 
     /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
@@ -178,8 +176,8 @@ public final class TouchInput {
     /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
         if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
+            for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
             holdsFrame = tracks.contains { $0.pendingMotion }
-            changedSinceHold = false
             lastChangeWasUp = false
             return
         }
@@ -194,12 +192,34 @@ public final class TouchInput {
     /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
     public func endBatch() {
         isBatching = false
-        if holdsFrame, !changedSinceHold { deliverPending() }
+        deliverHeldFrames()
+    }
+
+    /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
+    /// stays pending for its own frame.
+    private func deliverHeldFrames() {
+        guard holdsFrame else { return }
+        holdsFrame = false
+        // Nothing but motion of delivered touches can follow a hold: a down or an up delivers the
+        // held frames first. Put that motion aside, deliver, and take it back.
+        var later: [(Track, [(Point, Double)])] = []
+        for track in tracks where track.samples.count > track.heldSamples {
+            later.append((track, Array(track.samples[track.heldSamples...])))
+            track.samples.removeSubrange(track.heldSamples...)
+            if let last = track.samples.last { (track.location, track.time) = last } else { track.pendingMotion = false }
+        }
+        deliverOneEvent()
+        for (track, samples) in later {
+            track.samples = samples
+            (track.location, track.time) = samples[samples.count - 1]
+            track.pendingMotion = true
+        }
+        for track in tracks { track.heldSamples = 0 }
     }
 
     private func deliverPending() {
         holdsFrame = false
-        changedSinceHold = false
+        for track in tracks { track.heldSamples = 0 }
         while true {
             let changed = tracks.filter(\.hasPendingChanges)
             if changed.isEmpty { break }
@@ -218,7 +238,7 @@ public final class TouchInput {
     public func cancel(source: Source) {
         guard tracks.contains(where: { $0.id.source == source }) else { return }
         // Motion held for the batch goes out first: its frame came before the cancel.
-        if holdsFrame { deliverPending() }
+        deliverHeldFrames()
         let affected = tracks.filter { $0.id.source == source }
         guard !affected.isEmpty else { return }
         tracks.removeAll { $0.id.source == source }
