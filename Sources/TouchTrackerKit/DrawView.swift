@@ -36,12 +36,15 @@ public final class DrawView: View {
     private var traceNumbers: [ObjectIdentifier: Int] = [:]
     private var nextTraceNumber = 1
 
-    /// Finished strokes rasterised on their paper, all but the selected one (drawn green on top).
+    /// Finished strokes rasterised on their paper, all but a line picked up to be dragged. The
+    /// selected line stays in it and is drawn green on top, so selecting costs no more in a dense
+    /// drawing than in an empty one.
     private lazy var cache: StrokeCache = {
         let cache = StrokeCache(drawing: drawing, paper: Self.paperColor)
-        cache.excluded = { [unowned self] in self.selectedStrokeID }
+        cache.excluded = { [unowned self] in self.liftedStrokeID }
         cache.clock = { [unowned self] in self.window?.application?.clock }
         cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
+        cache.onRepaired = { [unowned self] rect in self.setNeedsDisplay(rect) }
         return cache
     }()
     /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
@@ -56,6 +59,9 @@ public final class DrawView: View {
     public var isBuildingCache: Bool { cache.isBuilding }
     /// Lines finished this turn of the event loop: drawn live, into the cache on the next turn.
     public var linesAwaitingCache: Int { cache.pending.count }
+    /// Whether parts of the cache wait to be re-made (a line deleted, moved or lifted out of a
+    /// dense drawing is re-made over a few turns).
+    public var isRepairingCache: Bool { cache.hasRepairsPending }
 
     // MARK: Selection and gestures (seed 000)
 
@@ -67,6 +73,11 @@ public final class DrawView: View {
 
     /// The line picked by a tap or a long press, drawn green.
     public private(set) var selectedStrokeID: StrokeID?
+    /// The line a long press picked up (or a pan drags): out of the line cache while it may move.
+    private var liftedStrokeID: StrokeID?
+    /// How much wider than itself a selected line is drawn: it lies over its own black copy in the
+    /// line cache, whose antialiased edge would otherwise show as a dark rim.
+    public static let selectionOutline = 1.0
     /// How far the pan has dragged the selected line since the drag began (committed as one
     /// undoable move when the drag ends).
     private var dragOffset = Point.zero
@@ -145,7 +156,8 @@ public final class DrawView: View {
         switch recognizer.state {
         case .began:
             select(drawing.stroke(near: recognizer.location(in: self), within: Self.selectionRadius)?.id)
-            if selectedStrokeID != nil {
+            if let id = selectedStrokeID {
+                lift(id)
                 // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
                 for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
                 linesInProgress.removeAll()
@@ -162,10 +174,11 @@ public final class DrawView: View {
         guard let id = selectedStrokeID, let stroke = drawing.stroke(id), menu?.isMenuVisible != true else { return }
         switch recognizer.state {
         case .changed:
+            lift(id)
             let translation = recognizer.translation(in: self)
-            let before = stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds
+            setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             dragOffset = Point(x: dragOffset.x + translation.x, y: dragOffset.y + translation.y)
-            setNeedsDisplay(before.union(stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds))
+            setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             // Report the movement incrementally: the line stays under the finger.
             recognizer.setTranslation(.zero, in: self)
         case .ended, .cancelled:
@@ -175,32 +188,53 @@ public final class DrawView: View {
         }
     }
 
-    /// Turns the drag so far into one undoable move.
+    /// Turns the drag so far into one undoable move, and puts the line back into the cache.
     private func commitDrag() {
+        defer { drop() }
         guard let id = selectedStrokeID, dragOffset != .zero else { return }
         let offset = dragOffset
         dragOffset = .zero
         drawing.update(id, actionName: "Move") { $0 = $0.translated(dx: offset.x, dy: offset.y) }
     }
 
-    /// Selects a stroke (or nothing), repainting both and keeping the cache without it.
+    /// Takes a line out of the cache, so that it can move: the band along it is re-made without it
+    /// (in a dense drawing over a few turns, meanwhile its black copy still shows there).
+    private func lift(_ id: StrokeID) {
+        guard liftedStrokeID != id, let stroke = drawing.stroke(id) else { return }
+        drop()
+        liftedStrokeID = id
+        cache.repaint(along: stroke)
+    }
+
+    /// Puts the lifted line back into the cache: on top at once, then in its place in the paint
+    /// order as the band along it is re-made.
+    private func drop() {
+        guard let id = liftedStrokeID else { return }
+        liftedStrokeID = nil
+        guard let stroke = drawing.stroke(id) else { return }
+        cache.drawOnTop(stroke)
+        cache.repaint(along: stroke)
+        setNeedsDisplay(along: stroke)
+    }
+
+    /// Selects a stroke (or nothing). The selected line stays in the cache and is drawn over it,
+    /// so only the bands along the two lines are repainted, from the cache.
     public func select(_ id: StrokeID?) {
         commitDrag()
         guard id != selectedStrokeID else { return }
-        let old = selectedStrokeID.flatMap(drawing.stroke)
+        if let old = selectedStrokeID.flatMap(drawing.stroke) { setNeedsDisplay(along: outlined(old)) }
         selectedStrokeID = id
-        // The cache holds every stroke but the selected one: only the rectangles of the stroke
-        // that leaves the selection and of the one that joins it are re-made (the whole cache
-        // took a second at 100,000 lines).
-        if let old {
-            cache.repaint(old.bounds)
-            setNeedsDisplay(old.bounds)
-        }
-        if let new = id.flatMap(drawing.stroke) {
-            cache.repaint(new.bounds)
-            setNeedsDisplay(new.bounds)
-        }
+        if let new = id.flatMap(drawing.stroke) { setNeedsDisplay(along: outlined(new)) }
         if id == nil { menu?.setMenuVisible(false) }
+    }
+
+    /// How a selected stroke is drawn: green, and wider by ``selectionOutline`` unless it is lifted
+    /// out of the cache.
+    private func outlined(_ stroke: Stroke) -> Stroke {
+        var selected = stroke
+        selected.color = Self.selectedColor
+        if stroke.id != liftedStrokeID { selected.width += Self.selectionOutline }
+        return selected
     }
 
     /// Deletes the selected line (A5; the menu's Delete, the Delete key).
@@ -447,42 +481,39 @@ public final class DrawView: View {
             // A band along the line, not its box: a finished diagonal repaints little.
             setNeedsDisplay(along: stroke)
         case .removed(let stroke):
-            if stroke.id == selectedStrokeID { selectedStrokeID = nil }
-            cache.repaint(stroke.bounds)
+            if stroke.id == selectedStrokeID {
+                selectedStrokeID = nil
+                setNeedsDisplay(along: outlined(stroke))
+            }
+            if stroke.id == liftedStrokeID {
+                liftedStrokeID = nil  // already out of the cache
+            } else {
+                cache.repaint(along: stroke)
+            }
             setNeedsDisplay(along: stroke)
         case .updated(let old, let new):
-            // The selected stroke is not in the cache: moving it costs only its own rectangle.
-            if new.id != selectedStrokeID {
-                cache.repaint(old.bounds)
-                cache.repaint(new.bounds)
+            // A lifted stroke is not in the cache: moving it costs only its own bands.
+            if new.id != liftedStrokeID {
+                cache.repaint(along: old)
+                cache.repaint(along: new)
             }
-            setNeedsDisplay(old.bounds)
-            setNeedsDisplay(new.bounds)
+            setNeedsDisplay(along: outlined(old))
+            setNeedsDisplay(along: outlined(new))
         case .reset:
             if let id = selectedStrokeID, drawing.stroke(id) == nil {
                 selectedStrokeID = nil
                 menu?.setMenuVisible(false)
             }
+            if let id = liftedStrokeID, drawing.stroke(id) == nil { liftedStrokeID = nil }
             cache.invalidate()
             setNeedsDisplay()
         }
     }
 
-    /// Marks what `stroke` paints as a few rectangles along it (pieces of at most 48 points) rather
-    /// than its whole box: a long diagonal line then repaints a band, not a square.
+    /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
+    /// diagonal line then repaints a band, not a square.
     private func setNeedsDisplay(along stroke: Stroke) {
-        guard stroke.kind != .circle, stroke.points.count >= 2 else { return setNeedsDisplay(stroke.bounds) }
-        let pad = stroke.width / 2 + 2
-        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) {
-            let pieces = max(1, Int((a.distance(to: b) / 48).rounded(.up)))
-            for i in 0..<pieces {
-                let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
-                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
-                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
-                setNeedsDisplay(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
-                                     width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
-            }
-        }
+        for band in stroke.bands() { setNeedsDisplay(band) }
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
@@ -490,7 +521,7 @@ public final class DrawView: View {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
             // Finished strokes the raster does not hold yet: after a build's start, or this turn.
             func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-                for stroke in strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                for stroke in strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
                     StrokeRenderer.draw(stroke, in: context)
                 }
             }
@@ -499,7 +530,7 @@ public final class DrawView: View {
         } else {
             context.setFillColor(Self.paperColor)
             context.fill(rect)
-            for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+            for stroke in drawing.strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
                 StrokeRenderer.draw(stroke, in: context)
             }
         }
@@ -507,9 +538,8 @@ public final class DrawView: View {
         // about a sixth faster and cannot be seen in motion. A line is drawn smooth once it stops.
         context.saveGState()
         defer { context.restoreGState() }
-        if let id = selectedStrokeID, var selected = drawing.stroke(id) {
-            selected = selected.translated(dx: dragOffset.x, dy: dragOffset.y)
-            selected.color = Self.selectedColor
+        if let id = selectedStrokeID, let stroke = drawing.stroke(id) {
+            let selected = outlined(stroke).translated(dx: dragOffset.x, dy: dragOffset.y)
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }

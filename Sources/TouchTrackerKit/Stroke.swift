@@ -229,6 +229,27 @@ public struct Stroke: Hashable, Sendable {
         return Rect(x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad)
     }
 
+    /// What the stroke paints as rectangles along its centre line, pieces of at most
+    /// `pieceLength` points, rather than its whole box: a long diagonal line then covers a band, not
+    /// a square (damage, and what the raster cache re-makes). A circle: its box.
+    public func bands(pieceLength: Double = 48) -> [Rect] {
+        guard kind != .circle, points.count >= 2 else { return [bounds] }
+        let pad = width / 2 + 2
+        var rects: [Rect] = []
+        for (a, b) in zip(points, points.dropFirst()) {
+            let length = a.distance(to: b)
+            let pieces = length.isFinite ? max(1, Int((length / pieceLength).rounded(.up))) : 1
+            for i in 0..<pieces {
+                let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
+                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
+                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
+                rects.append(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
+                                  width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
+            }
+        }
+        return rects
+    }
+
     /// The shortest distance from `point` to the stroke's centre line.
     public func distance(to point: Point) -> Double {
         if let (a, b) = pair {

@@ -261,6 +261,7 @@ final class ToplevelWindow {
         guard let buffer = freeBuffer(allowingSpare: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
+            if input { logger.debug("input waits for a buffer: the compositor holds all \(buffers.count)") }
             return
         }
         wantsRedraw = false
