@@ -43,12 +43,13 @@ func separateCommands(_ batch: String) -> [String] {
 }
 
 extension TouchTrackerBench {
-    func measureCadences(_ client: Client, cadences: [Double], seconds: Double, jitter: Double) throws -> CadenceRun {
+    func measureCadences(_ client: Client, cadences: [Double], seconds: Double, minimumFrames: Int, jitter: Double) throws -> CadenceRun {
         var run = CadenceRun(name: client.name, drawing: client.isApp ? client.drawing : nil)
         let running = try start(client)
         defer { finish(running) }
         let control = running.session.control
-        var fingers = Fingers(area: running.area, seed: 42)
+        // Ten fingers that stay down through each cadence: every recorded frame moves all ten.
+        var fingers = Fingers(area: running.area, seed: 42, strokeSeconds: 1e9)
         var rng = SeededRandom(seed: 2024)
         var clock = 0.0
         func play(hz: Double, seconds: Double) throws {
@@ -72,8 +73,9 @@ extension TouchTrackerBench {
             try play(hz: 60, seconds: 0.5)  // warm-up, not recorded
             try lift()
             for hz in cadences {
+                try play(hz: hz, seconds: 0.1)  // the fingers land, not recorded
                 try control.send("latency start \(running.pid)")
-                try play(hz: hz, seconds: seconds)
+                try play(hz: hz, seconds: max(seconds, Double(minimumFrames) / hz))
                 try control.send("latency stop")
                 let latency = try LatencyReport(control.send("latency report", timeout: 60))
                 try lift()

@@ -206,6 +206,9 @@ struct latency_state {
 	size_t count, cap;
 	size_t first_uncommitted, first_unrepainted;
 	uint64_t commits;  /* damaged commits of the tracked client while active */
+	uint64_t last_point_ns;   /* the latest touch down/motion/up since the last frame, 0: none */
+	uint64_t last_commit_ns;  /* the tracked client's latest damaged commit while active */
+	uint64_t last_repaint_ns; /* the latest repaint end while active */
 	uint64_t repaints; /* output repaints (frame_signal) while active */
 	struct weston_output *output;
 	struct wl_listener frame_listener;
@@ -250,6 +253,7 @@ static void client_process_lines(struct hclient *cl);
 static void client_destroy(struct hclient *cl);
 static void latency_input_frame(struct harness *h);
 static void latency_commit(struct harness *h, struct weston_surface *s);
+static uint64_t monotonic_ns(void);
 
 /* ------------------------------------------------------------------------ */
 /* small utilities                                                          */
@@ -635,6 +639,7 @@ touch_apply(struct harness *h, int type, long id, double x, double y,
 		break;
 	}
 	notify_touch_normalized(h->touch_device, t, (int)id, x, y, NULL, type);
+	h->latency.last_point_ns = monotonic_ns();
 	return 0;
 }
 
@@ -874,6 +879,7 @@ cmd_touch_raw(struct hclient *cl, char *args)
 		else if (type == WL_TOUCH_UP && idx >= 0)
 			h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
 		notify_touch_normalized(h->touch_device, &t, (int)id, x, y, NULL, type);
+		h->latency.last_point_ns = monotonic_ns();
 		events++;
 	}
 	client_reply(cl, "ok %d", events);
@@ -1544,7 +1550,21 @@ latency_input_frame(struct harness *h)
 		l->records = n;
 		l->cap = cap;
 	}
-	l->records[l->count++] = (struct latency_record){ monotonic_ns(), 0, 0 };
+	/* The frame's input time is its last touch point event: a client that acts on each event
+	 * (weston-simple-touch) may have committed before the frame itself arrived, and that
+	 * commit answers this frame. */
+	struct latency_record r = { l->last_point_ns ? l->last_point_ns : monotonic_ns(), 0, 0 };
+	l->last_point_ns = 0;
+	if (l->first_uncommitted == l->count && l->last_commit_ns >= r.input_ns) {
+		r.commit_ns = l->last_commit_ns;
+		l->first_uncommitted++;
+		if (l->first_unrepainted + 1 == l->first_uncommitted &&
+		    l->last_repaint_ns >= r.commit_ns) {
+			r.repaint_ns = l->last_repaint_ns;
+			l->first_unrepainted++;
+		}
+	}
+	l->records[l->count++] = r;
 }
 
 /* A commit with damage from a client surface. */
@@ -1560,6 +1580,7 @@ latency_commit(struct harness *h, struct weston_surface *s)
 		return;
 	l->commits++;
 	now = monotonic_ns();
+	l->last_commit_ns = now;
 	for (size_t i = l->first_uncommitted; i < l->count; i++)
 		l->records[i].commit_ns = now;
 	l->first_uncommitted = l->count;
@@ -1575,6 +1596,7 @@ latency_handle_frame(struct wl_listener *listener, void *data)
 
 	(void)data;
 	l->repaints++;
+	l->last_repaint_ns = now;
 	for (size_t i = l->first_unrepainted; i < l->first_uncommitted; i++)
 		l->records[i].repaint_ns = now;
 	l->first_unrepainted = l->first_uncommitted;
@@ -1614,6 +1636,7 @@ cmd_latency(struct hclient *cl, char **argv, int argc)
 		l->active = true;
 		l->pid = (pid_t)pid;
 		l->count = l->first_uncommitted = l->first_unrepainted = 0;
+		l->last_point_ns = l->last_commit_ns = l->last_repaint_ns = 0;
 		l->commits = l->repaints = 0;
 		l->output = output;
 		l->frame_listener.notify = latency_handle_frame;
