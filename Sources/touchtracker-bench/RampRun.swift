@@ -30,21 +30,23 @@ struct RandomStream {
         rng = SeededRandom(seed: seed)
     }
 
-    /// The frame at `time` seconds of device time, `dt` after the last.
+    /// The frame at `time` seconds of device time, `dt` after the last. Finger 0 lands in the
+    /// first frame and never lifts, so every later frame moves at least one finger: each frame
+    /// has something to show (a frame of ups alone would get no commit from
+    /// weston-simple-touch, and a finger landing alone waits for the app's double-tap
+    /// recognizer to fail before it draws).
     mutating func frame(at time: Double, dt: Double) -> String {
         var command = "touch batch"
+        var shown = false
+        var free: Int?
         for i in fingers.indices {
             var f = fingers[i]
             if !f.down {
-                guard Double.random(in: 0..<1, using: &rng) < min(1, dt * 8) else { continue }
-                (f.x, f.y) = area.randomPoint(inset: 4, using: &rng)
-                let angle = Double.random(in: 0..<(2 * Double.pi), using: &rng)
-                let speed = Double.random(in: 200...2500, using: &rng)
-                (f.vx, f.vy) = (speed * cos(angle), speed * sin(angle))
-                f.liftAt = time + Double.random(in: 0.1...1.5, using: &rng)
-                f.down = true
-                command += " d \(i) \(fixed2(f.x)) \(fixed2(f.y))"
-            } else if time >= f.liftAt {
+                free = free ?? i
+                guard i == 0 || Double.random(in: 0..<1, using: &rng) < min(1, dt * 8) else { continue }
+                command += land(&f, i, time)
+                shown = true
+            } else if time >= f.liftAt, i != 0 {
                 f.down = false
                 command += " u \(i)"
             } else {
@@ -54,12 +56,31 @@ struct RandomStream {
                 if f.y < area.y + 2 || f.y > area.y + area.height - 2 { f.vy = -f.vy }
                 (f.x, f.y) = area.clamp(f.x, f.y)
                 command += " m \(i) \(fixed2(f.x)) \(fixed2(f.y))"
+                shown = true
             }
             events += 1
             fingers[i] = f
         }
+        if !shown, let i = free {
+            var f = fingers[i]
+            command += land(&f, i, time)
+            fingers[i] = f
+            events += 1
+        }
         return command + " f"
     }
+
+    private mutating func land(_ f: inout Finger, _ i: Int, _ time: Double) -> String {
+        (f.x, f.y) = area.randomPoint(inset: 4, using: &rng)
+        let angle = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+        let speed = Double.random(in: 200...2500, using: &rng)
+        (f.vx, f.vy) = (speed * cos(angle), speed * sin(angle))
+        f.liftAt = time + Double.random(in: 0.1...1.5, using: &rng)
+        f.down = true
+        return " d \(i) \(fixed2(f.x)) \(fixed2(f.y))"
+    }
+
+    mutating func resetCount() { events = 0 }
 
     mutating func liftAll() -> String? {
         var command = "touch batch"
@@ -104,7 +125,13 @@ extension TouchTrackerBench {
         var passed: [Double] = []
         // Each step in a fresh client: a step that failed leaves it behind or gone.
         for rate in Self.rampRates {
-            let step = try rampStep(client, rate: rate, seconds: stepSeconds)
+            var step = try rampStep(client, rate: rate, seconds: stepSeconds)
+            // The p99 of a short step can be one scheduling hiccup of a busy machine: a step that
+            // failed on latency alone gets a second try.
+            if let failure = step.failure, failure.hasPrefix("p99") {
+                report(step, name: run.name + " (first try)")
+                step = try rampStep(client, rate: rate, seconds: stepSeconds)
+            }
             run.steps.append(step)
             report(step, name: run.name)
             guard step.held else { break }
@@ -123,7 +150,7 @@ extension TouchTrackerBench {
     }
 
     private func report(_ step: RampStep, name: String) {
-        say("  \(pad(name, 40)) \(pad(String(format: "%.0f/s for %.0f s", step.rate, step.seconds), 20)) sent \(pad(String(format: "%.0f/s", step.achieved), 9))"
+        say("  \(pad(name, 40)) \(pad(String(format: "%.0f/s for %.1f s", step.rate, step.seconds), 20)) sent \(pad(String(format: "%.0f/s", step.achieved), 9))"
             + " p99 input→commit \(pad(formatMs(step.commitP99) + " ms", 10)) backlog max \(pad("\(step.maxBacklog) B", 9)) " + (step.failure.map { "FELL BEHIND: \($0)" } ?? "held"))
     }
 
@@ -136,6 +163,10 @@ extension TouchTrackerBench {
         let frameRate = rate / 6
         let dt = 1 / frameRate
         var step = RampStep(rate: rate, seconds: seconds, achieved: 0, commitP99: 0, maxBacklog: 0)
+        // Warm-up: the first fingers land, not recorded.
+        for _ in 0..<5 { try control.send(stream.frame(at: 0, dt: dt)) }
+        try settle(running.session, pid: running.pid)
+        stream.resetCount()
         try control.send("latency start \(running.pid)")
         let begin = monotonicNow()
         var deviceTime = 0.0
