@@ -206,6 +206,9 @@ struct latency_state {
 	size_t count, cap;
 	size_t first_uncommitted, first_unrepainted;
 	uint64_t commits;  /* damaged commits of the tracked client while active */
+	uint64_t last_point_ns;   /* the latest touch down/motion/up since the last frame, 0: none */
+	uint64_t last_commit_ns;  /* the tracked client's latest damaged commit while active */
+	uint64_t last_repaint_ns; /* the latest repaint end while active */
 	uint64_t repaints; /* output repaints (frame_signal) while active */
 	struct weston_output *output;
 	struct wl_listener frame_listener;
@@ -250,6 +253,7 @@ static void client_process_lines(struct hclient *cl);
 static void client_destroy(struct hclient *cl);
 static void latency_input_frame(struct harness *h);
 static void latency_commit(struct harness *h, struct weston_surface *s);
+static uint64_t monotonic_ns(void);
 
 /* ------------------------------------------------------------------------ */
 /* small utilities                                                          */
@@ -635,6 +639,7 @@ touch_apply(struct harness *h, int type, long id, double x, double y,
 		break;
 	}
 	notify_touch_normalized(h->touch_device, t, (int)id, x, y, NULL, type);
+	h->latency.last_point_ns = monotonic_ns();
 	return 0;
 }
 
@@ -643,6 +648,39 @@ touch_frame(struct harness *h)
 {
 	notify_touch_frame(h->touch_device);
 	latency_input_frame(h);
+}
+
+/* Cancels every touch point: wl_touch.cancel to the focused client (Weston 10's default grab
+ * sends nothing), notify_touch_cancel for a shell grab, and Weston's touch state reset as the
+ * last up would (num_tp, idle inhibits, focus). Returns the number of resources told. */
+static int
+touch_cancel_all(struct harness *h)
+{
+	struct weston_touch *touch = weston_seat_get_touch(&h->seat);
+	struct wl_resource *res;
+	int sent = 0;
+
+	if (touch->focus) {
+		wl_resource_for_each(res, &touch->focus_resource_list) {
+			wl_touch_send_cancel(res);
+			sent++;
+		}
+	}
+	/* Lets a shell grab (e.g. touch move) end itself. */
+	notify_touch_cancel(h->touch_device);
+	/* Reset what Weston would have reset on the last up. */
+	if (touch->num_tp > 0) {
+		uint32_t n = touch->num_tp;
+		struct weston_compositor *c = h->compositor;
+
+		c->idle_inhibit = c->idle_inhibit >= n ?
+				  c->idle_inhibit - n : 0;
+		touch->num_tp = 0;
+		weston_compositor_wake(c);
+	}
+	weston_touch_set_focus(touch, NULL);
+	h->n_touch_ids = 0;
+	return sent;
 }
 
 static void
@@ -669,36 +707,11 @@ cmd_touch(struct hclient *cl, char **argv, int argc)
 		return;
 	}
 	if (strcmp(argv[1], "cancel") == 0) {
-		struct weston_touch *touch = weston_seat_get_touch(&h->seat);
-		struct wl_resource *res;
-		int sent = 0;
-
 		if (argc != 2) {
 			client_reply(cl, "error usage: touch cancel");
 			return;
 		}
-		/* Weston 10's default touch grab ignores cancel: tell the
-		 * focused client ourselves. */
-		if (touch->focus) {
-			wl_resource_for_each(res, &touch->focus_resource_list) {
-				wl_touch_send_cancel(res);
-				sent++;
-			}
-		}
-		/* Lets a shell grab (e.g. touch move) end itself. */
-		notify_touch_cancel(h->touch_device);
-		/* Reset what Weston would have reset on the last up. */
-		if (touch->num_tp > 0) {
-			uint32_t n = touch->num_tp;
-			struct weston_compositor *c = h->compositor;
-
-			c->idle_inhibit = c->idle_inhibit >= n ?
-					  c->idle_inhibit - n : 0;
-			touch->num_tp = 0;
-			weston_compositor_wake(c);
-		}
-		weston_touch_set_focus(touch, NULL);
-		h->n_touch_ids = 0;
+		int sent = touch_cancel_all(h);
 		weston_log("tt-harness: touch cancel sent to %d wl_touch resource(s)\n",
 			   sent);
 		client_reply(cl, "ok");
@@ -794,6 +807,79 @@ cmd_touch_batch(struct hclient *cl, char *args)
 			client_reply(cl, "error touch batch: %s (after %d events)", err, events);
 			return;
 		}
+		events++;
+	}
+	client_reply(cl, "ok %d", events);
+}
+
+/* touch raw: events straight to notify_touch_normalized, without touch_apply's checks, as a
+ * confused or fast real device delivers them: a down for an id that is down, motion and up for
+ * ids that are not, empty frames. Same syntax as touch batch plus "c" (touch cancel). What
+ * Weston 10 does with them (libweston/input.c, notify_touch_normalized and
+ * process_touch_normal): a down always counts a point (num_tp++) and goes to the focused client
+ * (the first point picks the focus); a motion goes to the focused client whatever its id; an up
+ * with no point counted is logged and dropped, otherwise it uncounts one and goes to the client,
+ * and the count reaching 0 clears the focus; a frame goes to the focused client. Nothing there
+ * asserts on ids, so no order crashes Weston; only the count can disagree with the ids, which
+ * "c" (or touch cancel) resets. The plugin's own list of ids that are down is kept as well as
+ * it can (a down adds its id when there is room, an up removes it) so that checked commands
+ * still make sense afterwards. */
+static void
+cmd_touch_raw(struct hclient *cl, char *args)
+{
+	struct harness *h = cl->h;
+	struct timespec t = now_monotonic();
+	char *rest = NULL, *tok;
+	int events = 0;
+
+	for (tok = strtok_r(args, " \t", &rest); tok; tok = strtok_r(NULL, " \t", &rest)) {
+		int type, idx;
+		long id;
+		double x = 0.0, y = 0.0;
+		char *a;
+
+		if (strcmp(tok, "f") == 0) {
+			touch_frame(h);
+			events++;
+			continue;
+		}
+		if (strcmp(tok, "c") == 0) {
+			touch_cancel_all(h);
+			events++;
+			continue;
+		}
+		if (strcmp(tok, "d") == 0) {
+			type = WL_TOUCH_DOWN;
+		} else if (strcmp(tok, "m") == 0) {
+			type = WL_TOUCH_MOTION;
+		} else if (strcmp(tok, "u") == 0) {
+			type = WL_TOUCH_UP;
+		} else {
+			client_reply(cl, "error touch raw: unknown event '%s' after %d events (d ID X Y, m ID X Y, u ID, f, c)",
+				     tok, events);
+			return;
+		}
+		a = strtok_r(NULL, " \t", &rest);
+		if (!parse_long(a, 0, INT32_MAX, &id)) {
+			client_reply(cl, "error touch raw: bad touch id after %d events", events);
+			return;
+		}
+		if (type != WL_TOUCH_UP) {
+			char *xs = strtok_r(NULL, " \t", &rest);
+			char *ys = strtok_r(NULL, " \t", &rest);
+
+			if (!parse_double(xs, &x) || !parse_double(ys, &y)) {
+				client_reply(cl, "error touch raw: bad coordinates after %d events", events);
+				return;
+			}
+		}
+		idx = touch_id_index(h, (int)id);
+		if (type == WL_TOUCH_DOWN && idx < 0 && h->n_touch_ids < MAX_TOUCH_POINTS)
+			h->touch_ids[h->n_touch_ids++] = (int)id;
+		else if (type == WL_TOUCH_UP && idx >= 0)
+			h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
+		notify_touch_normalized(h->touch_device, &t, (int)id, x, y, NULL, type);
+		h->latency.last_point_ns = monotonic_ns();
 		events++;
 	}
 	client_reply(cl, "ok %d", events);
@@ -1464,7 +1550,21 @@ latency_input_frame(struct harness *h)
 		l->records = n;
 		l->cap = cap;
 	}
-	l->records[l->count++] = (struct latency_record){ monotonic_ns(), 0, 0 };
+	/* The frame's input time is its last touch point event: a client that acts on each event
+	 * (weston-simple-touch) may have committed before the frame itself arrived, and that
+	 * commit answers this frame. */
+	struct latency_record r = { l->last_point_ns ? l->last_point_ns : monotonic_ns(), 0, 0 };
+	l->last_point_ns = 0;
+	if (l->first_uncommitted == l->count && l->last_commit_ns >= r.input_ns) {
+		r.commit_ns = l->last_commit_ns;
+		l->first_uncommitted++;
+		if (l->first_unrepainted + 1 == l->first_uncommitted &&
+		    l->last_repaint_ns >= r.commit_ns) {
+			r.repaint_ns = l->last_repaint_ns;
+			l->first_unrepainted++;
+		}
+	}
+	l->records[l->count++] = r;
 }
 
 /* A commit with damage from a client surface. */
@@ -1480,6 +1580,7 @@ latency_commit(struct harness *h, struct weston_surface *s)
 		return;
 	l->commits++;
 	now = monotonic_ns();
+	l->last_commit_ns = now;
 	for (size_t i = l->first_uncommitted; i < l->count; i++)
 		l->records[i].commit_ns = now;
 	l->first_uncommitted = l->count;
@@ -1495,6 +1596,7 @@ latency_handle_frame(struct wl_listener *listener, void *data)
 
 	(void)data;
 	l->repaints++;
+	l->last_repaint_ns = now;
 	for (size_t i = l->first_unrepainted; i < l->first_uncommitted; i++)
 		l->records[i].repaint_ns = now;
 	l->first_unrepainted = l->first_uncommitted;
@@ -1534,6 +1636,7 @@ cmd_latency(struct hclient *cl, char **argv, int argc)
 		l->active = true;
 		l->pid = (pid_t)pid;
 		l->count = l->first_uncommitted = l->first_unrepainted = 0;
+		l->last_point_ns = l->last_commit_ns = l->last_repaint_ns = 0;
 		l->commits = l->repaints = 0;
 		l->output = output;
 		l->frame_listener.notify = latency_handle_frame;
@@ -1624,6 +1727,10 @@ handle_line(struct hclient *cl, char *line)
 	}
 	if (strncmp(line, "touch batch ", 12) == 0) {
 		cmd_touch_batch(cl, line + 12);
+		return;
+	}
+	if (strncmp(line, "touch raw ", 10) == 0) {
+		cmd_touch_raw(cl, line + 10);
 		return;
 	}
 

@@ -1,0 +1,99 @@
+// Instruction counts of the in-process sequence (Gestures.swift) under valgrind's callgrind:
+// counts do not depend on the machine's other work, so two runs (or two branches) compare to the
+// instruction. The benchmark starts itself under callgrind as a worker; every measured part runs
+// inside the function `ttbench_measured`, and callgrind is told to count only inside it
+// (--collect-atstart=no --toggle-collect) and to write a dump after each call (--dump-after), so
+// dump N holds exactly the instructions of measured part N. Setting up (the drawing, its line
+// cache) is run but not counted.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WestonHarness
+
+nonisolated(unsafe) private var measuredBody: () -> Void = {}
+
+/// Everything callgrind counts runs inside this function (its symbol is what the
+/// --toggle-collect and --dump-after options name).
+@_silgen_name("ttbench_measured")
+@inline(never)
+func ttbenchMeasured() {
+    measuredBody()
+}
+
+/// The worker's side: runs the sequence and prints one line per measured part, in order.
+func runCallgrindWorker(width: Int, height: Int, frames: Int, denseLines: Int) {
+    runGestureSequence(width: width, height: height, frames: frames, denseLines: denseLines, measure: { step, body in
+        withoutActuallyEscaping(body) { body in
+            measuredBody = body
+            ttbenchMeasured()
+            measuredBody = {}
+        }
+        say("step\t\(step.name)\t\(step.unit)\t\(step.units)\t\(step.events)")
+    })
+}
+
+struct CallgrindStep {
+    var step: GestureStep
+    var instructions: UInt64
+}
+
+/// Runs this executable under callgrind as a worker and returns each measured part's count.
+func runCallgrind(frames: Int, denseLines: Int, width: Int, height: Int, keepFiles: Bool) throws -> [CallgrindStep] {
+    guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw HarnessError("valgrind is not installed (apt-get install valgrind)")
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchtracker-bench-callgrind-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { if !keepFiles { try? FileManager.default.removeItem(atPath: directory) } else { say("  (callgrind files: \(directory))") } }
+    // Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes: the worker is
+    // a copy of this executable without debug information (its symbol table stays, and with it
+    // the function names callgrind is told about).
+    let me = directory + "/touchtracker-bench-worker"
+    let strip = Process()
+    strip.executableURL = URL(fileURLWithPath: "/usr/bin/objcopy")
+    strip.arguments = ["--strip-debug", URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, me]
+    try strip.run()
+    strip.waitUntilExit()
+    guard strip.terminationStatus == 0 else { throw HarnessError("objcopy --strip-debug failed (binutils)") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    process.arguments = ["--tool=callgrind", "--collect-atstart=no", "--toggle-collect=ttbench_measured",
+                         "--dump-after=ttbench_measured", "--callgrind-out-file=\(directory)/callgrind.out",
+                         me, "--callgrind-worker", "--callgrind-frames", "\(frames)", "--dense-lines", "\(denseLines)"]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw HarnessError("the callgrind worker failed (\(process.terminationStatus)):\n\(log.suffix(3000))")
+    }
+    let steps: [GestureStep] = text.split(separator: "\n").compactMap { line in
+        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard f.count == 5, f[0] == "step", let units = Int(f[3]), let events = Int(f[4]) else { return nil }
+        return GestureStep(name: String(f[1]), unit: String(f[2]), units: units, events: events)
+    }
+    for line in text.split(separator: "\n") where !line.hasPrefix("step\t") { say("  " + line) }
+    // Dumps are numbered in the order they were made: callgrind.out.1, .2, ...
+    var counts: [UInt64] = []
+    for n in 1... {
+        guard let dump = try? String(contentsOfFile: "\(directory)/callgrind.out.\(n)", encoding: .utf8) else { break }
+        counts.append(totalInstructions(dump))
+    }
+    guard counts.count == steps.count else {
+        throw HarnessError("callgrind wrote \(counts.count) dumps for \(steps.count) measured parts (in \(directory))")
+    }
+    return zip(steps, counts).map { CallgrindStep(step: $0, instructions: $1) }
+}
+
+/// The `summary:` (or `totals:`) line of a callgrind dump: instructions, the first event.
+func totalInstructions(_ dump: String) -> UInt64 {
+    for line in dump.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+        if let n = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) { return n }
+    }
+    return 0
+}

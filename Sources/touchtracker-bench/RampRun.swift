@@ -1,0 +1,235 @@
+// The ramp: a random multi-finger stream (up to ten fingers landing, moving fast in random
+// directions and lifting at random; fixed seed) at a rising rate of touch events, until the
+// client falls behind: bytes queue up on its socket (the plugin's `backlog`), or input waits more
+// than 2 ms for a commit (p99 of the step), or it is gone. The highest rate that held is then
+// held again for the full time (30 s unless --ramp-hold says otherwise); if that fails, the rate
+// below it is tried. Rates count touch point events (down, motion, up), not frames. Frames due
+// together are written to the plugin in one go (so the injector keeps up at any rate); a step the
+// injector itself could not keep up with says so.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WestonHarness
+
+/// Up to ten fingers moving at random, as `touch batch` commands, one per frame.
+struct RandomStream {
+    private struct Finger {
+        var down = false
+        var x = 0.0, y = 0.0, vx = 0.0, vy = 0.0
+        var liftAt = 0.0
+    }
+
+    let area: Area
+    private var fingers = [Finger](repeating: Finger(), count: 10)
+    private var rng: SeededRandom
+    private(set) var events = 0
+
+    init(area: Area, seed: UInt64) {
+        self.area = area
+        rng = SeededRandom(seed: seed)
+    }
+
+    /// The frame at `time` seconds of device time, `dt` after the last. Finger 0 lands in the
+    /// first frame and never lifts, so every later frame moves at least one finger: each frame
+    /// has something to show (a frame of ups alone would get no commit from
+    /// weston-simple-touch, and a finger landing alone waits for the app's double-tap
+    /// recognizer to fail before it draws).
+    mutating func frame(at time: Double, dt: Double) -> String {
+        var command = "touch batch"
+        var shown = false
+        var free: Int?
+        for i in fingers.indices {
+            var f = fingers[i]
+            if !f.down {
+                free = free ?? i
+                guard i == 0 || Double.random(in: 0..<1, using: &rng) < min(1, dt * 8) else { continue }
+                command += land(&f, i, time)
+                shown = true
+            } else if time >= f.liftAt, i != 0 {
+                f.down = false
+                command += " u \(i)"
+            } else {
+                f.x += f.vx * dt
+                f.y += f.vy * dt
+                if f.x < area.x + 2 || f.x > area.x + area.width - 2 { f.vx = -f.vx }
+                if f.y < area.y + 2 || f.y > area.y + area.height - 2 { f.vy = -f.vy }
+                (f.x, f.y) = area.clamp(f.x, f.y)
+                command += " m \(i) \(fixed2(f.x)) \(fixed2(f.y))"
+                shown = true
+            }
+            events += 1
+            fingers[i] = f
+        }
+        if !shown, let i = free {
+            var f = fingers[i]
+            command += land(&f, i, time)
+            fingers[i] = f
+            events += 1
+        }
+        return command + " f"
+    }
+
+    private mutating func land(_ f: inout Finger, _ i: Int, _ time: Double) -> String {
+        (f.x, f.y) = area.randomPoint(inset: 4, using: &rng)
+        let angle = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+        let speed = Double.random(in: 200...2500, using: &rng)
+        (f.vx, f.vy) = (speed * cos(angle), speed * sin(angle))
+        f.liftAt = time + Double.random(in: 0.1...1.5, using: &rng)
+        f.down = true
+        return " d \(i) \(fixed2(f.x)) \(fixed2(f.y))"
+    }
+
+    mutating func resetCount() { events = 0 }
+
+    mutating func liftAll() -> String? {
+        var command = "touch batch"
+        for i in fingers.indices where fingers[i].down {
+            command += " u \(i)"
+            fingers[i].down = false
+        }
+        return command == "touch batch" ? nil : command + " f"
+    }
+}
+
+func fixed2(_ v: Double) -> String { String(format: "%.2f", v) }
+
+struct RampStep {
+    var rate: Double
+    var seconds: Double
+    /// Touch point events sent per second, as achieved.
+    var achieved: Double
+    var commitP99: Double
+    var maxBacklog: Int
+    var failure: String?
+    var held: Bool { failure == nil }
+}
+
+struct RampRun {
+    var name: String
+    var steps: [RampStep] = []
+    /// The highest rate held for the full hold time, and that time.
+    var heldRate: Double?
+    var holdSeconds: Double
+}
+
+extension TouchTrackerBench {
+    static let rampRates: [Double] = [1_000, 2_000, 3_000, 4_000, 5_000, 6_500, 8_000, 10_000, 12_500, 15_000,
+                                      20_000, 25_000, 30_000, 40_000, 50_000]
+    /// A client whose socket holds more than this many unread bytes is falling behind (one
+    /// ten-finger frame is under 500 bytes).
+    static let backlogLimit = 32_768
+
+    func measureRamp(_ client: Client, stepSeconds: Double, holdSeconds: Double) throws -> RampRun {
+        var run = RampRun(name: client.name, holdSeconds: holdSeconds)
+        var passed: [Double] = []
+        // Each step in a fresh client: a step that failed leaves it behind or gone.
+        for rate in Self.rampRates {
+            var step = try rampStep(client, rate: rate, seconds: stepSeconds)
+            // The p99 of a short step can be one scheduling hiccup of a busy machine: a step that
+            // failed on latency alone gets a second try.
+            if let failure = step.failure, failure.hasPrefix("p99") {
+                report(step, name: run.name + " (first try)")
+                step = try rampStep(client, rate: rate, seconds: stepSeconds)
+            }
+            run.steps.append(step)
+            report(step, name: run.name)
+            guard step.held else { break }
+            passed.append(rate)
+        }
+        for rate in passed.reversed().prefix(3) {
+            let step = try rampStep(client, rate: rate, seconds: holdSeconds)
+            run.steps.append(step)
+            report(step, name: run.name)
+            if step.held {
+                run.heldRate = rate
+                break
+            }
+        }
+        return run
+    }
+
+    private func report(_ step: RampStep, name: String) {
+        say("  \(pad(name, 40)) \(pad(String(format: "%.0f/s for %.1f s", step.rate, step.seconds), 20)) sent \(pad(String(format: "%.0f/s", step.achieved), 9))"
+            + " p99 input→commit \(pad(formatMs(step.commitP99) + " ms", 10)) backlog max \(pad("\(step.maxBacklog) B", 9)) " + (step.failure.map { "FELL BEHIND: \($0)" } ?? "held"))
+    }
+
+    func rampStep(_ client: Client, rate: Double, seconds: Double) throws -> RampStep {
+        let running = try start(client)
+        defer { finish(running) }
+        let control = running.session.control
+        var stream = RandomStream(area: running.area, seed: 77)
+        // About six fingers are down on average: the frame rate that gives `rate` events.
+        let frameRate = rate / 6
+        let dt = 1 / frameRate
+        var step = RampStep(rate: rate, seconds: seconds, achieved: 0, commitP99: 0, maxBacklog: 0)
+        // Warm-up: the first fingers land, not recorded.
+        for _ in 0..<5 { try control.send(stream.frame(at: 0, dt: dt)) }
+        try settle(running.session, pid: running.pid)
+        stream.resetCount()
+        try control.send("latency start \(running.pid)")
+        let begin = monotonicNow()
+        var deviceTime = 0.0
+        var nextBacklog = begin + 0.1
+        do {
+            while monotonicNow() - begin < seconds {
+                // Every frame due by now, in one write.
+                let now = monotonicNow()
+                var due: [String] = []
+                while begin + Double(stream.events) / rate <= now, due.count < 200 {
+                    due.append(stream.frame(at: deviceTime, dt: dt))
+                    deviceTime += dt
+                }
+                if !due.isEmpty { try control.sendAll(due) }
+                if now >= nextBacklog {
+                    nextBacklog = now + 0.1
+                    guard let backlog = Int(try control.send("backlog \(running.pid)")) else { break }
+                    step.maxBacklog = max(step.maxBacklog, backlog)
+                    if backlog > Self.backlogLimit {
+                        step.failure = "\(backlog) bytes waiting on its socket after \(String(format: "%.1f", now - begin)) s"
+                        break
+                    }
+                }
+                let wait = begin + Double(stream.events) / rate
+                if wait > monotonicNow() { sleep(until: min(wait, nextBacklog)) }
+            }
+            step.achieved = Double(stream.events) / (monotonicNow() - begin)
+            if let lift = stream.liftAll() { try control.send(lift) }
+            usleep(200_000)
+            try control.send("latency stop")
+            let latency = try LatencyReport(control.send("latency report", timeout: 60))
+            step.commitP99 = latency.toCommit.p99
+            if step.failure == nil, step.commitP99 > 2 {
+                step.failure = "p99 input-to-commit \(formatMs(step.commitP99)) ms"
+            }
+            if step.failure == nil, step.achieved < rate * 0.95 {
+                step.failure = String(format: "the injector reached only %.0f events/s", step.achieved)
+            }
+        } catch {
+            step.achieved = Double(stream.events) / (monotonicNow() - begin)
+            step.failure = running.child.isRunning ? "\(error)" : "disconnected"
+        }
+        if step.failure == nil, !running.child.isRunning || running.child.standardError.contains("lost the Wayland compositor") {
+            step.failure = "disconnected"
+        }
+        return step
+    }
+
+    func reportRamp(_ runs: [RampRun], targets: inout Targets, denseName: String) {
+        say("\n## Ramp summary (touch point events per second: down, motion, up)")
+        for run in runs {
+            let highest = run.steps.prefix { $0.held }.last?.rate
+            let firstFail = run.steps.first { !$0.held }
+            say(pad(run.name, 48) + "held \(run.heldRate.map { String(format: "%.0f/s for %.0f s", $0, run.holdSeconds) } ?? "no rate for \(Int(run.holdSeconds)) s")"
+                + "; highest step held \(highest.map { String(format: "%.0f/s", $0) } ?? "none")"
+                + (firstFail.map { String(format: "; fell behind at %.0f/s (", $0.rate) + ($0.failure ?? "") + ")" } ?? ""))
+        }
+        if let dense = runs.first(where: { $0.name.contains(denseName) }) {
+            let held = dense.heldRate ?? 0
+            targets.add(held >= 10_000, "touch events held for \(Int(dense.holdSeconds)) s on the dense drawing (random multi-finger stream): \(String(format: "%.0f", held))/s (at least 10,000/s for 30 s)"
+                        + (dense.holdSeconds < 30 ? " [held only \(Int(dense.holdSeconds)) s in this run]" : ""))
+        } else {
+            targets.add(nil, "touch events held for 30 s on the dense drawing (not measured)")
+        }
+    }
+}

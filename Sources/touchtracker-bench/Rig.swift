@@ -1,0 +1,167 @@
+// The app without a compositor: the real window and DrawViewController on a manual clock, touches
+// fed through TouchInput as the host's seat feeds them, and the damaged region painted into
+// window-sized buffers exactly as the Wayland host does (two buffers in turn, each repainting
+// what changed since it was last shown: Weston lets go of a buffer when the next one is
+// committed). One `turn` is what one turn of the app's event loop does: deliver what arrived (or
+// fire due timers), then paint and "commit".
+import CShims
+import Glibc
+import Graphics
+import TouchKit
+import TouchTrackerKit
+
+/// One touch event as the plugin would send it.
+enum FingerEvent {
+    case down(TouchInput.ID, Point)
+    case motion(TouchInput.ID, Point)
+    case up(TouchInput.ID)
+    case frame
+    case cancel
+}
+
+func touchID(_ n: Int) -> TouchInput.ID { TouchInput.ID(source: .touchscreen, number: Int32(n)) }
+
+/// The events of one `touch batch` (or `touch raw`) command.
+func parseTouchCommand(_ command: String) -> [FingerEvent] {
+    let words = command.split(separator: " ").dropFirst(2)
+    var events: [FingerEvent] = []
+    var i = words.startIndex
+    func id(_ s: Substring) -> TouchInput.ID { touchID(Int(s)!) }
+    func point(_ at: Int) -> Point { Point(x: Double(words[at])!, y: Double(words[at + 1])!) }
+    while i < words.endIndex {
+        switch words[i] {
+        case "d":
+            events.append(.down(id(words[i + 1]), point(i + 2)))
+            i += 4
+        case "m":
+            events.append(.motion(id(words[i + 1]), point(i + 2)))
+            i += 4
+        case "u":
+            events.append(.up(id(words[i + 1])))
+            i += 2
+        case "c":
+            events.append(.cancel)
+            i += 1
+        default:  // "f"
+            events.append(.frame)
+            i += 1
+        }
+    }
+    return events
+}
+
+final class Rig {
+    let clock = ManualClock()
+    let application: Application
+    let window: Window
+    let controller: DrawViewController
+    let input: TouchInput
+    private let buffers: [ImageSurface]
+    private var stale: [DirtyRegion]
+    private var next = 0
+    /// Pixels repainted, summed over turns.
+    private(set) var pixels = 0
+    let width: Int, height: Int
+    /// While set, each turn's thread CPU time is appended to `turnTimes`, and `pause` is slept
+    /// before each turn (caches cool between turns as between a display's frames).
+    var recordsTurns = false
+    var turnTimes: [Double] = []
+    var pause: useconds_t = 0
+
+    /// A window of `width` x `height` showing `strokes`, with its whole line cache built and
+    /// both buffers painted (none of that measured).
+    init(strokes: [Stroke], width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        application = Application(clock: clock)
+        window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        application.addWindow(window)
+        controller = DrawViewController(drawing: Drawing(strokes: strokes))
+        window.rootViewController = controller
+        input = TouchInput(application: application, window: window)
+        buffers = (0..<2).map { _ in ImageSurface(width: width, height: height) }
+        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        stale = buffers.map { _ in DirtyRegion([full]) }
+        window.layoutIfNeeded()
+        _ = window.takeDirtyRegion()
+        paint()
+        paint()
+        // A big drawing's cache is drawn in slices on the clock: let it finish first.
+        settle()
+    }
+
+    /// Lets every timer due within `seconds` fire, a turn per millisecond while a cache build
+    /// runs and otherwise one per 60 Hz frame, painting after each turn.
+    func settle(seconds: Double = 0) {
+        let end = clock.now + seconds
+        while controller.drawView.isBuildingCache || clock.now < end {
+            idle(controller.drawView.isBuildingCache ? 0.001 : min(1.0 / 60, max(end - clock.now, 0.001)))
+        }
+    }
+
+    private func timed(_ body: () -> Void) {
+        guard recordsTurns else { return body() }
+        if pause > 0 { usleep(pause) }
+        turnTimes.append(cpuTime(body))
+    }
+
+    /// Plays `events` into the adapter, as the host's seat does.
+    func deliver(_ events: [FingerEvent]) {
+        let time = clock.now
+        for event in events {
+            switch event {
+            case .down(let id, let point): input.down(id, at: point, time: time)
+            case .motion(let id, let point): input.motion(id, at: point, time: time)
+            case .up(let id): input.up(id, time: time)
+            case .frame: input.frame()
+            case .cancel: input.cancel()
+            }
+        }
+    }
+
+    /// Paints what changed into the next buffer, as the host does after a batch of events.
+    func paint() {
+        let dirty = window.takeDirtyRegion()
+        var region = stale[next]
+        region.add(dirty)
+        if !region.rects.isEmpty {
+            window.paint(region, into: buffers[next], scale: 1)
+            pixels += region.rects.reduce(0) { $0 + Int($1.width * $1.height) }
+        }
+        stale[next] = DirtyRegion()
+        for other in buffers.indices where other != next { stale[other].add(dirty) }
+        next = (next + 1) % buffers.count
+    }
+
+    /// One turn of the event loop with input: deliver, then paint.
+    func turn(_ events: [FingerEvent]) {
+        timed {
+            deliver(events)
+            paint()
+        }
+    }
+
+    /// One turn of the event loop with no input: the clock moves on by `seconds`, due timers
+    /// fire, then the window paints.
+    func idle(_ seconds: Double) {
+        timed {
+            clock.advance(by: seconds)
+            paint()
+        }
+    }
+
+    /// A turn that runs `action` (a key command, a menu item) and paints.
+    func act(_ action: () -> Void) {
+        timed {
+            action()
+            paint()
+        }
+    }
+}
+
+/// Thread CPU time of `body`, in seconds.
+func cpuTime(_ body: () -> Void) -> Double {
+    let start = tt_thread_cpu_now()
+    body()
+    return tt_thread_cpu_now() - start
+}
