@@ -250,6 +250,30 @@ public struct Stroke: Hashable, Sendable {
         return rects
     }
 
+    /// Whether the stroke may paint into `rect`: its bounds meet it and, for a straight line, the
+    /// line itself passes near enough (a long diagonal's box meets many rectangles it never
+    /// crosses). Never false for a stroke that does paint there.
+    public func mayPaint(into rect: Rect) -> Bool {
+        let box = bounds
+        guard box.intersects(rect) else { return false }
+        guard kind != .circle, let (a, b) = pair else { return true }
+        // The segment clipped to the rectangle widened by the stroke's reach (Liang–Barsky).
+        let pad = width / 2 + 2
+        let minX = rect.minX - pad, maxX = rect.maxX + pad, minY = rect.minY - pad, maxY = rect.maxY + pad
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return false }
+            } else {
+                let t = q / p
+                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+                if t0 > t1 { return false }
+            }
+        }
+        return true
+    }
+
     /// The shortest distance from `point` to the stroke's centre line.
     public func distance(to point: Point) -> Double {
         if let (a, b) = pair {

@@ -35,7 +35,7 @@ final class StrokeCache {
     static let tilesPerTurn = 64
     /// The work of a whole build or of tile repairs a turn may take before the rest waits for the
     /// next turn: well under a frame, so input is still answered at once.
-    static let turnBudget = 0.003
+    static let turnBudget = 0.0015
     /// Tiles waiting to be re-made, oldest first (from `nextTile`).
     private var tiles: [Rect] = []
     private var nextTile = 0
@@ -60,14 +60,16 @@ final class StrokeCache {
     /// The raster for a canvas of `size` points at `scale` pixels per point, made or brought to
     /// that size as needed.
     func image(size: Size, scale: Double) -> ImageSurface {
-        if let image, isValid, image.scale == scale,
-           image.width == max(Int((size.width * scale).rounded(.up)), 1),
-           image.height == max(Int((size.height * scale).rounded(.up)), 1) {
-            return image
-        }
+        let fits = image.map { image in
+            image.scale == scale && image.width == max(Int((size.width * scale).rounded(.up)), 1)
+                && image.height == max(Int((size.height * scale).rounded(.up)), 1)
+        } ?? false
+        if let image, isValid, fits { return image }
         // A resize copies the raster: the pending strokes go in first.
         drawPending()
-        let fresh = ImageSurface(size: size, scale: scale)
+        // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
+        // and faulted in anew.
+        let fresh = fits && !isValid ? image! : ImageSurface(size: size, scale: scale)
         let context = CairoContext(surface: fresh)
         context.replace(Rect(origin: .zero, size: size), with: paper)
         if let old = image, isValid, old.scale == scale, build == nil {
@@ -140,7 +142,9 @@ final class StrokeCache {
     /// Re-makes the band along `stroke` (see ``Stroke/bands(pieceLength:)``): after it was removed,
     /// moved, recoloured or lifted out.
     func repaint(along stroke: Stroke) {
-        queue(stroke.bands())
+        // Shorter pieces than damage uses: a tile is the unit of work a turn cannot split, and in
+        // a dense drawing every stroke crossing it costs the same whatever the tile's size.
+        queue(stroke.bands(pieceLength: 32))
     }
 
     /// Re-makes `rect`, in tiles.
