@@ -12,8 +12,9 @@ import TouchKit
 public final class DrawView: View {
     /// The finished strokes: the document.
     public let drawing: Drawing
-    /// One line per finger on the glass, keyed by its touch (T1: the touch object is the identity).
-    public private(set) var linesInProgress: [ObjectIdentifier: Stroke] = [:]
+    /// One stroke per finger on the glass (a line, or a freehand stroke), keyed by its touch (T1:
+    /// the touch object is the identity).
+    public private(set) var strokesInProgress: [ObjectIdentifier: Stroke] = [:]
 
     public static let lineWidth = 10.0
     public static let inProgressColor = Color.red
@@ -22,13 +23,6 @@ public final class DrawView: View {
     /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
     /// the screen); taps on controls still work.
     public var drawsWithFingers = true
-
-    /// A pen's line width from its pressure (0...1): light strokes thin, firm ones thick. A pen
-    /// that reports no pressure draws the default width. In 1/64 pt steps, which a stroke stores
-    /// compactly.
-    public static func penWidth(force: Double) -> Double {
-        force > 0 ? ((3 + 17 * min(force, 1)) * 64).rounded() / 64 : lineWidth
-    }
 
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger?
@@ -133,8 +127,8 @@ public final class DrawView: View {
     public func clearAll() {
         select(nil)
         menu?.setMenuVisible(false)
-        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
-        linesInProgress.removeAll()
+        for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+        strokesInProgress.removeAll()
         drawing.removeAll()
     }
 
@@ -159,8 +153,8 @@ public final class DrawView: View {
             if let id = selectedStrokeID {
                 lift(id)
                 // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
-                for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
-                linesInProgress.removeAll()
+                for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+                strokesInProgress.removeAll()
             }
         case .ended, .cancelled:
             select(nil)
@@ -289,34 +283,10 @@ public final class DrawView: View {
     private var circleTouches: [ObjectIdentifier] = []
     private var circleInProgress: Stroke?
 
-    /// The colour for a line at `angle` radians: the hue wheel, full saturation, in 8 bits a
-    /// channel (what the screen shows, and what a stroke stores compactly).
-    public static func color(forAngle angle: Double) -> Color {
-        var hue = angle / (2 * Double.pi)
-        hue -= hue.rounded(.down)
-        let h = hue * 6, sector = Int(h) % 6, step = ((h - Double(Int(h))) * 255).rounded()
-        // Both computed as n / 255, so that each is exactly an 8-bit value.
-        let f = step / 255, rest = (255 - step) / 255
-        switch sector {
-        case 0: return Color(red: 1, green: f, blue: 0)
-        case 1: return Color(red: rest, green: 1, blue: 0)
-        case 2: return Color(red: 0, green: 1, blue: f)
-        case 3: return Color(red: 0, green: rest, blue: 1)
-        case 4: return Color(red: f, green: 0, blue: 1)
-        default: return Color(red: 1, green: 0, blue: rest)
-        }
-    }
-
-    /// The width for a finger that moved at `speed` points per second: 4 pt slow, up to 30 fast,
-    /// in 1/64 pt steps (which a stroke stores compactly).
-    public static func width(forSpeed speed: Double) -> Double {
-        (min(30, max(4, 4 + speed / 40)) * 64).rounded() / 64
-    }
-
     private func cancelDrawing() {
-        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
+        for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
         if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
-        linesInProgress.removeAll()
+        strokesInProgress.removeAll()
         circleTouches.removeAll()
         circleInProgress = nil
     }
@@ -341,7 +311,7 @@ public final class DrawView: View {
                 line.kind = .freehand
                 line.points = [location]
             }
-            linesInProgress[key] = line
+            strokesInProgress[key] = line
             setNeedsDisplay(line.bounds)
         }
     }
@@ -353,7 +323,7 @@ public final class DrawView: View {
             return
         }
         for touch in touches {
-            guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
+            guard var line = strokesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
             if line.kind == .freehand {
                 // Every sample between frames (T11), so fast curves stay smooth.
@@ -361,7 +331,7 @@ public final class DrawView: View {
                 let added = samples.isEmpty ? [touch.location(in: self)] : samples
                 line.points.append(contentsOf: added)
                 if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
-                linesInProgress[ObjectIdentifier(touch)] = line
+                strokesInProgress[ObjectIdentifier(touch)] = line
                 // Only the newest segments need repainting, unless the pen widened the whole stroke.
                 if line.width == old.width {
                     setNeedsDisplay(along: Stroke(id: line.id, kind: .freehand, points: Array(line.points.suffix(added.count + 1)),
@@ -374,7 +344,7 @@ public final class DrawView: View {
             line.points[1] = touch.location(in: self)
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
-            linesInProgress[ObjectIdentifier(touch)] = line
+            strokesInProgress[ObjectIdentifier(touch)] = line
             setNeedsDisplay(along: old)
             setNeedsDisplay(along: line)
         }
@@ -388,7 +358,7 @@ public final class DrawView: View {
         }
         for touch in touches {
             let key = ObjectIdentifier(touch)
-            guard var line = linesInProgress.removeValue(forKey: key) else { continue }
+            guard var line = strokesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(along: line)
             let end = touch.location(in: self)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
@@ -417,7 +387,7 @@ public final class DrawView: View {
                 if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
                 circleInProgress = nil
             }
-            guard let line = linesInProgress.removeValue(forKey: key) else { continue }
+            guard let line = strokesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(line.bounds)
         }
     }
@@ -544,7 +514,7 @@ public final class DrawView: View {
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
         context.setAntialiasing(.fast)
-        for line in linesInProgress.values where line.bounds.intersects(rect) {
+        for line in strokesInProgress.values where line.bounds.intersects(rect) {
             StrokeRenderer.draw(line, in: context)
         }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
@@ -557,69 +527,5 @@ extension DrawView: GestureRecognizerDelegate {
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                                   shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
         gestureRecognizer === moveRecognizer
-    }
-}
-
-/// How each kind of stroke is painted: round caps and joins, its colour and width.
-public enum StrokeRenderer {
-    public static func draw(_ stroke: Stroke, in context: GraphicsContext) {
-        context.setStrokeColor(stroke.color)
-        context.setLineWidth(stroke.width)
-        context.setLineCap(.round)
-        context.setLineJoin(.round)
-        switch stroke.kind {
-        case .line, .freehand:
-            if let (a, b) = stroke.pair {  // a line: no need to go through its points
-                context.move(to: a)
-                context.addLine(to: b)
-            } else {
-                let points = stroke.points
-                guard let first = points.first else { return }
-                context.move(to: first)
-                // A single point still shows as a dot: a zero-length segment with round caps.
-                if points.count == 1 { context.addLine(to: first) }
-                for point in points.dropFirst() { context.addLine(to: point) }
-            }
-        case .circle:
-            let points = stroke.points
-            guard points.count >= 2 else { return }
-            context.addEllipse(in: Rect(enclosing: points[0], points[1]))
-        }
-        context.strokePath()
-    }
-}
-
-/// Commands the canvas understands from the keyboard (the executable maps keys to them).
-public enum CanvasCommand: Sendable {
-    /// Delete or Backspace: delete the selected line.
-    case deleteSelection
-    /// Escape: deselect and hide the menu.
-    case cancel
-    /// Ctrl+Z and Ctrl+Shift+Z.
-    case undo
-    case redo
-}
-
-extension DrawViewController {
-    /// Performs a keyboard command; returns whether it applied.
-    @discardableResult
-    public func perform(_ command: CanvasCommand) -> Bool {
-        switch command {
-        case .deleteSelection:
-            guard drawView.selectedStrokeID != nil else { return false }
-            drawView.deleteSelectedLine()
-        case .cancel:
-            drawView.select(nil)
-            isPaletteVisible = false
-        case .undo:
-            guard drawView.drawing.undoStack.canUndo else { return false }
-            drawView.select(nil)
-            drawView.drawing.undoStack.undo()
-        case .redo:
-            guard drawView.drawing.undoStack.canRedo else { return false }
-            drawView.select(nil)
-            drawView.drawing.undoStack.redo()
-        }
-        return true
     }
 }

@@ -11,7 +11,7 @@ final class TrackerView: View, GestureRecognizerDelegate {
         var end: Point
     }
 
-    var linesInProgress: [ObjectIdentifier: Line] = [:]
+    var strokesInProgress: [ObjectIdentifier: Line] = [:]
     var finishedLines: [Line] = []
     var selectedIndex: Int?
     var touchesBeganCalls = 0
@@ -52,19 +52,19 @@ final class TrackerView: View, GestureRecognizerDelegate {
         touchesBeganCalls += 1
         for t in touches {
             let p = t.location(in: self)
-            linesInProgress[ObjectIdentifier(t)] = Line(begin: p, end: p)
+            strokesInProgress[ObjectIdentifier(t)] = Line(begin: p, end: p)
         }
     }
 
     override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
         for t in touches {
-            linesInProgress[ObjectIdentifier(t)]?.end = t.location(in: self)
+            strokesInProgress[ObjectIdentifier(t)]?.end = t.location(in: self)
         }
     }
 
     override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         for t in touches {
-            if var line = linesInProgress.removeValue(forKey: ObjectIdentifier(t)) {
+            if var line = strokesInProgress.removeValue(forKey: ObjectIdentifier(t)) {
                 line.end = t.location(in: self)
                 finishedLines.append(line)
             }
@@ -72,14 +72,14 @@ final class TrackerView: View, GestureRecognizerDelegate {
     }
 
     override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        for t in touches { linesInProgress[ObjectIdentifier(t)] = nil }
+        for t in touches { strokesInProgress[ObjectIdentifier(t)] = nil }
     }
 
     // MARK: Gestures
 
     func doubleTap() {
         log.append("doubleTap")
-        linesInProgress.removeAll()
+        strokesInProgress.removeAll()
         finishedLines.removeAll()
         selectedIndex = nil
     }
@@ -93,7 +93,7 @@ final class TrackerView: View, GestureRecognizerDelegate {
         log.append("press.\(gr.state)")
         if gr.state == .began {
             selectedIndex = lineIndex(at: gr.location(in: self))
-            if selectedIndex != nil { linesInProgress.removeAll() }
+            if selectedIndex != nil { strokesInProgress.removeAll() }
         } else if gr.state == .ended {
             selectedIndex = nil
         }
@@ -186,7 +186,7 @@ struct TouchTrackerRecognizerTests {
         g.wait(until: 5)
         #expect(view.log.filter { !$0.hasPrefix("pan") } == ["doubleTap"])
         #expect(view.finishedLines.isEmpty)
-        #expect(view.linesInProgress.isEmpty)
+        #expect(view.strokesInProgress.isEmpty)
         #expect(view.touchesBeganCalls == beganBefore, "touchesBegan never reached the view")
     }
 
@@ -241,6 +241,6 @@ struct TouchTrackerRecognizerTests {
         g.move(1, 200, 280, at: 2.8)
         g.up(1, at: 2.9)
         #expect(view.finishedLines == [.init(begin: Point(x: 50, y: 100), end: Point(x: 250, y: 100))])
-        #expect(view.linesInProgress.isEmpty)
+        #expect(view.strokesInProgress.isEmpty)
     }
 }

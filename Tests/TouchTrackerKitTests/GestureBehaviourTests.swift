@@ -54,7 +54,7 @@ struct GestureBehaviourTests {
         canvas.clock.advance(by: 0.1)
         canvas.tap(4, 201, 121, settle: false)
         #expect(canvas.drawView.drawing.strokes.isEmpty)
-        #expect(canvas.drawView.linesInProgress.isEmpty)
+        #expect(canvas.drawView.strokesInProgress.isEmpty)
         canvas.clock.advance(by: 1)
         #expect(canvas.drawView.drawing.strokes.isEmpty, "no dots from the taps")
         let image = canvas.renderAll()
@@ -169,7 +169,7 @@ struct GestureBehaviourTests {
             canvas.frame()
         }
         #expect(canvas.drawView.moveRecognizer.state == .changed)
-        #expect(canvas.drawView.linesInProgress.count == 2)
+        #expect(canvas.drawView.strokesInProgress.count == 2)
         canvas.up(1)
         canvas.up(2)
         canvas.frame()
