@@ -142,8 +142,9 @@ final class StrokeCache {
     /// Re-makes the band along `stroke` (see ``Stroke/bands(pieceLength:)``): after it was removed,
     /// moved, recoloured or lifted out.
     func repaint(along stroke: Stroke) {
-        // Shorter pieces than damage uses: a tile is the unit of work a turn cannot split, and in
-        // a dense drawing every stroke crossing it costs the same whatever the tile's size.
+        // Shorter pieces than damage uses: a tile is the unit of work a turn cannot split, and a
+        // stroke crossing a tile costs about the same however small the tile, so a smaller tile
+        // holds less work (the budget is overrun by less).
         queue(stroke.bands(pieceLength: 32))
     }
 
