@@ -57,9 +57,11 @@ let package = Package(
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app (over 1 MiB of resident code, issue 7).
+        // Recording and replaying input: the recording format, device traces, the replay.
+        .target(name: "InputReplay", dependencies: ["TouchKit"]),
         .target(name: "AppCommandLine"),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine",
+            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // The Swift runtime linked in, in release builds: only what the app uses is loaded and
@@ -92,6 +94,9 @@ let package = Package(
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
+        .testTarget(name: "InputReplayTests", dependencies: [
+            "InputReplay", "TouchTrackerKit", "Graphics", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics",

@@ -94,6 +94,20 @@ public final class TouchInput {
     private var latestTime: Double = 0
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
+
+    /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
+    /// the adapter makes to itself, and those a view makes while an event is delivered, are not
+    /// told: a replay makes them again by itself.
+    public var recorder: ((InputEvent) -> Void)?
+    private var depth = 0
+
+    /// Runs `body` for the outside call `event`, telling the recorder first.
+    private func call(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
+        if depth == 0, let recorder { recorder(event()) }
+        depth += 1
+        defer { depth -= 1 }
+        body()
+    }
     /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
     private var holdsFrame = false
 
@@ -128,6 +142,12 @@ public final class TouchInput {
     /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
     public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
                      force: Double = 0) {
+        call(.down(id, location, time: time, kind: kind, force: force)) {
+            recordedDown(id, at: location, time: time, kind: kind, force: force)
+        }
+    }
+
+    private func recordedDown(_ id: ID, at location: Point, time: Double, kind: Touch.Kind, force: Double) {
         deliverHeldFrames()
         if let existing = tracks.first(where: { $0.id == id }) {
             if !existing.pendingUp { up(id, time: time) }
@@ -149,6 +169,10 @@ public final class TouchInput {
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
     /// - Parameter force: the new pressure, or nil to keep the previous one.
     public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
+        call(.motion(id, location, time: time, force: force)) { recordedMotion(id, at: location, time: time, force: force) }
+    }
+
+    private func recordedMotion(_ id: ID, at location: Point, time: Double, force: Double?) {
         guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
         noteTime(time)
         track.location = location
@@ -163,6 +187,10 @@ public final class TouchInput {
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
+        call(.up(id, time: time)) { recordedUp(id, time: time) }
+    }
+
+    private func recordedUp(_ id: ID, time: Double) {
         guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
         deliverHeldFrames()
         noteTime(time)
@@ -175,6 +203,10 @@ public final class TouchInput {
     /// and up within the batch. Does nothing when nothing changed. Inside a batch
     /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
+        call(.frame) { recordedFrame() }
+    }
+
+    private func recordedFrame() {
         if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
             for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
             holdsFrame = tracks.contains { $0.pendingMotion }
@@ -186,13 +218,15 @@ public final class TouchInput {
 
     /// Starts holding motion-only frames (the host: before it dispatches a turn's events).
     public func beginBatch() {
-        isBatching = true
+        call(.beginBatch) { isBatching = true }
     }
 
     /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
     public func endBatch() {
-        isBatching = false
-        deliverHeldFrames()
+        call(.endBatch) {
+            isBatching = false
+            deliverHeldFrames()
+        }
     }
 
     /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
@@ -236,6 +270,10 @@ public final class TouchInput {
     /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
     /// (T9); touches never delivered are dropped.
     public func cancel(source: Source) {
+        call(.cancel(source)) { recordedCancel(source: source) }
+    }
+
+    private func recordedCancel(source: Source) {
         guard tracks.contains(where: { $0.id.source == source }) else { return }
         // Motion held for the batch goes out first: its frame came before the cancel.
         deliverHeldFrames()
