@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
-            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims",
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's own logic: lines, the canvas view.

@@ -17,6 +17,11 @@ public enum RecordingEntry: Equatable, Sendable {
     /// A key press the app got: the XKB keysym, modifiers (shift 1, control 2, alt 4, logo 8) and
     /// the keysym's name.
     case key(keysym: UInt32, modifiers: UInt8, name: String)
+    /// The edit menu's item with this action was chosen (the popup is the host's, outside the
+    /// adapter).
+    case menuChoice(String)
+    /// The platform dismissed the edit menu (a tap outside it).
+    case menuDismissed
 }
 
 /// The recording format: its header line, and each entry as a line.
@@ -45,6 +50,8 @@ public enum RecordingFormat {
             return "window \(width) \(height) \(scale) \(titleBar ? "titlebar" : "bare")"
         case let .key(keysym, modifiers, name):
             return "key \(keysym) \(modifiers) \(name)"
+        case .menuChoice(let action): return "menu choose \(action)"
+        case .menuDismissed: return "menu dismissed"
         }
     }
 
@@ -126,6 +133,10 @@ public enum RecordingFormat {
                 throw fail("key '\(words[1]) \(words[2])' should be a keysym and modifiers (0-15)")
             }
             return .key(keysym: keysym, modifiers: modifiers, name: String(words[3]))
+        case "menu":
+            if words.count == 2, words[1] == "dismissed" { return .menuDismissed }
+            guard words.count == 3, words[1] == "choose" else { throw fail("'menu' takes 'choose ACTION' or 'dismissed'") }
+            return .menuChoice(String(words[2]))
         default:
             throw fail("unknown entry '\(words[0].prefix(40))'")
         }

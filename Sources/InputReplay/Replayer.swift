@@ -29,7 +29,7 @@ public final class ReplayClock: Clock {
     /// Moves to `seconds` and fires every timer due by then.
     public func fire(at seconds: Double) {
         move(to: seconds)
-        timers.fireDueTimers()
+        timers.fireDueTimers(at: seconds)
     }
 }
 
@@ -40,29 +40,51 @@ public struct ReplayTarget {
     public var window: (_ width: Double, _ height: Double, _ scale: Double, _ titleBar: Bool) -> Void = { _, _, _, _ in }
     /// A key press: the app's key commands.
     public var key: (_ keysym: UInt32, _ modifiers: UInt8, _ name: String) -> Void = { _, _, _ in }
+    /// The edit menu: an item chosen (by its action's name), or the menu dismissed.
+    public var menu: (_ chosenAction: String?) -> Void
 
-    public init(input: TouchInput) { self.input = input }
+    public init(input: TouchInput) {
+        self.input = input
+        menu = { [application = input.application] action in
+            let menu = application.menuController
+            guard let action else { return menu.menuWasDismissed() }
+            if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
+        }
+    }
 }
 
 public enum Replayer {
     /// Plays every entry at once, on `clock`; at the end, timers due within `settle` seconds of
-    /// the last entry fire (a tap waiting to learn that no second tap comes).
+    /// the last entry fire (a tap waiting to learn that no second tap comes). `endOfTurn` runs
+    /// where the live loop painted, after each turn and at the end: what the app draws into its
+    /// line cache depends on when it painted, so a replay that paints where the live app did
+    /// comes out the same, pixel for pixel.
     public static func playHeadless(_ entries: [RecordingEntry], into target: ReplayTarget, clock: ReplayClock,
-                                    settle: Double = 1) {
+                                    settle: Double = 1, endOfTurn: () -> Void = {}) {
         var last = clock.now
+        var inTurn = false
+        defer { endOfTurn() }
         for entry in entries {
             switch entry {
             case .input(let event): target.input.apply(event)
             case .turn(let t):
+                if inTurn { endOfTurn() }
+                inTurn = true
                 clock.move(to: t)
                 last = max(last, t)
             case .timers(let t):
                 clock.fire(at: t)
                 last = max(last, t)
+                // The live loop painted after firing its timers.
+                endOfTurn()
+                inTurn = false
             case let .window(width, height, scale, titleBar): target.window(width, height, scale, titleBar)
             case let .key(keysym, modifiers, name): target.key(keysym, modifiers, name)
+            case .menuChoice(let action): target.menu(action)
+            case .menuDismissed: target.menu(nil)
             }
         }
+        if inTurn { endOfTurn() }
         clock.fire(at: last + settle)
     }
 

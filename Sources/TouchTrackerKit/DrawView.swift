@@ -167,7 +167,9 @@ public final class DrawView: View {
         // Nothing to drag, or the menu is up (the book: the pan then moves nothing).
         guard let id = selectedStrokeID, let stroke = drawing.stroke(id), menu?.isMenuVisible != true else { return }
         switch recognizer.state {
-        case .changed:
+        case .began, .changed, .ended:
+            // Every state that reports movement moves the line: motion read in one turn reaches
+            // the views as one event, so a quick drag may begin and end with no change between.
             lift(id)
             let translation = recognizer.translation(in: self)
             setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
@@ -175,7 +177,8 @@ public final class DrawView: View {
             setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             // Report the movement incrementally: the line stays under the finger.
             recognizer.setTranslation(.zero, in: self)
-        case .ended, .cancelled:
+            if recognizer.state == .ended { commitDrag() }
+        case .cancelled:
             commitDrag()
         default:
             break
@@ -294,8 +297,8 @@ public final class DrawView: View {
     // MARK: Touches
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesBegan", touches)
-        for touch in touches where drawsWithFingers || touch.type != .direct {
+        trace("touchesBegan", touches, event)
+        for touch in ordered(touches, event) where drawsWithFingers || touch.type != .direct {
             let key = ObjectIdentifier(touch)
             let location = touch.location(in: self)
             startTimes[key] = touch.timestamp
@@ -317,12 +320,12 @@ public final class DrawView: View {
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesMoved", touches)
+        trace("touchesMoved", touches, event)
         if tool == .circle {
             updateCircle(event)
             return
         }
-        for touch in touches {
+        for touch in ordered(touches, event) {
             guard var line = strokesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
             if line.kind == .freehand {
@@ -351,12 +354,12 @@ public final class DrawView: View {
     }
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesEnded", touches)
+        trace("touchesEnded", touches, event)
         if tool == .circle {
             finishCircle(event, ending: touches)
             return
         }
-        for touch in touches {
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             guard var line = strokesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(along: line)
@@ -378,8 +381,8 @@ public final class DrawView: View {
     }
 
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesCancelled", touches)
-        for touch in touches {
+        trace("touchesCancelled", touches, event)
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             startTimes[key] = nil
             if let index = circleTouches.firstIndex(of: key) {
@@ -420,16 +423,23 @@ public final class DrawView: View {
         }
         circleTouches.removeAll { ending.contains($0) }
         if wasSpanning { circleTouches.removeAll() }
-        for touch in touches { startTimes[ObjectIdentifier(touch)] = nil }
+        for touch in ordered(touches, event) { startTimes[ObjectIdentifier(touch)] = nil }
     }
 
     private func pathLength(_ points: StrokePoints) -> Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
-    private func trace(_ method: String, _ touches: Set<Touch>) {
+    /// `touches` in the order their fingers went down, not the set's (which changes from run to
+    /// run): lines finished together are added, numbered and traced the same way every time, so
+    /// a replay of a recording makes the same drawing.
+    private func ordered(_ touches: Set<Touch>, _ event: Event) -> [Touch] {
+        event.allTouchesInOrder.filter { touches.contains($0) }
+    }
+
+    private func trace(_ method: String, _ touches: Set<Touch>, _ event: Event) {
         guard let traceLogger else { return }
-        for touch in touches {
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             let number = traceNumbers[key] ?? nextTraceNumber
             if traceNumbers[key] == nil {

@@ -34,6 +34,8 @@ final class ToplevelWindow {
 
     /// The user asked to close the window.
     var onClose: (() -> Void)?
+    /// The window's size, scale or title bar changed (`--record` notes it).
+    var onGeometryChange: (() -> Void)?
 
     /// Buffer pixels per point: the largest scale of the outputs the surface is on.
     private(set) var scale: Int32 = 1
@@ -181,6 +183,7 @@ final class ToplevelWindow {
         buffers.removeAll()
         window.setNeedsDisplay()
         wantsRedraw = true
+        onGeometryChange?()
     }
 
     // MARK: Window commands (the client-side title bar's buttons and drags)
@@ -237,6 +240,7 @@ final class ToplevelWindow {
             surface.setOpaqueRegion(region: opaque)
             opaque.destroy()
         }
+        onGeometryChange?()
         // A configure must be answered by a commit; after the first one that commit carries a buffer.
         wantsRedraw = true
         if frameCallback == nil || first { redrawIfNeeded(force: true) }

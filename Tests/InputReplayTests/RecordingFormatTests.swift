@@ -18,6 +18,8 @@ struct RecordingFormatTests {
         .input(.endBatch),
         .timers(13.1),
         .key(keysym: 0xff1b, modifiers: 2, name: "Escape"),
+        .menuChoice("deleteLine"),
+        .menuDismissed,
     ]
 
     @Test("Every kind of entry reads back exactly, numbers bit for bit")
