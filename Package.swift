@@ -56,14 +56,14 @@ let package = Package(
             "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
-        // Foundation into the app (over 1 MiB of resident code, issue 7).
+        // Foundation into the app.
         .target(name: "AppCommandLine"),
         .executableTarget(name: "touchtracker", dependencies: [
             "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // The Swift runtime linked in, in release builds: only what the app uses is loaded and
-            // relocated, about 3 MiB less resident memory than the shared libraries (issue 7).
+            // relocated, about 3 MiB less resident memory than the shared libraries.
             // Nothing in the app imports Foundation, so none of it is linked. The static runtime's
             // link flags export every symbol of the binary for dlsym, which nothing here uses:
             // --no-export-dynamic keeps the dynamic symbol table to what the libraries need
@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "touchtracker-session", dependencies: [
             "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Latency, CPU and memory under headless Weston, against weston-simple-touch (issue #7).
+        // Latency, CPU and memory under headless Weston, against weston-simple-touch.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
             "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims",

@@ -1,7 +1,7 @@
 import Testing
 @testable import TouchKit
 
-/// Document 000's drawing view (HQLDrawView), recognizer for recognizer: lines keyed by touch,
+/// The book's TouchTracker canvas, recognizer for recognizer: lines keyed by touch,
 /// a double tap that clears (delaysTouchesBegan), a tap that selects and waits for the double tap
 /// to fail, a 0.6 s long press that selects, and a pan recognized together with the long press
 /// that does not cancel the view's touches and drags the selected line.
@@ -129,7 +129,7 @@ final class TrackerView: View, GestureRecognizerDelegate {
     }
 }
 
-@Suite("TouchTracker's recognizers (document 000)")
+@Suite("TouchTracker's recognizers (as in the book)")
 struct TouchTrackerRecognizerTests {
     func setup() -> (GestureHarness, TrackerView) {
         let g = GestureHarness()
