@@ -24,7 +24,7 @@ public final class Autosaver {
         /// Changes are waiting for the next save (at most `delay` away, plus a save in progress).
         case unsaved
         /// The last save failed; the drawing is kept in memory and saving is retried.
-        case failing(FileError)
+        case failing(FileIOError)
     }
 
     /// The drawing file and its journal as the last save left them.
@@ -71,7 +71,7 @@ public final class Autosaver {
     public struct Report: Sendable {
         /// The change count the save covers.
         public var generation: Int
-        public var result: Result<Void, FileError>
+        public var result: Result<Void, FileIOError>
         public var kind: SaveKind
         /// The bytes written: the whole file, or the lines appended.
         public var bytes: Int
@@ -130,7 +130,7 @@ public final class Autosaver {
     private var pollTimer: TimerToken?
     private var inFlight = false
     private var failures = 0
-    private var reportedFailure: FileError?
+    private var reportedFailure: FileIOError?
     /// How often the event loop looks for the background save's result.
     private let pollInterval = 0.005
 
@@ -321,7 +321,7 @@ public final class Autosaver {
     /// drawing is one file any reader reads in full; if that fails, the changes go to the journal
     /// if they can. Returns the failure if neither worked (nothing more is scheduled either way).
     @discardableResult
-    public func saveNow() -> FileError? {
+    public func saveNow() -> FileIOError? {
         timer?.cancel()
         timer = nil
         pollTimer?.cancel()
@@ -361,9 +361,9 @@ public final class Autosaver {
         let start = monotonicNow()
         let encoded = DrawingFormat.encode(strokes, token: token, limits: limits)
         let encodedAt = monotonicNow()
-        var result: Result<Void, FileError> = .success(())
+        var result: Result<Void, FileIOError> = .success(())
         if encoded.bytes.count > limits.maxFileBytes {
-            result = .failure(FileError("write", path, reason: "the drawing needs \(DrawingFormat.byteCount(encoded.bytes.count)), more than the \(DrawingFormat.byteCount(limits.maxFileBytes)) a file may have"))
+            result = .failure(FileIOError("write", path, reason: "the drawing needs \(DrawingFormat.byteCount(encoded.bytes.count)), more than the \(DrawingFormat.byteCount(limits.maxFileBytes)) a file may have"))
         } else {
             do {
                 try DrawingFile.writeAtomically(encoded.bytes, to: path)
@@ -426,7 +426,7 @@ struct SavePlan: Sendable {
         if disk.journalBytes == 0 { bytes = DrawingJournal.header(token: disk.token) + bytes }
         guard disk.journalBytes + bytes.count <= policy.journalLimit(fileBytes: disk.fileBytes) else { return nil }
         let encodedAt = monotonicNow()
-        var result: Result<Void, FileError> = .success(())
+        var result: Result<Void, FileIOError> = .success(())
         if !records.isEmpty {
             do {
                 try DrawingJournal.append(bytes, to: DrawingJournal.path(for: path), expectedSize: disk.journalBytes,
