@@ -31,7 +31,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
-        // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd).
+        // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd), and the
+        // monotonic clock every module that times something reads.
         .target(name: "CShims"),
 
         // Protocol bindings: XML in protocols/ -> Swift, generated at build time.
@@ -53,7 +54,7 @@ let package = Package(
         ]),
         // The app's own logic: lines, the canvas view.
         .target(name: "TouchTrackerKit", dependencies: [
-            "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
+            "TouchKit", "Graphics", "CShims", .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app.
@@ -94,7 +95,7 @@ let package = Package(
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
-            "TouchTrackerKit", "Graphics",
+            "TouchTrackerKit", "Graphics", "CShims",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Dispatch
 import Logging
 import Synchronization
@@ -358,9 +359,9 @@ public final class Autosaver {
     /// Encodes and writes `strokes` atomically with `token`, timing both steps.
     static func writeWholeFile(_ strokes: [Stroke], token: String?, generation: Int, to path: String,
                                limits: DrawingFormat.Limits) -> Report {
-        let start = monotonicNow()
+        let start = tt_monotonic_now()
         let encoded = DrawingFormat.encode(strokes, token: token, limits: limits)
-        let encodedAt = monotonicNow()
+        let encodedAt = tt_monotonic_now()
         var result: Result<Void, FileIOError> = .success(())
         if encoded.bytes.count > limits.maxFileBytes {
             result = .failure(FileIOError("write", path, reason: "the drawing needs \(DrawingFormat.byteCount(encoded.bytes.count)), more than the \(DrawingFormat.byteCount(limits.maxFileBytes)) a file may have"))
@@ -374,7 +375,7 @@ public final class Autosaver {
         let disk = token.map { DiskState(token: $0, fileBytes: encoded.bytes.count, journalBytes: 0) }
         return Report(generation: generation, result: result, kind: .wholeFile, bytes: encoded.bytes.count,
                       strokes: strokes.count, records: 0, encodeSeconds: encodedAt - start,
-                      writeSeconds: monotonicNow() - encodedAt, omitted: encoded.omitted,
+                      writeSeconds: tt_monotonic_now() - encodedAt, omitted: encoded.omitted,
                       disk: encoded.omitted.isEmpty ? disk : nil)
     }
 }
@@ -421,11 +422,11 @@ struct SavePlan: Sendable {
     /// reader would reject, or a journal that would pass the policy's limit).
     func append() -> Autosaver.Report? {
         guard let disk else { return nil }
-        let start = monotonicNow()
+        let start = tt_monotonic_now()
         guard var bytes = DrawingJournal.encode(records, limits: limits) else { return nil }
         if disk.journalBytes == 0 { bytes = DrawingJournal.header(token: disk.token) + bytes }
         guard disk.journalBytes + bytes.count <= policy.journalLimit(fileBytes: disk.fileBytes) else { return nil }
-        let encodedAt = monotonicNow()
+        let encodedAt = tt_monotonic_now()
         var result: Result<Void, FileIOError> = .success(())
         if !records.isEmpty {
             do {
@@ -439,15 +440,8 @@ struct SavePlan: Sendable {
         if !records.isEmpty { after.journalBytes += bytes.count }
         return Autosaver.Report(generation: generation, result: result, kind: .append, bytes: records.isEmpty ? 0 : bytes.count,
                                 strokes: strokeCount, records: records.count, encodeSeconds: encodedAt - start,
-                                writeSeconds: monotonicNow() - encodedAt, omitted: [], disk: after)
+                                writeSeconds: tt_monotonic_now() - encodedAt, omitted: [], disk: after)
     }
-}
-
-/// CLOCK_MONOTONIC in seconds, for timing saves on any thread.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 func milliseconds(_ seconds: Double) -> String {
