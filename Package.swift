@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 // TouchTracker for Wayland: a multi-touch drawing app and a UIKit-style event layer for Linux.
 //
-// Data flows one way: compositor -> Wayland (generated bindings) -> WaylandHost (adapter) ->
-// TouchKit (responder chain) -> TouchTrackerKit (the app) -> Graphics (Cairo) -> buffers.
-// Lower modules never import higher ones.
+// Input flows one way: compositor -> Wayland (generated bindings) -> WaylandHost (platform glue)
+// -> TouchKit (input adapter, responder chain) -> TouchTrackerKit (the app's views). The views draw
+// through TouchKit's GraphicsContext, which Graphics implements with Cairo, into WaylandHost's
+// buffers. Imports point towards TouchKit, which imports none of our modules: Graphics imports
+// TouchKit; TouchTrackerKit imports Graphics and TouchKit; WaylandHost imports Wayland, TouchKit and
+// Graphics; no module imports one that imports it (docs/architecture.md).
 import PackageDescription
 
 /// This package's folder, for linker flags that name a path in it.
