@@ -95,19 +95,17 @@ struct App {
         document.install(over: controller.drawView)
         tt_release_free_memory()
 
-        let keyCommands = KeyCommands([
-            KeyCommand("q", modifiers: .control, "Quit") { [unowned host] in host.stop(.closed) },
-            KeyCommand("e", modifiers: .control, "Export the drawing as PNG and SVG next to its file") {
-                document.exportNextToFile(canvas: controller.drawView.bounds.size)
-            },
-            KeyCommand("delete", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
-            KeyCommand("backspace", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
-            KeyCommand("escape", modifiers: [], "Deselect the line and hide the menu") { controller.perform(.cancel) },
-            KeyCommand("z", modifiers: .control, "Undo") { controller.perform(.undo) },
-            KeyCommand("z", modifiers: [.control, .shift], "Redo") { controller.perform(.redo) },
-            KeyCommand("y", modifiers: .control, "Redo") { controller.perform(.redo) },
-        ])
-        host.onKeyPress = { key in keyCommands.perform(key) }
+        host.onKeyPress = { [unowned host] press in
+            switch KeyCommand.matching(press)?.action {
+            case .quit: host.stop(.closed)
+            case .export: document.exportNextToFile(canvas: controller.drawView.bounds.size)
+            case .deleteSelection: controller.perform(.deleteSelection)
+            case .deselect: controller.perform(.cancel)
+            case .undo: controller.perform(.undo)
+            case .redo: controller.perform(.redo)
+            case nil: break
+            }
+        }
 
         let reason = host.run()
         if case .compositorLost(let message) = reason {
