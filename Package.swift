@@ -66,14 +66,13 @@ let package = Package(
             "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
-            // The Swift runtime linked in, in release builds: only what the app uses is loaded and
-            // relocated, about 3 MiB less resident memory than the shared libraries.
-            // Nothing in the app imports Foundation, so none of it is linked. The static runtime's
-            // link flags export every symbol of the binary for dlsym, which nothing here uses:
-            // --no-export-dynamic keeps the dynamic symbol table to what the libraries need
-            // (400 KB less to map and relocate, 0.3 MiB resident).
-            // Sources/touchtracker/link holds a linker script that makes the runtime's -lstdc++
-            // the static library: 0.9 MiB less resident than the shared one.
+            // Release builds link the Swift runtime in: only what the app uses is loaded and
+            // relocated, where the shared libraries would be mapped whole. Nothing in the app imports
+            // Foundation, so none of it is linked. The static runtime's link flags export every
+            // symbol of the binary for dlsym, which nothing here uses: --no-export-dynamic keeps the
+            // dynamic symbol table to what the libraries need, so there is less to map and relocate.
+            // Sources/touchtracker/link holds a linker script that makes the runtime's -lstdc++ the
+            // static library, so only the C++ runtime pieces Swift uses are linked in.
             .unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic", "-L\(packageDirectory)/Sources/touchtracker/link"],
                          .when(configuration: .release)),
         ]),

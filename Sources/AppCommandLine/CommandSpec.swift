@@ -1,6 +1,6 @@
 // The touchtracker app's command-line parser, in place of swift-argument-parser: that package
-// brings FoundationEssentials, CoreFoundation's tables and libdispatch into the app binary, over
-// 1 MiB of resident code just to read a few options. This module imports nothing; it
+// brings FoundationEssentials, CoreFoundation's tables and libdispatch into the app binary, code
+// that stays resident just to read a few options. This module imports nothing; it
 // knows the app's commands only in TouchTrackerCommandLine.swift.
 //
 // CommandSpec.swift: what a command accepts, as plain values. The parser reads them to parse and

@@ -45,13 +45,13 @@ public final class Autosaver {
 
     /// When a save appends to the journal and when it writes the whole file.
     public struct Policy: Sendable {
-        /// A file smaller than this is written whole at every save, without a journal: that costs
-        /// under 10 ms of encoding (about 8,000 lines), and a small drawing stays one plain file.
+        /// A file smaller than this is written whole at every save, without a journal: encoding it
+        /// is quick, and a small drawing stays one plain file.
         public var wholeFileBelow = 1 << 20
         /// The journal is folded into the file when an append would make it larger than this and
         /// than `journalFraction` of the file. With a quarter, the whole writes cost at most 4
-        /// bytes of file per byte of journal (amortised about 5 µs of CPU per line instead of a
-        /// whole write per line), and opening reads at most a quarter more than the file.
+        /// bytes of file per byte of journal, instead of a whole write per line, and opening reads
+        /// at most a quarter more than the file.
         public var journalMinimum = 1 << 20
         public var journalFraction = 0.25
 

@@ -1,6 +1,6 @@
 // The journal beside a drawing file: the changes made since the file was last written whole, one
 // JSON line each (docs/file-format.md, "The journal"). Appending a line costs the same at any
-// drawing size, where rewriting a 100,000-line file costs about 100 ms of CPU. Opening replays the
+// drawing size, where rewriting the file costs in proportion to the drawing. Opening replays the
 // journal onto the file. The journal's first line names the token of the file write it continues,
 // so a journal that outlived a compaction (a crash between writing the file and removing the
 // journal) is never applied to the newer file.

@@ -181,7 +181,7 @@ extension JSONScanner {
         }
         // Appending left up to half the array unused; a drawing is kept for the whole session, so
         // it gets an array of its size and a sixteenth more, room for the first few thousand lines
-        // drawn on it (a copy of about 1 ms for 100,000 lines).
+        // drawn on it (one copy, when the drawing is opened).
         let capacity = strokes.count + strokes.count / 16
         return strokes.capacity > capacity + strokes.count / 16 ? Array(unsafeUninitializedCapacity: capacity) {
             buffer, initialized in
