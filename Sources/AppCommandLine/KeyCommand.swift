@@ -5,12 +5,9 @@
 /// A shortcut: a key, the modifiers held with it (exactly: Ctrl+Shift+E is not Ctrl+E), and what
 /// it does.
 public struct KeyCommand: Equatable, Sendable {
-    /// The modifiers a shortcut is pressed with.
-    public struct Modifiers: OptionSet, Sendable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let shift = Modifiers(rawValue: 1)
-        public static let control = Modifiers(rawValue: 2)
+    /// A modifier key a shortcut is pressed with.
+    public enum Modifier: Hashable, Sendable {
+        case control, shift
     }
 
     /// What a shortcut does; the executable performs it.
@@ -20,12 +17,12 @@ public struct KeyCommand: Equatable, Sendable {
 
     /// The key's XKB name in lowercase ("q", "e", "delete", "escape").
     public let key: String
-    public let modifiers: Modifiers
+    public let modifiers: Set<Modifier>
     /// What the command does, for help texts and menus.
     public let title: String
     public let action: Action
 
-    public init(_ key: String, _ modifiers: Modifiers, _ title: String, _ action: Action) {
+    public init(_ key: String, _ modifiers: Set<Modifier>, _ title: String, _ action: Action) {
         self.key = key
         self.modifiers = modifiers
         self.title = title
@@ -37,11 +34,11 @@ public struct KeyCommand: Equatable, Sendable {
         KeyCommand("delete", [], "Delete the selected line", .deleteSelection),
         KeyCommand("backspace", [], "Delete the selected line", .deleteSelection),
         KeyCommand("escape", [], "Deselect the line and hide the menu", .deselect),
-        KeyCommand("z", .control, "Undo", .undo),
+        KeyCommand("z", [.control], "Undo", .undo),
         KeyCommand("z", [.control, .shift], "Redo", .redo),
-        KeyCommand("y", .control, "Redo", .redo),
-        KeyCommand("e", .control, "Export the drawing as PNG and SVG next to its file", .export),
-        KeyCommand("q", .control, "Quit", .quit),
+        KeyCommand("y", [.control], "Redo", .redo),
+        KeyCommand("e", [.control], "Export the drawing as PNG and SVG next to its file", .export),
+        KeyCommand("q", [.control], "Quit", .quit),
     ]
 
     /// The shortcut as help texts name it: "Ctrl+Shift+Z", "Escape".
