@@ -207,14 +207,11 @@ public struct TouchTrackerCommandLine: Sendable {
                 and drag to move it; swipe up with three fingers for the colours. The toolbar has \
                 Undo, Redo, the Line, Free and Circle tools and the Angle, Speed and Fingers toggles.
 
-                Keys: Delete or Backspace deletes the selected line, Escape deselects, Ctrl+Z undoes, \
-                Ctrl+Shift+Z or Ctrl+Y redoes.
-
                 Every finished line is saved at once to the drawing file (default: \
                 $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
-                and restored on the next start. Ctrl+E exports the drawing as PNG and SVG next to its \
-                file; Ctrl+Q quits. The window's app id is \(appID).
+                and restored on the next start. The window's app id is \(appID).
                 """,
+            tables: [HelpTable("Keys", rows: KeyCommand.helpRows(KeyCommand.all))],
             options: [
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),

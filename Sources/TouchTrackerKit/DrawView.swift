@@ -1,4 +1,4 @@
-// The canvas of seed 000 (HQLDrawView): every finger draws its own line, red while the finger is
+// The canvas of the book's TouchTracker: every finger draws its own line, red while the finger is
 // down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
 // recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
 // line up and a pan drags it (A3-A7).
@@ -57,7 +57,7 @@ public final class DrawView: View {
     /// dense drawing is re-made over a few turns).
     public var isRepairingCache: Bool { cache.hasRepairsPending }
 
-    // MARK: Selection and gestures (seed 000)
+    // MARK: Selection and gestures (as in the book)
 
     /// The menu item's action: delete the selected line (A5).
     public static let deleteAction: Action = "deleteLine"
@@ -260,24 +260,24 @@ public final class DrawView: View {
         self.init(frame: frame, drawing: Drawing())
     }
 
-    // MARK: Tools (seed 001's draw board and the book's challenges)
+    // MARK: Tools (the draw board's freehand mode and the book's end-of-chapter challenges)
 
     /// What a finger draws.
     public enum Tool: String, Sendable, CaseIterable {
-        /// A straight line from where the finger landed to where it is (seed 000).
+        /// A straight line from where the finger landed to where it is (as in the book).
         case line
-        /// A stroke through every sample of the finger (seed 001).
+        /// A stroke through every sample of the finger (the draw board's freehand mode).
         case freehand
-        /// A circle in the box two fingers span (the book's challenge); one finger draws nothing.
+        /// A circle in the box two fingers span (a challenge of the book); one finger draws nothing.
         case circle
     }
 
     public var tool = Tool.line {
         didSet { if tool != oldValue { cancelDrawing() } }
     }
-    /// The book's challenge: a finished line's colour follows its angle.
+    /// A challenge of the book: a finished line's colour follows its angle.
     public var colorsByAngle = false
-    /// The book's challenge: a faster finger draws a thicker line.
+    /// A challenge of the book: a faster finger draws a thicker line.
     public var widthFollowsSpeed = false
 
     /// Per finger: when it landed, to know its speed.
@@ -532,7 +532,7 @@ public final class DrawView: View {
 }
 
 extension DrawView: GestureRecognizerDelegate {
-    /// The pan recognizes together with the long press (seed 000), and with the palette's
+    /// The pan recognizes together with the long press (as in the book), and with the palette's
     /// three-finger swipe, which it would otherwise prevent.
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                                   shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {

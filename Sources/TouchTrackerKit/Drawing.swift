@@ -78,7 +78,7 @@ public final class Drawing {
         })
     }
 
-    /// Removes every stroke (seed 000's double tap); undo brings them all back.
+    /// Removes every stroke (the book's double tap); undo brings them all back.
     public func removeAll(actionName: String = "Clear") {
         guard !strokes.isEmpty else { return }
         let old = strokes
@@ -118,8 +118,8 @@ public final class Drawing {
     // MARK: Queries
 
     /// The stroke whose centre line passes nearest to `point`, within `radius`; of equally near
-    /// ones the top-most (seed 000's lineAtPoint, with a true distance instead of 20 samples).
-    /// Answered through a spatial index, so the cost does not grow with the drawing.
+    /// ones the top-most (the book's `lineAtPoint:`, with a true distance instead of 20 samples
+    /// along the line). Answered through a spatial index, so the cost does not grow with the drawing.
     public func stroke(near point: Point, within radius: Double) -> Stroke? {
         hitIndex.nearest(to: point, within: radius) { id in indexByID[id].map { (strokes[$0], $0) } }
     }

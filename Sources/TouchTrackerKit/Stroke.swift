@@ -1,5 +1,5 @@
-// One mark on the canvas: a straight line (seed 000), a freehand stroke (seed 001's draw board) or
-// a circle (the book's challenge), with its colour and width.
+// One mark on the canvas: a straight line (the book's), a freehand stroke (the draw board's) or
+// a circle (a challenge of the book), with its colour and width.
 //
 // A drawing holds up to hundreds of thousands of strokes, so a stroke is kept small: 40 bytes and
 // no allocation for a two-point line or circle whose coordinates are exact in single precision
@@ -59,7 +59,7 @@ public struct Stroke: Hashable, Sendable {
         self.width = width
     }
 
-    /// A straight line, as seed 000 draws.
+    /// A straight line, as the book's TouchTracker draws.
     public static func line(_ id: StrokeID, from begin: Point, to end: Point, color: Color = .black,
                             width: Double = 10) -> Stroke {
         Stroke(id: id, kind: .line, points: StrokePoints(begin, end), color: color, width: width)

@@ -49,7 +49,6 @@ struct Replay {
         let controller = DrawViewController(drawing: Drawing(strokes: strokes))
         if options.trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
         window.rootViewController = controller
-        let keyCommands = KeyCommands.app(controller: controller, quit: {}, export: {})
 
         var target = ReplayTarget(input: TouchInput(application: application, window: window))
         target.window = { width, height, newScale, shows in
@@ -58,7 +57,8 @@ struct Replay {
             window.resize(to: Size(width: width, height: height))
         }
         target.key = { keysym, modifiers, name in
-            keyCommands.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name))
+            KeyCommand.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name),
+                               on: controller, quit: {}, export: {})
         }
         // Painted where the live app painted, as it did: its line cache then takes the same path.
         var screen: ImageSurface?

@@ -97,9 +97,10 @@ struct App {
         document.install(over: controller.drawView)
         tt_release_free_memory()
 
-        let keyCommands = KeyCommands.app(controller: controller, quit: { [unowned host] in host.stop(.closed) },
-                                          export: { document.exportNextToFile(canvas: controller.drawView.bounds.size) })
-        host.onKeyPress = { key in keyCommands.perform(key) }
+        host.onKeyPress = { [unowned host] press in
+            KeyCommand.perform(press, on: controller, quit: { host.stop(.closed) },
+                               export: { document.exportNextToFile(canvas: controller.drawView.bounds.size) })
+        }
 
         var recorder: Recorder?
         if let path = options.record {

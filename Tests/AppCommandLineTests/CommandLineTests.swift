@@ -189,6 +189,17 @@ struct CommandLineHelpTests {
         #expect(!text.contains("autosave-delay") && !text.contains("measure-file"))
     }
 
+    @Test("the help's Keys are the app's shortcuts: every one of KeyCommand.all, by its label and title")
+    func keysFromTheShortcuts() {
+        let text = help(["--help"])
+        for command in KeyCommand.all {
+            #expect(text.contains(command.label), "\(command.label) missing")
+            #expect(text.contains(command.title + "."), "\(command.title) missing")
+        }
+        #expect(KeyCommand.all.map(\.label).contains("Ctrl+Shift+Z"))
+        #expect(text.contains("\nKeys:\n  Delete or Backspace   Delete the selected line.\n"))
+    }
+
     @Test("export's help, by --help after it or by help export")
     func exportHelp() {
         let text = help(["export", "--help"])

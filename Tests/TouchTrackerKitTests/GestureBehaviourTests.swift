@@ -1,4 +1,4 @@
-// Seed 000's gestures on the real canvas, driven through TouchKit's input adapter with a manual
+// The book's gestures on the real canvas, driven through TouchKit's input adapter with a manual
 // clock: A3-A7 and the menu (M1).
 import Graphics
 import Testing
@@ -42,7 +42,7 @@ extension Canvas {
     var menu: MenuController { application.menuController }
 }
 
-@Suite("Seed 000 gestures on the canvas")
+@Suite("The book's gestures on the canvas")
 struct GestureBehaviourTests {
     @Test("A3: a double tap clears every line and its taps leave no dots")
     func doubleTapClears() {
