@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 import TouchKit
 @testable import InputReplay
@@ -164,6 +165,54 @@ struct DeviceTraceTests {
             """
         let entries = try readInputFile(yaml, width: 400, height: 300)
         #expect(calls(entries) == ["d0 200,150", "f", "m0 240,150", "f", "u0", "f"])
+    }
+
+    @Test("Hostile traces never crash the importers: mutated evtest and libinput record files read, or name their line")
+    func fuzzImporters() async {
+        let evtest = Array((Self.evtestHeader + [Self.slot("1.0", 0), Self.tracking("1.0", 5), Self.x("1.0", 10), Self.report("1.0"),
+                                                 Self.x("1.1", 20), Self.report("1.1"), Self.tracking("1.2", -1), Self.report("1.2")]
+            .joined(separator: "\n")).utf8)
+        let yaml = Array("""
+            devices:
+            - node: /dev/input/event5
+              evdev:
+                absinfo:
+                  47: [0, 9, 0, 0, 0]
+                  53: [0, 2000, 0, 0, 10]
+                  54: [0, 1000, 0, 0, 10]
+              events:
+              - evdev:
+                - [  2, 100000,   3,  57,   312]
+                - [  2, 100000,   3,  53,  1000]
+                - [  2, 100000,   0,   0,     0]
+            """.utf8)
+        await propertyCheck(count: 500, input: Gen.bool, Gen.int(in: 0...10_000), Gen.int(in: 0...255), Gen.int(in: 0...3)) {
+            useYAML, position, byte, mode in
+            var mutated = useYAML ? yaml : evtest
+            let at = position % mutated.count
+            switch mode {
+            case 0: mutated[at] = UInt8(byte)
+            case 1: mutated.removeSubrange(at...)
+            case 2: mutated.insert(contentsOf: Array(repeating: UInt8(byte), count: 30), at: at)
+            default: mutated.remove(at: at)
+            }
+            let text = String(decoding: mutated, as: UTF8.self)
+            let result: Result<[RecordingEntry], RecordingError>
+            do throws(RecordingError) {
+                result = .success(try readInputFile(text, width: 300, height: 200))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let entries):
+                // Whatever reads is a stream the adapter can take: finite times and positions.
+                let turns = entries.compactMap { if case .turn(let t) = $0 { t } else { nil } }
+                let finite = turns.allSatisfy { $0.isFinite }
+                #expect(finite)
+            case .failure(let error):
+                #expect(error.line >= 1)
+            }
+        }
     }
 
     @Test("A trace the replay cannot use says why, with its line")
