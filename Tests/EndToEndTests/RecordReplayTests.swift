@@ -37,7 +37,7 @@ struct RecordReplayTests {
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
-    @Test("A1 A2 A6 T2 T11: a session recorded under Weston replays without a compositor to the same picture and the same touch method calls")
+    @Test("A1 A2 A6 A8 T2 T11: a session recorded under Weston (touches, a cancel, a long-press drag, Ctrl+Z) replays without a compositor to the same picture and the same touch method calls")
     func recordedSessionReplays() throws {
         let folder = Self.temporaryFolder()
         let recording = folder + "/session.ttrec", picture = folder + "/replay.png"
@@ -72,6 +72,11 @@ struct RecordReplayTests {
             let shot = try app.expectScreen("the moved line, black again") { pixel in
                 pixel(280, 330) == .black && pixel(700, 475) == .white
             }
+            // A third line, taken back with Ctrl+Z (keys are recorded too).
+            try app.drawLine(4, from: (600, 100), to: (900, 150))
+            try app.expectScreen("the third line") { pixel in pixel(750, 125) == .black }
+            try app.press(44, with: [29])  // Ctrl+Z
+            try app.expectScreen("the third line undone") { pixel in pixel(750, 125) == .white }
             usleep(500_000)
             let final = try app.session.screenshot(to: folder + "/live.png")
             app.app.signal(SIGTERM)
