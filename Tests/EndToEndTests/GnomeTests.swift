@@ -71,6 +71,25 @@ final class GnomeAppUnderTest {
         }
     }
 
+    /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where
+    /// they started and ended, in global coordinates.
+    func twoFingersDown(steps: Int) throws -> (starts: [(x: Double, y: Double)], ends: [(x: Double, y: Double)]) {
+        let starts = [onCanvas(150, 100), onCanvas(400, 100)]
+        let ends = [onCanvas(150, 500), onCanvas(750, 450)]
+        try down(0, starts[0])
+        try down(1, starts[1])
+        // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
+        try waitForTrace("phase=began", count: 2)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            for slot in 0...1 {
+                try move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
+                                starts[slot].y + (ends[slot].y - starts[slot].y) * t))
+            }
+        }
+        return (starts, ends)
+    }
+
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
     func up(_ slot: Int) throws { try session.touchUp(slot) }
@@ -132,19 +151,7 @@ struct GnomeTests {
     @Test("A1 T2: two fingers draw two lines, red while down, black once lifted")
     func twoFingersDraw() {
         withGnomeApp { app in
-            let starts = [app.onCanvas(150, 100), app.onCanvas(400, 100)]
-            let ends = [app.onCanvas(150, 500), app.onCanvas(750, 450)]
-            try app.down(0, starts[0])
-            try app.down(1, starts[1])
-            // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
-            try app.waitForTrace("phase=began", count: 2)
-            for step in 1...8 {
-                let t = Double(step) / 8
-                for slot in 0...1 {
-                    try app.move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
-                                        starts[slot].y + (ends[slot].y - starts[slot].y) * t))
-                }
-            }
+            let (starts, ends) = try app.twoFingersDown(steps: 8)
             try app.session.waitForScreen("two red lines") { shot in
                 (0...1).allSatisfy { slot in
                     samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
@@ -183,18 +190,7 @@ struct GnomeTests {
         let recording = folder + "/gnome.ttrec"
         var live: (trace: [String], shot: Screenshot, window: GnomeWindow)?
         withGnomeApp(arguments: ["--trace", "--file", folder + "/drawing.json", "--record", recording]) { app in
-            let starts = [app.onCanvas(150, 100), app.onCanvas(400, 100)]
-            let ends = [app.onCanvas(150, 500), app.onCanvas(750, 450)]
-            try app.down(0, starts[0])
-            try app.down(1, starts[1])
-            try app.waitForTrace("phase=began", count: 2)
-            for step in 1...6 {
-                let t = Double(step) / 6
-                for slot in 0...1 {
-                    try app.move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
-                                        starts[slot].y + (ends[slot].y - starts[slot].y) * t))
-                }
-            }
+            _ = try app.twoFingersDown(steps: 6)
             try app.up(0)
             try app.up(1)
             try app.waitForTrace("phase=ended", count: 2)
