@@ -87,7 +87,7 @@ let package = Package(
         // Latency, CPU and memory under headless Weston, against weston-simple-touch.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
-            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims",
+            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
