@@ -97,3 +97,27 @@ struct CompileTests {
         return nil
     }()
 }
+
+@Suite("The scanner over a folder")
+struct ScannerFolderTests {
+    @Test("a folder stands for its .xml files, by name; --combined writes them all into one file")
+    func folderIntoOneFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayland-scanner-folder-\(getpid())")
+        let output = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Fixtures.things.utf8).write(to: folder.appendingPathComponent("b-things.xml"))
+        try Data(Fixtures.extra.utf8).write(to: folder.appendingPathComponent("c-extra.xml"))
+        let wayland = Fixtures.packageRoot.appendingPathComponent("protocols/wayland.xml")
+        try FileManager.default.copyItem(at: wayland, to: folder.appendingPathComponent("a-wayland.xml"))
+        try Data("not xml".utf8).write(to: folder.appendingPathComponent(".hidden.xml"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("README"))
+        #expect(WaylandScanner.expandingFolders([folder.path]).map { ($0 as NSString).lastPathComponent }
+                == ["a-wayland.xml", "b-things.xml", "c-extra.xml"])
+        let written = try WaylandScanner.run(inputPaths: [folder.path], outputDirectory: output.path, combined: "All.swift")
+        #expect(written == [output.appendingPathComponent("All.swift").path])
+        let text = try String(contentsOfFile: written[0], encoding: .utf8)
+        #expect(text.contains("public final class WlDisplay") && text.contains("public final class TtThing")
+                && text.contains("enum _WaylandInterfaces"))
+    }
+}
