@@ -57,11 +57,14 @@ final class ToplevelWindow {
     private(set) var framesPainted = 0
 
     static let defaultSize = (width: 1024, height: 768)
-    static let maxBuffers = 3
-    /// Steady drawing alternates two buffers; a third is made only when the compositor holds both
-    /// and the frame answers input (other frames wait for a release), and is let go after this
-    /// many seconds unused, so one burst does not keep a window-sized buffer (8 MiB at 1920x1080)
-    /// for the rest of the session.
+    /// Steady drawing alternates two buffers. Weston, Sway and mutter give the replaced buffer back
+    /// as they take the next commit, so a third is rarely needed; KWin keeps every replaced buffer
+    /// until its next repaint, so input faster than its refresh holds three. Spares are made only
+    /// when the compositor holds all the others and the frame answers input (other frames wait
+    /// for a release).
+    static let maxBuffers = 4
+    /// Spares are let go after this many seconds unused, so one burst does not keep window-sized
+    /// buffers for the rest of the session.
     static let spareBufferLifetime = 2.0
 
     /// The host's clock (seconds), for the buffers' ages.
@@ -261,8 +264,8 @@ final class ToplevelWindow {
             }
             dirty.add(fullRect)
         }
-        // A third buffer only for a frame that answers input (or a configure): anything else can
-        // wait for the compositor to release one, and a spare buffer is 8 MiB at 1920x1080.
+        // A spare buffer only for a frame that answers input (or a configure): anything else can
+        // wait for the compositor to release one, and a spare is as big as the window.
         guard let buffer = freeBuffer(allowingSpare: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
