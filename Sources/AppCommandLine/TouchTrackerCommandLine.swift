@@ -131,7 +131,17 @@ public struct TouchTrackerCommandLine: Sendable {
             app.verbose = parsed.flag("verbose")
             app.latency = parsed.flag("latency")
             app.display = parsed.values["display"]
-            app.file = parsed.values["file"]
+            // The drawing, positionally (a file manager's "open with") or with --file.
+            if let drawing = parsed.arguments.first {
+                guard parsed.values["file"] == nil else {
+                    throw UsageError("name the drawing once: as <drawing> or with --file, not both.")
+                }
+                // A bare word is more likely a mistyped command than a drawing to create.
+                guard drawing.contains(".") || drawing.contains("/") else {
+                    throw UsageError("unexpected argument '\(drawing)' (a drawing is named with its extension or folder, e.g. \(drawing).json)")
+                }
+            }
+            app.file = parsed.arguments.first ?? parsed.values["file"]
             app.autosaveDelay = try parsed.value("autosave-delay", default: app.autosaveDelay)
             app.record = parsed.values["record"]
             app.replay = parsed.values["replay"]
@@ -196,7 +206,7 @@ public struct TouchTrackerCommandLine: Sendable {
             name: "touchtracker",
             abstract: "A multi-touch drawing app for Wayland: every finger draws its own line.",
             usage: [
-                "touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]",
+                "touchtracker [<drawing> | --file <path>] [--trace] [--verbose] [--display <display>]",
                 "touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]",
                 "touchtracker replay <input> [--png <out>] [--svg <out>] [--trace]",
             ],
@@ -223,6 +233,7 @@ public struct TouchTrackerCommandLine: Sendable {
                 .option("replay", value: "file", help: "Play this recording (or evtest / libinput record trace) into the window."),
                 .option("speed", value: "factor", help: "How fast --replay plays: 2 is twice the recorded pace, 0 as fast as possible (default: 1)."),
             ],
+            arguments: [ArgumentSpec("drawing", help: "The drawing to open, created if missing (as --file does).")],
             subcommands: [export, replay, measureFile])
     }
 }

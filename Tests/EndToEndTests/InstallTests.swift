@@ -6,10 +6,14 @@ import WestonHarness
 
 @Suite("Install with meson")
 struct InstallTests {
-    func run(_ arguments: [String], in directory: String? = nil) throws -> (status: Int32, output: String) {
+    func run(_ arguments: [String], in directory: String? = nil,
+             environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -20,7 +24,7 @@ struct InstallTests {
         return (process.terminationStatus, output)
     }
 
-    @Test("meson install puts the binary, a valid .desktop file named by the app id, an SVG icon and a man page into the prefix")
+    @Test("meson install puts the binary, a valid .desktop file named by the app id, an SVG icon, a man page and the drawing file type into the prefix; a desktop resolves drawings to the app")
     func installIntoPrefix() throws {
         let work = NSTemporaryDirectory() + "tt-install-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -36,14 +40,29 @@ struct InstallTests {
         let appID = "org.touchtracker.TouchTracker"
         let desktop = prefix + "/share/applications/\(appID).desktop"
         let files = ["/bin/touchtracker", "/share/applications/\(appID).desktop",
-                     "/share/icons/hicolor/scalable/apps/\(appID).svg", "/share/man/man1/touchtracker.1"]
+                     "/share/icons/hicolor/scalable/apps/\(appID).svg", "/share/man/man1/touchtracker.1",
+                     "/share/mime/packages/\(appID).xml"]
         for file in files {
             #expect(FileManager.default.fileExists(atPath: prefix + file), "missing \(file)")
         }
         let validate = try run(["desktop-file-validate", desktop])
         #expect(validate.status == 0 && validate.output.isEmpty, "\(validate.output)")
         let entry = try String(contentsOfFile: desktop, encoding: .utf8)
-        #expect(entry.contains("\nExec=touchtracker\n") && entry.contains("\nIcon=\(appID)\n"))
+        #expect(entry.contains("\nExec=touchtracker %f\n") && entry.contains("\nIcon=\(appID)\n"))
+        #expect(entry.contains("\nMimeType=application/vnd.touchtracker.drawing+json;\n"))
+        // The drawing type resolves as a desktop resolves it (GNOME's gio, through xdg-mime), by
+        // the name's extension and by a drawing's first bytes; and the app opens it.
+        let desktopEnvironment = ["XDG_DATA_DIRS": prefix + "/share:/usr/share", "XDG_DATA_HOME": work + "/data",
+                                  "XDG_CONFIG_HOME": work + "/config", "XDG_CURRENT_DESKTOP": "GNOME"]
+        let drawing = "{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[]}\n"
+        for name in ["sketch.touchtracker", "sketch-without-extension"] {
+            try drawing.write(toFile: work + "/" + name, atomically: true, encoding: .utf8)
+            let type = try run(["xdg-mime", "query", "filetype", work + "/" + name], environment: desktopEnvironment)
+            #expect(type.output.trimmingCharacters(in: .whitespacesAndNewlines) == "application/vnd.touchtracker.drawing+json",
+                    "\(name): \(type.output)")
+        }
+        let opener = try run(["xdg-mime", "query", "default", "application/vnd.touchtracker.drawing+json"], environment: desktopEnvironment)
+        #expect(opener.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(appID).desktop", "\(opener.output)")
         let version = try run([prefix + "/bin/touchtracker", "--version"])
         #expect(version.status == 0 && version.output.hasPrefix("0."), "\(version.output)")
         let svg = try String(contentsOfFile: prefix + "/share/icons/hicolor/scalable/apps/\(appID).svg", encoding: .utf8)

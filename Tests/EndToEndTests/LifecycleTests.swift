@@ -92,6 +92,24 @@ struct LifecycleTests {
         }
     }
 
+    @Test("touchtracker DRAWING opens that drawing, as a file manager's Open With does, and saves there")
+    func drawingArgumentOpensIt() throws {
+        var template = Array("/tmp/tt-open-XXXXXX".utf8CString)
+        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let path = folder + "/holiday sketch.touchtracker"
+        try "{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[{\"id\":1,\"kind\":\"line\",\"color\":[0,0,0,1],\"width\":10,\"points\":[[100,100],[600,100]]}]}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        withApp(arguments: [path]) { app in
+            try app.expectScreen("the drawing's line") { pixel in pixel(350, 100) == .black }
+            try app.drawLine(0, from: (100, 300), to: (600, 300))
+            try app.expectScreen("the new line") { pixel in pixel(350, 300) == .black }
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+        }
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.components(separatedBy: "\"kind\":\"line\"").count - 1 == 2, "\(saved)")
+    }
+
     @Test("--trace logs every touch method call with phase, touch and location")
     func traceLogsTouches() {
         withApp(arguments: ["--trace"]) { app in
