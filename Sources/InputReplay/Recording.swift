@@ -22,6 +22,9 @@ public enum RecordingEntry: Equatable, Sendable {
     case menuChoice(String)
     /// The platform dismissed the edit menu (a tap outside it).
     case menuDismissed
+    /// A preference the app started with (the tool, a toggle, the pen's colour), by name: the
+    /// replay starts from the same ones.
+    case setting(name: String, value: String)
 }
 
 /// The recording format: its header line, and each entry as a line.
@@ -52,6 +55,7 @@ public enum RecordingFormat {
             return "key \(keysym) \(modifiers) \(name)"
         case .menuChoice(let action): return "menu choose \(action)"
         case .menuDismissed: return "menu dismissed"
+        case let .setting(name, value): return "setting \(name) \(value)"
         }
     }
 
@@ -133,6 +137,11 @@ public enum RecordingFormat {
                 throw fail("key '\(words[1]) \(words[2])' should be a keysym and modifiers (0-15)")
             }
             return .key(keysym: keysym, modifiers: modifiers, name: String(words[3]))
+        case "setting":
+            guard words.count >= 3 else { throw fail("'setting' takes a name and a value") }
+            let value = line.drop { $0 == " " || $0 == "\t" }.dropFirst("setting".count).drop { $0 == " " || $0 == "\t" }
+                .dropFirst(words[1].count).drop { $0 == " " || $0 == "\t" }
+            return .setting(name: String(words[1]), value: String(value))
         case "menu":
             if words.count == 2, words[1] == "dismissed" { return .menuDismissed }
             guard words.count == 3, words[1] == "choose" else { throw fail("'menu' takes 'choose ACTION' or 'dismissed'") }

@@ -42,6 +42,8 @@ public struct ReplayTarget {
     public var key: (_ keysym: UInt32, _ modifiers: UInt8, _ name: String) -> Void = { _, _, _ in }
     /// The edit menu: an item chosen (by its action's name), or the menu dismissed.
     public var menu: (_ chosenAction: String?) -> Void
+    /// A preference the recorded app started with.
+    public var setting: (_ name: String, _ value: String) -> Void = { _, _ in }
 
     public init(input: TouchInput) {
         self.input = input
@@ -82,6 +84,7 @@ public enum Replayer {
             case let .key(keysym, modifiers, name): target.key(keysym, modifiers, name)
             case .menuChoice(let action): target.menu(action)
             case .menuDismissed: target.menu(nil)
+            case let .setting(name, value): target.setting(name, value)
             }
         }
         if inTurn { endOfTurn() }

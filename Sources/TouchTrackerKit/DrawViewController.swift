@@ -51,6 +51,30 @@ public final class DrawViewController: ViewController {
         updateToolbar()
     }
 
+    /// The tool, toggles and pen colour, as the toolbar and palette show them.
+    public var preferences: Preferences {
+        get {
+            var p = Preferences()
+            p.tool = drawView.tool
+            p.colorsByAngle = drawView.colorsByAngle
+            p.widthFollowsSpeed = drawView.widthFollowsSpeed
+            p.drawsWithFingers = drawView.drawsWithFingers
+            p.penColor = drawView.penColor
+            return p
+        }
+        set {
+            drawView.tool = newValue.tool
+            drawView.colorsByAngle = newValue.colorsByAngle
+            drawView.widthFollowsSpeed = newValue.widthFollowsSpeed
+            drawView.drawsWithFingers = newValue.drawsWithFingers
+            drawView.penColor = newValue.penColor
+            updateToolbar()
+        }
+    }
+
+    /// Told after the user changed a preference (the app saves them).
+    public var onPreferencesChange: ((Preferences) -> Void)?
+
     public var isPaletteVisible: Bool {
         get { !palette.isHidden }
         set {
@@ -76,19 +100,23 @@ public final class DrawViewController: ViewController {
             button.addHandler(for: .touchUpInside) { [unowned self] _, _ in
                 self.drawView.tool = tool
                 self.updateToolbar()
+                self.preferencesChanged()
             }
         }
         toolbar.angleButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.colorsByAngle.toggle()
             self.updateToolbar()
+            self.preferencesChanged()
         }
         toolbar.speedButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.widthFollowsSpeed.toggle()
             self.updateToolbar()
+            self.preferencesChanged()
         }
         toolbar.fingersButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.drawsWithFingers.toggle()
             self.updateToolbar()
+            self.preferencesChanged()
         }
         toolbar.paletteButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.isPaletteVisible.toggle()
@@ -98,11 +126,14 @@ public final class DrawViewController: ViewController {
     /// The pen takes the colour; a selected line is recoloured too (undoable).
     private func pick(_ color: Color) {
         drawView.penColor = color
+        preferencesChanged()
         if let id = drawView.selectedStrokeID {
             drawView.drawing.update(id, actionName: "Colour") { $0.color = color }
         }
         isPaletteVisible = false
     }
+
+    private func preferencesChanged() { onPreferencesChange?(preferences) }
 
     private func updateToolbar() {
         toolbar.undoButton.isEnabled = drawView.drawing.undoStack.canUndo

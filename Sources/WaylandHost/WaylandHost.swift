@@ -282,7 +282,7 @@ public final class WaylandHost {
                     let menu = self.application.menuController
                     if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
                 case .menuDismissed: self.application.menuController.menuWasDismissed()
-                case .turn, .timers, .window: break  // the live clock and compositor decide these
+                case .turn, .timers, .window, .setting: break  // the live app's own clock, compositor and preferences
                 }
             }
             self.replayedInput = true

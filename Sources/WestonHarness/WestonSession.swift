@@ -251,6 +251,8 @@ public final class WestonSession: ScreenCapturing {
         // A private compositor gets private data: the app's autosaved drawing stays out of the
         // user's (and out of other tests').
         environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
+        // The app's preferences too: never the user's, never another test's.
+        environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
         return environment
     }
 

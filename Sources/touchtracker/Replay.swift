@@ -56,6 +56,12 @@ struct Replay {
             WaylandHost.setShowsTitleBar(shows, of: window)
             window.resize(to: Size(width: width, height: height))
         }
+        // The preferences the recorded app started with (a trace has none: the defaults).
+        var settings = ""
+        target.setting = { name, value in
+            settings += "\(name) = \(value)\n"
+            controller.preferences = Preferences.parse(settings).preferences
+        }
         target.key = { keysym, modifiers, name in
             KeyCommand.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name),
                                on: controller, quit: {}, export: {})

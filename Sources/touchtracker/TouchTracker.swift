@@ -93,6 +93,18 @@ struct App {
 
         let controller = DrawViewController(drawing: document.drawing)
         if options.trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
+        // The tool, toggles and colour as they were left; a broken file costs its settings, not the start.
+        let preferencesFile = Preferences.defaultFile()
+        let (preferences, problems) = Preferences.load(preferencesFile)
+        for problem in problems { logger.warning("preferences ignored: \(problem)") }
+        controller.preferences = preferences
+        controller.onPreferencesChange = { changed in
+            do throws(FileIOError) {
+                try changed.save(to: preferencesFile)
+            } catch {
+                logger.warning("cannot keep the preferences: \(error.message)")
+            }
+        }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
         tt_release_free_memory()
@@ -106,6 +118,7 @@ struct App {
         if let path = options.record {
             do {
                 let opened = try Recorder(path: path, logger: logger)
+                for (name, value) in controller.preferences.settings { opened.record(.setting(name: name, value: value)) }
                 host.recorder = { [unowned opened] entry in opened.record(entry) }
                 recorder = opened
             } catch {

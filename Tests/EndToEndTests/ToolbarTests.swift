@@ -46,6 +46,57 @@ struct ToolbarTests {
         }
     }
 
+    @Test("A8: the tool, the toggles and the pen colour survive a restart; a broken preferences file only costs its settings")
+    func preferencesSurviveRestart() {
+        withApp(arguments: []) { app in
+            let line = buttonCentre(2, in: app), free = buttonCentre(3, in: app), angle = buttonCentre(5, in: app)
+            // A button's face, left of its label.
+            func face(_ b: (Double, Double)) -> (Double, Double) { (b.0 - 36, b.1) }
+            let on = try app.session.screenshot().pixel(x: app.window.x + face(line).0, y: app.window.y + face(line).1)
+            try app.tap(10, free.0, free.1)
+            try app.tap(11, angle.0, angle.1)
+            let colours = buttonCentre(8, in: app)
+            try app.tap(12, colours.0, colours.1)
+            let blue = swatchCentre(5, in: app)
+            try app.tap(13, blue.0, blue.1)
+            try app.expectScreen("Free and Angle on, Line off") { pixel in
+                pixel(face(free).0, face(free).1) == on && pixel(face(angle).0, face(angle).1) == on
+                    && pixel(face(line).0, face(line).1) != on
+            }
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+
+            // The same user starts the app again.
+            let again = try app.session.launch(try HarnessPaths.executable("touchtracker"), [], name: "touchtracker-again")
+            _ = try app.session.waitForWindow(appID: AppUnderTest.appID, process: again)
+            try app.expectScreen("Free and Angle still on, Line off") { pixel in
+                pixel(face(free).0, face(free).1) == on && pixel(face(angle).0, face(angle).1) == on
+                    && pixel(face(line).0, face(line).1) != on
+            }
+            // Angle colours lines by their direction; off again, the pen is the blue picked before.
+            try app.tap(14, angle.0, angle.1)
+            try app.drawLine(0, from: (100, 200), to: (500, 200))
+            try app.expectScreen("a blue line") { pixel in pixel(300, 200) == Pixel(red: 0x35, green: 0x84, blue: 0xE4) }
+            again.signal(SIGTERM)
+            #expect(again.waitForExit(timeout: 10) == 0)
+
+            // A file broken by hand: the app starts with the defaults and says what it skipped.
+            let file = app.session.runtimeDirectory + "/config/touchtracker/preferences"
+            try "tool = crayon\nfingers-draw = maybe\nthis is not a setting\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let third = try app.session.launch(try HarnessPaths.executable("touchtracker"), [], name: "touchtracker-third")
+            _ = try app.session.waitForWindow(appID: AppUnderTest.appID, process: third)
+            try app.expectScreen("the defaults: Line on, Free and Angle off", timeout: 10) { pixel in
+                pixel(face(line).0, face(line).1) == on && pixel(face(free).0, face(free).1) != on
+                    && pixel(face(angle).0, face(angle).1) != on
+            }
+            #expect(third.isRunning)
+            let log = third.standardError
+            #expect(log.contains("unknown tool 'crayon'") && log.contains("fingers-draw is true or false") && log.contains("is not 'name = value'"), "\(log)")
+            third.signal(SIGTERM)
+            _ = third.waitForExit(timeout: 10)
+        }
+    }
+
     @Test("A8: the Free tool draws the finger's path, not a straight line")
     func freehandTool() {
         withApp { app in

@@ -20,6 +20,7 @@ struct RecordingFormatTests {
         .key(keysym: 0xff1b, modifiers: 2, name: "Escape"),
         .menuChoice("deleteLine"),
         .menuDismissed,
+        .setting(name: "pen-colour", value: "0.5 0 1 1"),
     ]
 
     @Test("Every kind of entry reads back exactly, numbers bit for bit")
