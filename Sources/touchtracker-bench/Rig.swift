@@ -1,9 +1,11 @@
-// The app without a compositor: the real window and DrawViewController on a manual clock, touches
+// The app without a compositor: the real window and DrawViewController on a virtual clock, touches
 // fed through TouchInput as the host's seat feeds them, and the damaged region painted into
 // window-sized buffers exactly as the Wayland host does (two buffers in turn, each repainting
 // what changed since it was last shown: Weston lets go of a buffer when the next one is
 // committed). One `turn` is what one turn of the app's event loop does: deliver what arrived (or
-// fire due timers), then paint and "commit".
+// fire due timers), then paint and "commit". The clock is the event loop's own (EventLoopClock)
+// reading virtual time, so timers fire turn by turn as in the app: a timer scheduled for "now"
+// while timers fire (the next slice of a cache build) waits for the next turn.
 import CShims
 import Glibc
 import Graphics
@@ -51,7 +53,10 @@ func parseTouchCommand(_ command: String) -> [FingerEvent] {
 }
 
 final class Rig {
-    let clock = ManualClock()
+    let clock: EventLoopClock
+    /// The virtual time; every reading of the clock moves it on by a nanosecond, as real time
+    /// moves on while timers fire.
+    private var time = 0.0
     let application: Application
     let window: Window
     let controller: DrawViewController
@@ -73,6 +78,8 @@ final class Rig {
     init(strokes: [Stroke], width: Int, height: Int) {
         self.width = width
         self.height = height
+        var readTime: () -> Double = { 0 }
+        clock = EventLoopClock(now: { readTime() })
         application = Application(clock: clock)
         window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         application.addWindow(window)
@@ -82,6 +89,10 @@ final class Rig {
         buffers = (0..<2).map { _ in ImageSurface(width: width, height: height) }
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         stale = buffers.map { _ in DirtyRegion([full]) }
+        readTime = { [unowned self] in
+            self.time += 1e-9
+            return self.time
+        }
         window.layoutIfNeeded()
         _ = window.takeDirtyRegion()
         paint()
@@ -141,11 +152,18 @@ final class Rig {
         }
     }
 
+    /// The clock moves on by `seconds` and the timers due by then fire (once each turn of the
+    /// app's loop does it).
+    func advance(by seconds: Double) {
+        time += seconds
+        clock.fireDueTimers()
+    }
+
     /// One turn of the event loop with no input: the clock moves on by `seconds`, due timers
     /// fire, then the window paints.
     func idle(_ seconds: Double) {
         timed {
-            clock.advance(by: seconds)
+            advance(by: seconds)
             paint()
         }
     }
