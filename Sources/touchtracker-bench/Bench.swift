@@ -184,14 +184,14 @@ struct TouchTrackerBench: ParsableCommand {
 
     func sizeSweep(appPath: String, targets: inout Targets) throws {
         let seconds = self.seconds ?? (quick ? 2.5 : 8)
-        say("\n## Under Weston: drawing sizes, ten fingers at 60 and 120 Hz, \(seconds) s each")
+        say("\n## Under Weston: drawing sizes and the dense drawing, ten fingers at 60 and 120 Hz, \(seconds) s each")
         var reference: ClientResult?
         if !noReference {
             reference = try measureClient(.reference, seconds: seconds)
         }
         var results: [ClientResult] = []
-        for size in sizes {
-            results.append(try measureClient(.app(path: appPath, drawing: .short(size)), seconds: seconds))
+        for drawing in sizes.map({ CanvasDrawing.short($0) }) + [.dense(denseLines)] {
+            results.append(try measureClient(.app(path: appPath, drawing: drawing), seconds: seconds))
         }
         report(results, reference: reference, targets: &targets)
     }

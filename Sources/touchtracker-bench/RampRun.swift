@@ -114,7 +114,7 @@ struct RampRun {
 }
 
 extension TouchTrackerBench {
-    static let rampRates: [Double] = [1_000, 2_000, 3_000, 4_000, 5_000, 6_500, 8_000, 10_000, 12_500, 15_000,
+    static let rampRates: [Double] = [250, 500, 1_000, 2_000, 3_000, 4_000, 5_000, 6_500, 8_000, 10_000, 12_500, 15_000,
                                       20_000, 25_000, 30_000, 40_000, 50_000]
     /// A client whose socket holds more than this many unread bytes is falling behind (one
     /// ten-finger frame is under 500 bytes).
