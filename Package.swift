@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 // TouchTracker for Wayland: a multi-touch drawing app and a UIKit-style event layer for Linux.
 //
-// Data flows one way: compositor -> Wayland (generated bindings) -> WaylandHost (adapter) ->
-// TouchKit (responder chain) -> TouchTrackerKit (the app) -> Graphics (Cairo) -> buffers.
-// Lower modules never import higher ones.
+// Input flows one way: compositor -> Wayland (generated bindings) -> WaylandHost (platform glue)
+// -> TouchKit (input adapter, responder chain) -> TouchTrackerKit (the app's views). The views draw
+// through TouchKit's GraphicsContext, which Graphics implements with Cairo, into WaylandHost's
+// buffers. Imports point towards TouchKit, which imports none of our modules: Graphics imports
+// TouchKit; TouchTrackerKit imports Graphics and TouchKit; WaylandHost imports Wayland, TouchKit and
+// Graphics; no module imports one that imports it (docs/architecture.md).
 import PackageDescription
 
 /// This package's folder, for linker flags that name a path in it.
@@ -31,7 +34,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
-        // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd).
+        // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd), and the
+        // monotonic clock every module that times something reads.
         .target(name: "CShims"),
 
         // Protocol bindings: XML in protocols/ -> Swift, generated at build time.
@@ -48,28 +52,29 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
-            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims",
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's own logic: lines, the canvas view.
         .target(name: "TouchTrackerKit", dependencies: [
-            "TouchKit", "Graphics", .product(name: "Logging", package: "swift-log"),
+            "TouchKit", "Graphics", "CShims", .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
-        // Foundation into the app (over 1 MiB of resident code, issue 7).
+        // Foundation into the app.
         .target(name: "AppCommandLine"),
+        // Recording and replaying input: the recording format, device traces, the replay.
+        .target(name: "InputReplay", dependencies: ["TouchKit"]),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine",
+            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
-            // The Swift runtime linked in, in release builds: only what the app uses is loaded and
-            // relocated, about 3 MiB less resident memory than the shared libraries (issue 7).
-            // Nothing in the app imports Foundation, so none of it is linked. The static runtime's
-            // link flags export every symbol of the binary for dlsym, which nothing here uses:
-            // --no-export-dynamic keeps the dynamic symbol table to what the libraries need
-            // (400 KB less to map and relocate, 0.3 MiB resident).
-            // Sources/touchtracker/link holds a linker script that makes the runtime's -lstdc++
-            // the static library: 0.9 MiB less resident than the shared one.
+            // Release builds link the Swift runtime in: only what the app uses is loaded and
+            // relocated, where the shared libraries would be mapped whole. Nothing in the app imports
+            // Foundation, so none of it is linked. The static runtime's link flags export every
+            // symbol of the binary for dlsym, which nothing here uses: --no-export-dynamic keeps the
+            // dynamic symbol table to what the libraries need, so there is less to map and relocate.
+            // Sources/touchtracker/link holds a linker script that makes the runtime's -lstdc++ the
+            // static library, so only the C++ runtime pieces Swift uses are linked in.
             .unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic", "-L\(packageDirectory)/Sources/touchtracker/link"],
                          .when(configuration: .release)),
         ]),
@@ -79,10 +84,10 @@ let package = Package(
         .executableTarget(name: "touchtracker-session", dependencies: [
             "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Latency, CPU and memory under headless Weston, against weston-simple-touch (issue #7).
+        // Latency, CPU and memory under headless Weston, against weston-simple-touch.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
-            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims",
+            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -92,9 +97,12 @@ let package = Package(
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
+        .testTarget(name: "InputReplayTests", dependencies: [
+            "InputReplay", "TouchTrackerKit", "Graphics", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
-            "TouchTrackerKit", "Graphics",
+            "TouchTrackerKit", "Graphics", "CShims",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [

@@ -1,6 +1,6 @@
 // The touchtracker app's command-line parser, in place of swift-argument-parser: that package
-// brings FoundationEssentials, CoreFoundation's tables and libdispatch into the app binary, over
-// 1 MiB of resident code just to read a few options (issue 7). This module imports nothing; it
+// brings FoundationEssentials, CoreFoundation's tables and libdispatch into the app binary, code
+// that stays resident just to read a few options. This module imports nothing; it
 // knows the app's commands only in TouchTrackerCommandLine.swift.
 //
 // CommandSpec.swift: what a command accepts, as plain values. The parser reads them to parse and
@@ -40,6 +40,17 @@ public struct ArgumentSpec: Sendable {
     }
 }
 
+/// A titled table in a command's help, shown after the discussion: names and what they do.
+public struct HelpTable: Sendable {
+    public let title: String
+    public let rows: [(name: String, text: String)]
+
+    public init(_ title: String, rows: [(name: String, text: String)]) {
+        self.title = title
+        self.rows = rows
+    }
+}
+
 /// A command, or one of its subcommands (one level deep: all the app needs).
 public struct CommandSpec: Sendable {
     public let name: String
@@ -49,6 +60,8 @@ public struct CommandSpec: Sendable {
     public let usage: [String]
     /// Paragraphs (separated by blank lines) wrapped to the terminal width in help.
     public let discussion: String
+    /// Tables shown after the discussion (the app's keys).
+    public let tables: [HelpTable]
     public let options: [OptionSpec]
     public let arguments: [ArgumentSpec]
     public let subcommands: [CommandSpec]
@@ -56,12 +69,13 @@ public struct CommandSpec: Sendable {
     public let isHidden: Bool
 
     public init(name: String, abstract: String, usage: [String] = [], discussion: String = "",
-                options: [OptionSpec] = [], arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
-                hidden: Bool = false) {
+                tables: [HelpTable] = [], options: [OptionSpec] = [], arguments: [ArgumentSpec] = [],
+                subcommands: [CommandSpec] = [], hidden: Bool = false) {
         self.name = name
         self.abstract = abstract
         self.usage = usage
         self.discussion = discussion
+        self.tables = tables
         self.options = options
         self.arguments = arguments
         self.subcommands = subcommands

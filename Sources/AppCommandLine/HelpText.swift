@@ -2,12 +2,14 @@
 
 extension CommandSpec {
     /// The help for this command, or for its subcommand called `subcommand`: what it does, its
-    /// usage, the discussion, then its arguments, visible options and visible subcommands.
+    /// usage, the discussion and its tables, then its arguments, visible options and visible
+    /// subcommands.
     public func help(for subcommand: String? = nil, width: Int = 80) -> String {
         let command = command(subcommand)
         var sections = [command.abstract, usage(for: subcommand)]
         // Each line of the discussion is a paragraph.
         sections += command.discussion.split(separator: "\n").map { wrap($0, width: width).joined(separator: "\n") }
+        sections += command.tables.map { "\($0.title):\n" + table($0.rows, width: width) }
         if !command.arguments.isEmpty {
             sections.append("Arguments:\n" + table(command.arguments.map { ("<\($0.name)>", $0.help) }, width: width))
         }

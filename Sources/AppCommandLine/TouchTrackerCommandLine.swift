@@ -6,6 +6,7 @@ public enum Invocation: Equatable, Sendable {
     case runApp(AppOptions)
     case export(ExportOptions)
     case measureFile(MeasureFileOptions)
+    case replay(ReplayOptions)
     /// Print this text (the help asked for) to standard output.
     case help(String)
     case version(String)
@@ -22,8 +23,29 @@ public struct AppOptions: Equatable, Sendable {
     public var file: String?
     /// Seconds from a change to its autosave; tests make it long to check the saves on quitting.
     public var autosaveDelay = 0.2
+    /// Write every input event to this file as it comes (`--record`).
+    public var record: String?
+    /// Play this recording or touchscreen trace into the window (`--replay`), at `replaySpeed`
+    /// times its pace (0: as fast as possible).
+    public var replay: String?
+    public var replaySpeed = 1.0
 
     public init() {}
+}
+
+/// `touchtracker replay`: a recording or trace played without a compositor, and what to write.
+public struct ReplayOptions: Equatable, Sendable {
+    public var input: String
+    public var png: String?
+    public var svg: String?
+    /// The drawing the replay starts from (read, never written); nil: an empty one.
+    public var drawing: String?
+    /// The window a device trace is scaled onto (a recording brings its own).
+    public var width = 1024.0
+    public var height = 768.0
+    public var trace = false
+
+    public init(input: String) { self.input = input }
 }
 
 /// `touchtracker export`: at least one of `png` and `svg` is set.
@@ -78,6 +100,26 @@ public struct TouchTrackerCommandLine: Sendable {
                 throw UsageError("say what to write: --png OUT, --svg OUT or both.", subcommand: "export")
             }
             return .export(export)
+        case "replay":
+            guard let input = parsed.arguments.first else {
+                throw UsageError("say which recording or trace to replay.", subcommand: "replay")
+            }
+            var replay = ReplayOptions(input: input)
+            replay.png = parsed.values["png"]
+            replay.svg = parsed.values["svg"]
+            replay.drawing = parsed.values["file"]
+            replay.trace = parsed.flag("trace")
+            if let size = parsed.values["size"] {
+                let parts = size.split(separator: "x").compactMap { Double($0) }
+                guard parts.count == 2, parts.allSatisfy({ $0 >= 1 && $0 <= 32_768 }) else {
+                    throw UsageError("--size takes WIDTHxHEIGHT in points, e.g. 1024x768.", subcommand: "replay")
+                }
+                (replay.width, replay.height) = (parts[0], parts[1])
+            }
+            if replay.png == nil, replay.svg == nil, !replay.trace {
+                throw UsageError("say what to write: --png OUT, --svg OUT, --trace, or several.", subcommand: "replay")
+            }
+            return .replay(replay)
         case "measure-file":
             let defaults = MeasureFileOptions()
             return .measureFile(MeasureFileOptions(lines: try parsed.value("lines", default: defaults.lines),
@@ -91,6 +133,12 @@ public struct TouchTrackerCommandLine: Sendable {
             app.display = parsed.values["display"]
             app.file = parsed.values["file"]
             app.autosaveDelay = try parsed.value("autosave-delay", default: app.autosaveDelay)
+            app.record = parsed.values["record"]
+            app.replay = parsed.values["replay"]
+            app.replaySpeed = try parsed.value("speed", default: app.replaySpeed)
+            guard app.replaySpeed >= 0, app.replaySpeed.isFinite else {
+                throw UsageError("--speed takes a factor of the recording's pace, 0 for as fast as possible.", subcommand: nil)
+            }
             return .runApp(app)
         }
     }
@@ -115,6 +163,27 @@ public struct TouchTrackerCommandLine: Sendable {
                 .option("svg", value: "out", help: "Write an SVG file to this path."),
             ],
             arguments: [ArgumentSpec("drawing", help: "The drawing to export (default: --file, else $XDG_DATA_HOME/touchtracker/drawing.json).")])
+        let replay = CommandSpec(
+            name: "replay",
+            abstract: "Play a recording or a touchscreen trace without a compositor and write the result.",
+            usage: ["touchtracker replay <input> [--png <out>] [--svg <out>] [--trace] [--file <path>] [--size <w>x<h>]"],
+            discussion: """
+                <input> is a recording made with --record, the text evtest prints for a touchscreen, \
+                or a libinput record YAML of one. The events go through the same input adapter as \
+                live input, on a clock that follows the recording, so a recording comes out as the \
+                live session drew it. --png writes the window as it looks at the end, --svg the \
+                drawing; --trace logs every touch method call as the app's --trace does. A trace \
+                from a device is scaled onto a window of --size points (default 1024x768). \
+                docs/input-recording.md describes the format.
+                """,
+            options: [
+                .option("png", value: "out", help: "Write the window at the end as a PNG picture."),
+                .option("svg", value: "out", help: "Write the drawing at the end as an SVG file."),
+                .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
+                .option("file", value: "path", help: "Start from this drawing (only read; default: an empty one)."),
+                .option("size", value: "WxH", help: "The window a device trace is scaled onto (default: 1024x768)."),
+            ],
+            arguments: [ArgumentSpec("input", help: "The recording or trace to replay.")])
         let measureFile = CommandSpec(
             name: "measure-file", abstract: "Time saving and loading a drawing of many lines.",
             options: [
@@ -129,6 +198,7 @@ public struct TouchTrackerCommandLine: Sendable {
             usage: [
                 "touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]",
                 "touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]",
+                "touchtracker replay <input> [--png <out>] [--svg <out>] [--trace]",
             ],
             discussion: """
                 Runs on the Wayland compositor named by WAYLAND_DISPLAY (GNOME, Sway, Weston, ...). \
@@ -137,14 +207,11 @@ public struct TouchTrackerCommandLine: Sendable {
                 and drag to move it; swipe up with three fingers for the colours. The toolbar has \
                 Undo, Redo, the Line, Free and Circle tools and the Angle, Speed and Fingers toggles.
 
-                Keys: Delete or Backspace deletes the selected line, Escape deselects, Ctrl+Z undoes, \
-                Ctrl+Shift+Z or Ctrl+Y redoes.
-
                 Every finished line is saved at once to the drawing file (default: \
                 $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
-                and restored on the next start. Ctrl+E exports the drawing as PNG and SVG next to its \
-                file; Ctrl+Q quits. The window's app id is \(appID).
+                and restored on the next start. The window's app id is \(appID).
                 """,
+            tables: [HelpTable("Keys", rows: KeyCommand.helpRows(KeyCommand.all))],
             options: [
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),
@@ -152,7 +219,10 @@ public struct TouchTrackerCommandLine: Sendable {
                 .flag("latency", help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error."),
                 .option("file", value: "path", help: "The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json)."),
                 .option("autosave-delay", value: "seconds", help: "Seconds from a change to its autosave.", hidden: true),
+                .option("record", value: "file", help: "Write every input event to this file as it comes, to replay it or attach it to a bug report."),
+                .option("replay", value: "file", help: "Play this recording (or evtest / libinput record trace) into the window."),
+                .option("speed", value: "factor", help: "How fast --replay plays: 2 is twice the recorded pace, 0 as fast as possible (default: 1)."),
             ],
-            subcommands: [export, measureFile])
+            subcommands: [export, replay, measureFile])
     }
 }

@@ -1,6 +1,6 @@
 // Text that needs shaping (Arabic joining, Indic reordering, marks, right-to-left), laid out by
 // Pango. Pango, HarfBuzz and GLib are loaded with dlopen the first time such text is drawn, so a
-// session that never shows any does not carry them (about 4 MiB resident; issue 7).
+// session that never shows any does not carry them in memory.
 #if canImport(Glibc)
 import Glibc
 #endif

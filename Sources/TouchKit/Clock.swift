@@ -148,7 +148,12 @@ public final class EventLoopClock: Clock {
 
     /// Fires every timer whose deadline has passed, in deadline order.
     public func fireDueTimers() {
-        let time = now
+        fireDueTimers(at: now)
+    }
+
+    /// Fires every timer whose deadline is at or before `time` (a time read once, so a recording
+    /// of the loop can say exactly which timers fired).
+    public func fireDueTimers(at time: Double) {
         while let (_, action) = queue.popDue(at: time) {
             action()
         }

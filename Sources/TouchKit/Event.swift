@@ -19,6 +19,9 @@ public final class Event {
 
     /// Every touch of this event, including stationary ones (T3, T8).
     public var allTouches: Set<Touch> { Set(orderedTouches) }
+    /// Every touch of the event in the order the input adapter tracks them (the order they went
+    /// down): for what must come out the same on every run, such as a log.
+    public var allTouchesInOrder: [Touch] { orderedTouches }
 
     /// The touches delivered to `view` (those whose ``Touch/view`` is `view`), in any phase,
     /// stationary included. In `touchesEnded`, `touches.count == event.touches(for: self).count`

@@ -18,6 +18,12 @@
 /// - ``cancel()`` acts at once: touches already delivered get `cancelled` (pending motion folded
 ///   into their final location); touches whose `down` was never delivered are dropped silently,
 ///   since no view knows them.
+///
+/// Between ``beginBatch()`` and ``endBatch()`` (the host brackets each turn of reading the socket),
+/// frames that only move touches already delivered are held and go out as one event when the batch
+/// ends or with the next frame that begins or ends a touch, as UIKit delivers one event per display
+/// frame: every sample stays in `coalescedTouches(for:)` (T11), and a burst of frames costs the views
+/// one call, not one per frame. Began and ended are never held back.
 public final class TouchInput {
     /// Where an input id comes from; ids of different sources never collide.
     public enum Source: Hashable, Sendable {
@@ -58,6 +64,8 @@ public final class TouchInput {
         var force: Double
         /// Positions reported since the last event: (location, time), oldest first (T11).
         var samples: [(Point, Double)]
+        /// How many of `samples` belong to frames held for the batch's end.
+        var heldSamples = 0
 
         init(id: ID, touch: Touch, location: Point, time: Double) {
             self.id = id
@@ -84,6 +92,24 @@ public final class TouchInput {
     private var lastTaps: [Source: TapRecord] = [:]
     private var lastChangeWasUp = false
     private var latestTime: Double = 0
+    /// Inside a batch: motion-only frames wait for its end.
+    private var isBatching = false
+
+    /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
+    /// the adapter makes to itself, and those a view makes while an event is delivered, are not
+    /// told: a replay makes them again by itself.
+    public var recorder: ((InputEvent) -> Void)?
+    private var depth = 0
+
+    /// Runs `body` for the outside call `event`, telling the recorder first.
+    private func call(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
+        if depth == 0, let recorder { recorder(event()) }
+        depth += 1
+        defer { depth -= 1 }
+        body()
+    }
+    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
+    private var holdsFrame = false
 
     /// Creates the adapter for `window`, adding the window to `application` if needed.
     public init(application: Application, window: Window) {
@@ -116,6 +142,13 @@ public final class TouchInput {
     /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
     public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
                      force: Double = 0) {
+        call(.down(id, location, time: time, kind: kind, force: force)) {
+            recordedDown(id, at: location, time: time, kind: kind, force: force)
+        }
+    }
+
+    private func recordedDown(_ id: ID, at location: Point, time: Double, kind: Touch.Kind, force: Double) {
+        deliverHeldFrames()
         if let existing = tracks.first(where: { $0.id == id }) {
             if !existing.pendingUp { up(id, time: time) }
             frame()
@@ -136,6 +169,10 @@ public final class TouchInput {
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
     /// - Parameter force: the new pressure, or nil to keep the previous one.
     public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
+        call(.motion(id, location, time: time, force: force)) { recordedMotion(id, at: location, time: time, force: force) }
+    }
+
+    private func recordedMotion(_ id: ID, at location: Point, time: Double, force: Double?) {
         guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
         noteTime(time)
         track.location = location
@@ -150,7 +187,12 @@ public final class TouchInput {
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
+        call(.up(id, time: time)) { recordedUp(id, time: time) }
+    }
+
+    private func recordedUp(_ id: ID, time: Double) {
         guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+        deliverHeldFrames()
         noteTime(time)
         track.time = time
         track.pendingUp = true
@@ -158,8 +200,60 @@ public final class TouchInput {
     }
 
     /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
-    /// and up within the batch. Does nothing when nothing changed.
+    /// and up within the batch. Does nothing when nothing changed. Inside a batch
+    /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
+        call(.frame) { recordedFrame() }
+    }
+
+    private func recordedFrame() {
+        if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
+            for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
+            holdsFrame = tracks.contains { $0.pendingMotion }
+            lastChangeWasUp = false
+            return
+        }
+        deliverPending()
+    }
+
+    /// Starts holding motion-only frames (the host: before it dispatches a turn's events).
+    public func beginBatch() {
+        call(.beginBatch) { isBatching = true }
+    }
+
+    /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
+    public func endBatch() {
+        call(.endBatch) {
+            isBatching = false
+            deliverHeldFrames()
+        }
+    }
+
+    /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
+    /// stays pending for its own frame.
+    private func deliverHeldFrames() {
+        guard holdsFrame else { return }
+        holdsFrame = false
+        // Nothing but motion of delivered touches can follow a hold: a down or an up delivers the
+        // held frames first. Put that motion aside, deliver, and take it back.
+        var later: [(Track, [(Point, Double)])] = []
+        for track in tracks where track.samples.count > track.heldSamples {
+            later.append((track, Array(track.samples[track.heldSamples...])))
+            track.samples.removeSubrange(track.heldSamples...)
+            if let last = track.samples.last { (track.location, track.time) = last } else { track.pendingMotion = false }
+        }
+        deliverOneEvent()
+        for (track, samples) in later {
+            track.samples = samples
+            (track.location, track.time) = samples[samples.count - 1]
+            track.pendingMotion = true
+        }
+        for track in tracks { track.heldSamples = 0 }
+    }
+
+    private func deliverPending() {
+        holdsFrame = false
+        for track in tracks { track.heldSamples = 0 }
         while true {
             let changed = tracks.filter(\.hasPendingChanges)
             if changed.isEmpty { break }
@@ -176,6 +270,13 @@ public final class TouchInput {
     /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
     /// (T9); touches never delivered are dropped.
     public func cancel(source: Source) {
+        call(.cancel(source)) { recordedCancel(source: source) }
+    }
+
+    private func recordedCancel(source: Source) {
+        guard tracks.contains(where: { $0.id.source == source }) else { return }
+        // Motion held for the batch goes out first: its frame came before the cancel.
+        deliverHeldFrames()
         let affected = tracks.filter { $0.id.source == source }
         guard !affected.isEmpty else { return }
         tracks.removeAll { $0.id.source == source }

@@ -96,7 +96,7 @@ open class View: Responder {
     open var isMultipleTouchEnabled = false
 
     /// When true, the view receives touches only while no other view tracks any, and no other
-    /// view receives touches while it tracks one (H5, the A/B/C example of document 004).
+    /// view receives touches while it tracks one (H5, the A/B/C example of Apple's event handling guide).
     open var isExclusiveTouch = false
 
     /// A number to find the view by with ``viewWithTag(_:)``.

@@ -1,4 +1,4 @@
-// The canvas of seed 000 (HQLDrawView): every finger draws its own line, red while the finger is
+// The canvas of the book's TouchTracker: every finger draws its own line, red while the finger is
 // down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
 // recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
 // line up and a pan drags it (A3-A7).
@@ -12,8 +12,9 @@ import TouchKit
 public final class DrawView: View {
     /// The finished strokes: the document.
     public let drawing: Drawing
-    /// One line per finger on the glass, keyed by its touch (T1: the touch object is the identity).
-    public private(set) var linesInProgress: [ObjectIdentifier: Stroke] = [:]
+    /// One stroke per finger on the glass (a line, or a freehand stroke), keyed by its touch (T1:
+    /// the touch object is the identity).
+    public private(set) var strokesInProgress: [ObjectIdentifier: Stroke] = [:]
 
     public static let lineWidth = 10.0
     public static let inProgressColor = Color.red
@@ -23,25 +24,21 @@ public final class DrawView: View {
     /// the screen); taps on controls still work.
     public var drawsWithFingers = true
 
-    /// A pen's line width from its pressure (0...1): light strokes thin, firm ones thick. A pen
-    /// that reports no pressure draws the default width. In 1/64 pt steps, which a stroke stores
-    /// compactly.
-    public static func penWidth(force: Double) -> Double {
-        force > 0 ? ((3 + 17 * min(force, 1)) * 64).rounded() / 64 : lineWidth
-    }
-
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger?
     /// Short numbers for the touches in the trace, in the order they began.
     private var traceNumbers: [ObjectIdentifier: Int] = [:]
     private var nextTraceNumber = 1
 
-    /// Finished strokes rasterised on their paper, all but the selected one (drawn green on top).
+    /// Finished strokes rasterised on their paper, all but a line picked up to be dragged. The
+    /// selected line stays in it and is drawn green on top, so selecting costs no more in a dense
+    /// drawing than in an empty one.
     private lazy var cache: StrokeCache = {
         let cache = StrokeCache(drawing: drawing, paper: Self.paperColor)
-        cache.excluded = { [unowned self] in self.selectedStrokeID }
+        cache.excluded = { [unowned self] in self.liftedStrokeID }
         cache.clock = { [unowned self] in self.window?.application?.clock }
         cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
+        cache.onRepaired = { [unowned self] rect in self.setNeedsDisplay(rect) }
         return cache
     }()
     /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
@@ -56,8 +53,11 @@ public final class DrawView: View {
     public var isBuildingCache: Bool { cache.isBuilding }
     /// Lines finished this turn of the event loop: drawn live, into the cache on the next turn.
     public var linesAwaitingCache: Int { cache.pending.count }
+    /// Whether parts of the cache wait to be re-made (a line deleted, moved or lifted out of a
+    /// dense drawing is re-made over a few turns).
+    public var isRepairingCache: Bool { cache.hasRepairsPending }
 
-    // MARK: Selection and gestures (seed 000)
+    // MARK: Selection and gestures (as in the book)
 
     /// The menu item's action: delete the selected line (A5).
     public static let deleteAction: Action = "deleteLine"
@@ -67,6 +67,11 @@ public final class DrawView: View {
 
     /// The line picked by a tap or a long press, drawn green.
     public private(set) var selectedStrokeID: StrokeID?
+    /// The line a long press picked up (or a pan drags): out of the line cache while it may move.
+    private var liftedStrokeID: StrokeID?
+    /// How much wider than itself a selected line is drawn: it lies over its own black copy in the
+    /// line cache, whose antialiased edge would otherwise show as a dark rim.
+    public static let selectionOutline = 1.0
     /// How far the pan has dragged the selected line since the drag began (committed as one
     /// undoable move when the drag ends).
     private var dragOffset = Point.zero
@@ -122,8 +127,8 @@ public final class DrawView: View {
     public func clearAll() {
         select(nil)
         menu?.setMenuVisible(false)
-        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
-        linesInProgress.removeAll()
+        for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+        strokesInProgress.removeAll()
         drawing.removeAll()
     }
 
@@ -145,10 +150,11 @@ public final class DrawView: View {
         switch recognizer.state {
         case .began:
             select(drawing.stroke(near: recognizer.location(in: self), within: Self.selectionRadius)?.id)
-            if selectedStrokeID != nil {
+            if let id = selectedStrokeID {
+                lift(id)
                 // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
-                for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
-                linesInProgress.removeAll()
+                for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+                strokesInProgress.removeAll()
             }
         case .ended, .cancelled:
             select(nil)
@@ -161,46 +167,71 @@ public final class DrawView: View {
         // Nothing to drag, or the menu is up (the book: the pan then moves nothing).
         guard let id = selectedStrokeID, let stroke = drawing.stroke(id), menu?.isMenuVisible != true else { return }
         switch recognizer.state {
-        case .changed:
+        case .began, .changed, .ended:
+            // Every state that reports movement moves the line: motion read in one turn reaches
+            // the views as one event, so a quick drag may begin and end with no change between.
+            lift(id)
             let translation = recognizer.translation(in: self)
-            let before = stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds
+            setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             dragOffset = Point(x: dragOffset.x + translation.x, y: dragOffset.y + translation.y)
-            setNeedsDisplay(before.union(stroke.translated(dx: dragOffset.x, dy: dragOffset.y).bounds))
+            setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             // Report the movement incrementally: the line stays under the finger.
             recognizer.setTranslation(.zero, in: self)
-        case .ended, .cancelled:
+            if recognizer.state == .ended { commitDrag() }
+        case .cancelled:
             commitDrag()
         default:
             break
         }
     }
 
-    /// Turns the drag so far into one undoable move.
+    /// Turns the drag so far into one undoable move, and puts the line back into the cache.
     private func commitDrag() {
+        defer { drop() }
         guard let id = selectedStrokeID, dragOffset != .zero else { return }
         let offset = dragOffset
         dragOffset = .zero
         drawing.update(id, actionName: "Move") { $0 = $0.translated(dx: offset.x, dy: offset.y) }
     }
 
-    /// Selects a stroke (or nothing), repainting both and keeping the cache without it.
+    /// Takes a line out of the cache, so that it can move: the band along it is re-made without it
+    /// (in a dense drawing over a few turns, meanwhile its black copy still shows there).
+    private func lift(_ id: StrokeID) {
+        guard liftedStrokeID != id, let stroke = drawing.stroke(id) else { return }
+        drop()
+        liftedStrokeID = id
+        cache.repaint(along: stroke)
+    }
+
+    /// Puts the lifted line back into the cache: on top at once, then in its place in the paint
+    /// order as the band along it is re-made.
+    private func drop() {
+        guard let id = liftedStrokeID else { return }
+        liftedStrokeID = nil
+        guard let stroke = drawing.stroke(id) else { return }
+        cache.drawOnTop(stroke)
+        cache.repaint(along: stroke)
+        setNeedsDisplay(along: stroke)
+    }
+
+    /// Selects a stroke (or nothing). The selected line stays in the cache and is drawn over it,
+    /// so only the bands along the two lines are repainted, from the cache.
     public func select(_ id: StrokeID?) {
         commitDrag()
         guard id != selectedStrokeID else { return }
-        let old = selectedStrokeID.flatMap(drawing.stroke)
+        if let old = selectedStrokeID.flatMap(drawing.stroke) { setNeedsDisplay(along: outlined(old)) }
         selectedStrokeID = id
-        // The cache holds every stroke but the selected one: only the rectangles of the stroke
-        // that leaves the selection and of the one that joins it are re-made (the whole cache
-        // took a second at 100,000 lines).
-        if let old {
-            cache.repaint(old.bounds)
-            setNeedsDisplay(old.bounds)
-        }
-        if let new = id.flatMap(drawing.stroke) {
-            cache.repaint(new.bounds)
-            setNeedsDisplay(new.bounds)
-        }
+        if let new = id.flatMap(drawing.stroke) { setNeedsDisplay(along: outlined(new)) }
         if id == nil { menu?.setMenuVisible(false) }
+    }
+
+    /// How a selected stroke is drawn: green, and wider by ``selectionOutline`` unless it is lifted
+    /// out of the cache.
+    private func outlined(_ stroke: Stroke) -> Stroke {
+        var selected = stroke
+        selected.color = Self.selectedColor
+        if stroke.id != liftedStrokeID { selected.width += Self.selectionOutline }
+        return selected
     }
 
     /// Deletes the selected line (A5; the menu's Delete, the Delete key).
@@ -229,24 +260,24 @@ public final class DrawView: View {
         self.init(frame: frame, drawing: Drawing())
     }
 
-    // MARK: Tools (seed 001's draw board and the book's challenges)
+    // MARK: Tools (the draw board's freehand mode and the book's end-of-chapter challenges)
 
     /// What a finger draws.
     public enum Tool: String, Sendable, CaseIterable {
-        /// A straight line from where the finger landed to where it is (seed 000).
+        /// A straight line from where the finger landed to where it is (as in the book).
         case line
-        /// A stroke through every sample of the finger (seed 001).
+        /// A stroke through every sample of the finger (the draw board's freehand mode).
         case freehand
-        /// A circle in the box two fingers span (the book's challenge); one finger draws nothing.
+        /// A circle in the box two fingers span (a challenge of the book); one finger draws nothing.
         case circle
     }
 
     public var tool = Tool.line {
         didSet { if tool != oldValue { cancelDrawing() } }
     }
-    /// The book's challenge: a finished line's colour follows its angle.
+    /// A challenge of the book: a finished line's colour follows its angle.
     public var colorsByAngle = false
-    /// The book's challenge: a faster finger draws a thicker line.
+    /// A challenge of the book: a faster finger draws a thicker line.
     public var widthFollowsSpeed = false
 
     /// Per finger: when it landed, to know its speed.
@@ -255,34 +286,10 @@ public final class DrawView: View {
     private var circleTouches: [ObjectIdentifier] = []
     private var circleInProgress: Stroke?
 
-    /// The colour for a line at `angle` radians: the hue wheel, full saturation, in 8 bits a
-    /// channel (what the screen shows, and what a stroke stores compactly).
-    public static func color(forAngle angle: Double) -> Color {
-        var hue = angle / (2 * Double.pi)
-        hue -= hue.rounded(.down)
-        let h = hue * 6, sector = Int(h) % 6, step = ((h - Double(Int(h))) * 255).rounded()
-        // Both computed as n / 255, so that each is exactly an 8-bit value.
-        let f = step / 255, rest = (255 - step) / 255
-        switch sector {
-        case 0: return Color(red: 1, green: f, blue: 0)
-        case 1: return Color(red: rest, green: 1, blue: 0)
-        case 2: return Color(red: 0, green: 1, blue: f)
-        case 3: return Color(red: 0, green: rest, blue: 1)
-        case 4: return Color(red: f, green: 0, blue: 1)
-        default: return Color(red: 1, green: 0, blue: rest)
-        }
-    }
-
-    /// The width for a finger that moved at `speed` points per second: 4 pt slow, up to 30 fast,
-    /// in 1/64 pt steps (which a stroke stores compactly).
-    public static func width(forSpeed speed: Double) -> Double {
-        (min(30, max(4, 4 + speed / 40)) * 64).rounded() / 64
-    }
-
     private func cancelDrawing() {
-        for line in linesInProgress.values { setNeedsDisplay(line.bounds) }
+        for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
         if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
-        linesInProgress.removeAll()
+        strokesInProgress.removeAll()
         circleTouches.removeAll()
         circleInProgress = nil
     }
@@ -290,8 +297,8 @@ public final class DrawView: View {
     // MARK: Touches
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesBegan", touches)
-        for touch in touches where drawsWithFingers || touch.type != .direct {
+        trace("touchesBegan", touches, event)
+        for touch in ordered(touches, event) where drawsWithFingers || touch.type != .direct {
             let key = ObjectIdentifier(touch)
             let location = touch.location(in: self)
             startTimes[key] = touch.timestamp
@@ -307,19 +314,19 @@ public final class DrawView: View {
                 line.kind = .freehand
                 line.points = [location]
             }
-            linesInProgress[key] = line
+            strokesInProgress[key] = line
             setNeedsDisplay(line.bounds)
         }
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesMoved", touches)
+        trace("touchesMoved", touches, event)
         if tool == .circle {
             updateCircle(event)
             return
         }
-        for touch in touches {
-            guard var line = linesInProgress[ObjectIdentifier(touch)] else { continue }
+        for touch in ordered(touches, event) {
+            guard var line = strokesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
             if line.kind == .freehand {
                 // Every sample between frames (T11), so fast curves stay smooth.
@@ -327,7 +334,7 @@ public final class DrawView: View {
                 let added = samples.isEmpty ? [touch.location(in: self)] : samples
                 line.points.append(contentsOf: added)
                 if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
-                linesInProgress[ObjectIdentifier(touch)] = line
+                strokesInProgress[ObjectIdentifier(touch)] = line
                 // Only the newest segments need repainting, unless the pen widened the whole stroke.
                 if line.width == old.width {
                     setNeedsDisplay(along: Stroke(id: line.id, kind: .freehand, points: Array(line.points.suffix(added.count + 1)),
@@ -340,21 +347,21 @@ public final class DrawView: View {
             line.points[1] = touch.location(in: self)
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
-            linesInProgress[ObjectIdentifier(touch)] = line
+            strokesInProgress[ObjectIdentifier(touch)] = line
             setNeedsDisplay(along: old)
             setNeedsDisplay(along: line)
         }
     }
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesEnded", touches)
+        trace("touchesEnded", touches, event)
         if tool == .circle {
             finishCircle(event, ending: touches)
             return
         }
-        for touch in touches {
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
-            guard var line = linesInProgress.removeValue(forKey: key) else { continue }
+            guard var line = strokesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(along: line)
             let end = touch.location(in: self)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
@@ -374,8 +381,8 @@ public final class DrawView: View {
     }
 
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        trace("touchesCancelled", touches)
-        for touch in touches {
+        trace("touchesCancelled", touches, event)
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             startTimes[key] = nil
             if let index = circleTouches.firstIndex(of: key) {
@@ -383,7 +390,7 @@ public final class DrawView: View {
                 if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
                 circleInProgress = nil
             }
-            guard let line = linesInProgress.removeValue(forKey: key) else { continue }
+            guard let line = strokesInProgress.removeValue(forKey: key) else { continue }
             setNeedsDisplay(line.bounds)
         }
     }
@@ -416,16 +423,23 @@ public final class DrawView: View {
         }
         circleTouches.removeAll { ending.contains($0) }
         if wasSpanning { circleTouches.removeAll() }
-        for touch in touches { startTimes[ObjectIdentifier(touch)] = nil }
+        for touch in ordered(touches, event) { startTimes[ObjectIdentifier(touch)] = nil }
     }
 
     private func pathLength(_ points: StrokePoints) -> Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
-    private func trace(_ method: String, _ touches: Set<Touch>) {
+    /// `touches` in the order their fingers went down, not the set's (which changes from run to
+    /// run): lines finished together are added, numbered and traced the same way every time, so
+    /// a replay of a recording makes the same drawing.
+    private func ordered(_ touches: Set<Touch>, _ event: Event) -> [Touch] {
+        event.allTouchesInOrder.filter { touches.contains($0) }
+    }
+
+    private func trace(_ method: String, _ touches: Set<Touch>, _ event: Event) {
         guard let traceLogger else { return }
-        for touch in touches {
+        for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             let number = traceNumbers[key] ?? nextTraceNumber
             if traceNumbers[key] == nil {
@@ -447,42 +461,39 @@ public final class DrawView: View {
             // A band along the line, not its box: a finished diagonal repaints little.
             setNeedsDisplay(along: stroke)
         case .removed(let stroke):
-            if stroke.id == selectedStrokeID { selectedStrokeID = nil }
-            cache.repaint(stroke.bounds)
+            if stroke.id == selectedStrokeID {
+                selectedStrokeID = nil
+                setNeedsDisplay(along: outlined(stroke))
+            }
+            if stroke.id == liftedStrokeID {
+                liftedStrokeID = nil  // already out of the cache
+            } else {
+                cache.repaint(along: stroke)
+            }
             setNeedsDisplay(along: stroke)
         case .updated(let old, let new):
-            // The selected stroke is not in the cache: moving it costs only its own rectangle.
-            if new.id != selectedStrokeID {
-                cache.repaint(old.bounds)
-                cache.repaint(new.bounds)
+            // A lifted stroke is not in the cache: moving it costs only its own bands.
+            if new.id != liftedStrokeID {
+                cache.repaint(along: old)
+                cache.repaint(along: new)
             }
-            setNeedsDisplay(old.bounds)
-            setNeedsDisplay(new.bounds)
+            setNeedsDisplay(along: outlined(old))
+            setNeedsDisplay(along: outlined(new))
         case .reset:
             if let id = selectedStrokeID, drawing.stroke(id) == nil {
                 selectedStrokeID = nil
                 menu?.setMenuVisible(false)
             }
+            if let id = liftedStrokeID, drawing.stroke(id) == nil { liftedStrokeID = nil }
             cache.invalidate()
             setNeedsDisplay()
         }
     }
 
-    /// Marks what `stroke` paints as a few rectangles along it (pieces of at most 48 points) rather
-    /// than its whole box: a long diagonal line then repaints a band, not a square.
+    /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
+    /// diagonal line then repaints a band, not a square.
     private func setNeedsDisplay(along stroke: Stroke) {
-        guard stroke.kind != .circle, stroke.points.count >= 2 else { return setNeedsDisplay(stroke.bounds) }
-        let pad = stroke.width / 2 + 2
-        for (a, b) in zip(stroke.points, stroke.points.dropFirst()) {
-            let pieces = max(1, Int((a.distance(to: b) / 48).rounded(.up)))
-            for i in 0..<pieces {
-                let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
-                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
-                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
-                setNeedsDisplay(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
-                                     width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
-            }
-        }
+        for band in stroke.bands() { setNeedsDisplay(band) }
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
@@ -490,7 +501,7 @@ public final class DrawView: View {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
             // Finished strokes the raster does not hold yet: after a build's start, or this turn.
             func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-                for stroke in strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+                for stroke in strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
                     StrokeRenderer.draw(stroke, in: context)
                 }
             }
@@ -499,7 +510,7 @@ public final class DrawView: View {
         } else {
             context.setFillColor(Self.paperColor)
             context.fill(rect)
-            for stroke in drawing.strokes where stroke.id != selectedStrokeID && stroke.bounds.intersects(rect) {
+            for stroke in drawing.strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
                 StrokeRenderer.draw(stroke, in: context)
             }
         }
@@ -507,14 +518,13 @@ public final class DrawView: View {
         // about a sixth faster and cannot be seen in motion. A line is drawn smooth once it stops.
         context.saveGState()
         defer { context.restoreGState() }
-        if let id = selectedStrokeID, var selected = drawing.stroke(id) {
-            selected = selected.translated(dx: dragOffset.x, dy: dragOffset.y)
-            selected.color = Self.selectedColor
+        if let id = selectedStrokeID, let stroke = drawing.stroke(id) {
+            let selected = outlined(stroke).translated(dx: dragOffset.x, dy: dragOffset.y)
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
         context.setAntialiasing(.fast)
-        for line in linesInProgress.values where line.bounds.intersects(rect) {
+        for line in strokesInProgress.values where line.bounds.intersects(rect) {
             StrokeRenderer.draw(line, in: context)
         }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
@@ -522,74 +532,10 @@ public final class DrawView: View {
 }
 
 extension DrawView: GestureRecognizerDelegate {
-    /// The pan recognizes together with the long press (seed 000), and with the palette's
+    /// The pan recognizes together with the long press (as in the book), and with the palette's
     /// three-finger swipe, which it would otherwise prevent.
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                                   shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
         gestureRecognizer === moveRecognizer
-    }
-}
-
-/// How each kind of stroke is painted: round caps and joins, its colour and width.
-public enum StrokeRenderer {
-    public static func draw(_ stroke: Stroke, in context: GraphicsContext) {
-        context.setStrokeColor(stroke.color)
-        context.setLineWidth(stroke.width)
-        context.setLineCap(.round)
-        context.setLineJoin(.round)
-        switch stroke.kind {
-        case .line, .freehand:
-            if let (a, b) = stroke.pair {  // a line: no need to go through its points
-                context.move(to: a)
-                context.addLine(to: b)
-            } else {
-                let points = stroke.points
-                guard let first = points.first else { return }
-                context.move(to: first)
-                // A single point still shows as a dot: a zero-length segment with round caps.
-                if points.count == 1 { context.addLine(to: first) }
-                for point in points.dropFirst() { context.addLine(to: point) }
-            }
-        case .circle:
-            let points = stroke.points
-            guard points.count >= 2 else { return }
-            context.addEllipse(in: Rect(enclosing: points[0], points[1]))
-        }
-        context.strokePath()
-    }
-}
-
-/// Commands the canvas understands from the keyboard (the executable maps keys to them).
-public enum CanvasCommand: Sendable {
-    /// Delete or Backspace: delete the selected line.
-    case deleteSelection
-    /// Escape: deselect and hide the menu.
-    case cancel
-    /// Ctrl+Z and Ctrl+Shift+Z.
-    case undo
-    case redo
-}
-
-extension DrawViewController {
-    /// Performs a keyboard command; returns whether it applied.
-    @discardableResult
-    public func perform(_ command: CanvasCommand) -> Bool {
-        switch command {
-        case .deleteSelection:
-            guard drawView.selectedStrokeID != nil else { return false }
-            drawView.deleteSelectedLine()
-        case .cancel:
-            drawView.select(nil)
-            isPaletteVisible = false
-        case .undo:
-            guard drawView.drawing.undoStack.canUndo else { return false }
-            drawView.select(nil)
-            drawView.drawing.undoStack.undo()
-        case .redo:
-            guard drawView.drawing.undoStack.canRedo else { return false }
-            drawView.select(nil)
-            drawView.drawing.undoStack.redo()
-        }
-        return true
     }
 }

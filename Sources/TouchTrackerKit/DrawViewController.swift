@@ -32,7 +32,7 @@ public final class DrawViewController: ViewController {
     private let screen: DrawingScreenView
     public var toolbar: ToolbarView { screen.toolbar }
     public var palette: PaletteView { screen.palette }
-    /// A three-finger swipe up shows the palette (the book's challenge).
+    /// A three-finger swipe up shows the palette (a challenge of the book).
     public let paletteSwipeRecognizer = SwipeGestureRecognizer()
 
     public init(drawing: Drawing = Drawing()) {

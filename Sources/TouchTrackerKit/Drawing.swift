@@ -78,13 +78,17 @@ public final class Drawing {
         })
     }
 
-    /// Removes every stroke (seed 000's double tap); undo brings them all back.
+    /// Removes every stroke (the book's double tap); undo brings them all back.
     public func removeAll(actionName: String = "Clear") {
         guard !strokes.isEmpty else { return }
         let old = strokes
+        // The hit-test index of the strokes cleared goes with them into the undo step: undoing
+        // gives both back, instead of indexing every stroke again in that turn (in a dense
+        // drawing the longest piece of work a clear's undo would do).
+        let oldIndex = builtIndex
         replaceAll(with: [], undoable: false)
         undoStack.register(actionName, undo: { [unowned self] in
-            self.replaceAll(with: old, undoable: false)
+            self.replace(with: old, index: oldIndex)
             self.undoStack.register(actionName, undo: { [unowned self] in self.removeAll(actionName: actionName) })
         })
     }
@@ -92,6 +96,16 @@ public final class Drawing {
     /// Replaces the whole drawing (loading a file). Not undoable when `undoable` is false.
     public func replaceAll(with newStrokes: [Stroke], undoable: Bool) {
         let old = strokes
+        replace(with: newStrokes, index: nil)
+        if undoable {
+            undoStack.register("Replace", undo: { [unowned self] in self.replaceAll(with: old, undoable: true) })
+        }
+    }
+
+    /// Every stroke replaced; `index`, when given, already indexes exactly `newStrokes` (else the
+    /// next query indexes them).
+    private func replace(with newStrokes: [Stroke], index: SpatialIndex?) {
+        builtIndex = index
         strokes = newStrokes
         let maxID = newStrokes.lazy.map(\.id.rawValue).max() ?? 0
         indexByID.removeAll()
@@ -99,16 +113,13 @@ public final class Drawing {
         reindex(from: 0)
         nextID = max(nextID, maxID + 1)
         notify(.reset)
-        if undoable {
-            undoStack.register("Replace", undo: { [unowned self] in self.replaceAll(with: old, undoable: true) })
-        }
     }
 
     // MARK: Queries
 
     /// The stroke whose centre line passes nearest to `point`, within `radius`; of equally near
-    /// ones the top-most (seed 000's lineAtPoint, with a true distance instead of 20 samples).
-    /// Answered through a spatial index, so the cost does not grow with the drawing.
+    /// ones the top-most (the book's `lineAtPoint:`, with a true distance instead of 20 samples
+    /// along the line). Answered through a spatial index, so the cost does not grow with the drawing.
     public func stroke(near point: Point, within radius: Double) -> Stroke? {
         hitIndex.nearest(to: point, within: radius) { id in indexByID[id].map { (strokes[$0], $0) } }
     }
@@ -118,17 +129,19 @@ public final class Drawing {
     public func strokes(intersecting rect: Rect) -> [Stroke] {
         var found: [Int] = []
         hitIndex.forEachCandidate(intersecting: rect) { id in
-            if let i = indexByID[id], strokes[i].bounds.intersects(rect) { found.append(i) }
+            if let i = indexByID[id], strokes[i].mayPaint(into: rect) { found.append(i) }
         }
         return found.sorted().map { strokes[$0] }
     }
 
-    /// Built on the first query, then kept up to date through `observe`.
-    private lazy var hitIndex: SpatialIndex = {
+    /// Built on the first query, then kept up to date with every change (`notify`).
+    private var builtIndex: SpatialIndex?
+    private var hitIndex: SpatialIndex {
+        if let builtIndex { return builtIndex }
         let index = SpatialIndex(strokes)
-        observe { [unowned self] change in index.apply(change, current: { self.strokes }) }
+        builtIndex = index
         return index
-    }()
+    }
 
     // MARK: Private
 
@@ -151,6 +164,8 @@ public final class Drawing {
     }
 
     private func notify(_ change: Change) {
+        // A reset comes with its own index (or none yet: built on the next query).
+        if change != .reset { builtIndex?.apply(change, current: { self.strokes }) }
         for observer in observers { observer(change) }
     }
 }

@@ -1,4 +1,4 @@
-// The few words the app shows, in English or Chinese (the seeds' language) by the user's locale.
+// The few words the app shows, in English or Chinese by the user's locale.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +14,7 @@ public enum Strings {
         return false
     }
 
-    /// The menu item that deletes the selected line (seed 000 titles it 删除).
+    /// The menu item that deletes the selected line (删除 in Chinese).
     public static var delete: String { isChinese ? "删除" : "Delete" }
     // The toolbar.
     static var undo: String { isChinese ? "撤销" : "Undo" }

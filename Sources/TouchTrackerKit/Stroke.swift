@@ -1,5 +1,5 @@
-// One mark on the canvas: a straight line (seed 000), a freehand stroke (seed 001's draw board) or
-// a circle (the book's challenge), with its colour and width.
+// One mark on the canvas: a straight line (the book's), a freehand stroke (the draw board's) or
+// a circle (a challenge of the book), with its colour and width.
 //
 // A drawing holds up to hundreds of thousands of strokes, so a stroke is kept small: 40 bytes and
 // no allocation for a two-point line or circle whose coordinates are exact in single precision
@@ -59,7 +59,7 @@ public struct Stroke: Hashable, Sendable {
         self.width = width
     }
 
-    /// A straight line, as seed 000 draws.
+    /// A straight line, as the book's TouchTracker draws.
     public static func line(_ id: StrokeID, from begin: Point, to end: Point, color: Color = .black,
                             width: Double = 10) -> Stroke {
         Stroke(id: id, kind: .line, points: StrokePoints(begin, end), color: color, width: width)
@@ -227,6 +227,51 @@ public struct Stroke: Hashable, Sendable {
         }
         let pad = width / 2 + 2
         return Rect(x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad)
+    }
+
+    /// What the stroke paints as rectangles along its centre line, pieces of at most
+    /// `pieceLength` points, rather than its whole box: a long diagonal line then covers a band, not
+    /// a square (damage, and what the raster cache re-makes). A circle: its box.
+    public func bands(pieceLength: Double = 48) -> [Rect] {
+        guard kind != .circle, points.count >= 2 else { return [bounds] }
+        let pad = width / 2 + 2
+        var rects: [Rect] = []
+        for (a, b) in zip(points, points.dropFirst()) {
+            let length = a.distance(to: b)
+            let pieces = length.isFinite ? max(1, Int((length / pieceLength).rounded(.up))) : 1
+            for i in 0..<pieces {
+                let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
+                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
+                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
+                rects.append(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
+                                  width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
+            }
+        }
+        return rects
+    }
+
+    /// Whether the stroke may paint into `rect`: its bounds meet it and, for a straight line, the
+    /// line itself passes near enough (a long diagonal's box meets many rectangles it never
+    /// crosses). Never false for a stroke that does paint there.
+    public func mayPaint(into rect: Rect) -> Bool {
+        let box = bounds
+        guard box.intersects(rect) else { return false }
+        guard kind != .circle, let (a, b) = pair else { return true }
+        // The segment clipped to the rectangle widened by the stroke's reach (Liang–Barsky).
+        let pad = width / 2 + 2
+        let minX = rect.minX - pad, maxX = rect.maxX + pad, minY = rect.minY - pad, maxY = rect.maxY + pad
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return false }
+            } else {
+                let t = q / p
+                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+                if t0 > t1 { return false }
+            }
+        }
+        return true
     }
 
     /// The shortest distance from `point` to the stroke's centre line.

@@ -1,9 +1,11 @@
 // The canvas's raster of finished strokes on their paper, so a moving finger repaints only its own
-// line. A finished stroke is drawn into it once; a removed, moved or (de)selected one re-makes only
-// its rectangle, with the strokes the drawing's spatial index finds there; a resize keeps it and
-// draws the strips newly shown. The whole raster is drawn only at start, on a new scale and after
-// a clear or its undo, and then in slices across turns of the event loop, so a big drawing appears
-// in steps while touches are answered.
+// line. A finished stroke is drawn into it once. A removed, moved or lifted one re-makes only the
+// band along it, a tile at a time with the strokes the drawing's spatial index finds there; the
+// tiles are spread over turns of the event loop within a time budget, so no change costs a frame
+// more than that budget however dense the drawing (a tile waiting for its turn still shows what it
+// showed). A resize keeps the raster and draws the strips newly shown. The whole raster is drawn
+// only at start, on a new scale and after a clear or its undo, and then in slices across turns, so
+// a big drawing appears in steps while touches are answered.
 import Graphics
 import TouchKit
 
@@ -16,6 +18,8 @@ final class StrokeCache {
     var clock: () -> Clock? = { nil }
     /// Asks for the canvas to be repainted: build progress to show.
     var onProgress: () -> Void = {}
+    /// A rectangle of the raster was re-made: the canvas shows it.
+    var onRepaired: (Rect) -> Void = { _ in }
 
     private var image: ImageSurface?
     private var isValid = false
@@ -25,8 +29,18 @@ final class StrokeCache {
     private var buildTimer: TimerToken?
     private var lastProgressShown = -Double.infinity
 
-    /// Strokes drawn per turn of the event loop in a whole build: 4 to 10 ms of work.
+    /// At most this many strokes per turn of the event loop in a whole build, and tiles re-made
+    /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
     var slice = 400
+    static let tilesPerTurn = 64
+    /// The work of a whole build or of tile repairs a turn may take before the rest waits for the
+    /// next turn: well under a frame, so input is still answered at once.
+    static let turnBudget = 0.0015
+    /// Tiles waiting to be re-made, oldest first (from `nextTile`).
+    private var tiles: [Rect] = []
+    private var nextTile = 0
+    private var tileTimer: TimerToken?
+    var hasRepairsPending: Bool { nextTile < tiles.count }
     /// How many whole builds there were: at 100,000 lines one takes about a second.
     private(set) var wholeBuilds = 0
     var isBuilding: Bool { build != nil }
@@ -46,14 +60,16 @@ final class StrokeCache {
     /// The raster for a canvas of `size` points at `scale` pixels per point, made or brought to
     /// that size as needed.
     func image(size: Size, scale: Double) -> ImageSurface {
-        if let image, isValid, image.scale == scale,
-           image.width == max(Int((size.width * scale).rounded(.up)), 1),
-           image.height == max(Int((size.height * scale).rounded(.up)), 1) {
-            return image
-        }
+        let fits = image.map { image in
+            image.scale == scale && image.width == max(Int((size.width * scale).rounded(.up)), 1)
+                && image.height == max(Int((size.height * scale).rounded(.up)), 1)
+        } ?? false
+        if let image, isValid, fits { return image }
         // A resize copies the raster: the pending strokes go in first.
         drawPending()
-        let fresh = ImageSurface(size: size, scale: scale)
+        // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
+        // and faulted in anew.
+        let fresh = fits && !isValid ? image! : ImageSurface(size: size, scale: scale)
         let context = CairoContext(surface: fresh)
         context.replace(Rect(origin: .zero, size: size), with: paper)
         if let old = image, isValid, old.scale == scale, build == nil {
@@ -63,10 +79,10 @@ final class StrokeCache {
             context.copy(old, clippedTo: kept)
             image = fresh
             if size.width > kept.width {
-                repaint(Rect(x: kept.width, y: 0, width: size.width - kept.width, height: size.height))
+                remake(Rect(x: kept.width, y: 0, width: size.width - kept.width, height: size.height))
             }
             if size.height > kept.height {
-                repaint(Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height))
+                remake(Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height))
             }
             return fresh
         }
@@ -115,14 +131,82 @@ final class StrokeCache {
         for stroke in pending where stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
     }
 
-    /// Re-makes `rect` only: paper, then the strokes that meet it, in order.
+    /// Draws a stroke into the raster now, over the others: a line put back (dropped after a drag)
+    /// shows at once; a repair along it then gives it its place in the paint order.
+    func drawOnTop(_ stroke: Stroke) {
+        drawPending()
+        guard let image, isValid, build == nil else { return }
+        StrokeRenderer.draw(stroke, in: CairoContext(surface: image))
+    }
+
+    /// Re-makes the band along `stroke` (see ``Stroke/bands(pieceLength:)``): after it was removed,
+    /// moved, recoloured or lifted out.
+    func repaint(along stroke: Stroke) {
+        // Shorter pieces than damage uses: a tile is the unit of work a turn cannot split, and a
+        // stroke crossing a tile costs about the same however small the tile, so a smaller tile
+        // holds less work (the budget is overrun by less).
+        queue(stroke.bands(pieceLength: 32))
+    }
+
+    /// Re-makes `rect`, in tiles.
     func repaint(_ rect: Rect) {
+        let side = 64.0
+        guard rect.width.isFinite, rect.height.isFinite else { return remake(rect) }
+        var pieces: [Rect] = []
+        var y = rect.minY
+        repeat {
+            var x = rect.minX
+            repeat {
+                pieces.append(Rect(x: x, y: y, width: min(side, rect.maxX - x), height: min(side, rect.maxY - y)))
+                x += side
+            } while x < rect.maxX
+            y += side
+        } while y < rect.maxY
+        queue(pieces)
+    }
+
+    private func queue(_ rects: [Rect]) {
+        guard image != nil, isValid else { return }
+        // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
+        guard build == nil else { return invalidate() }
+        tiles.append(contentsOf: rects)
+        repairSome()
+    }
+
+    /// Re-makes tiles until the turn's budget is spent; the rest wait for the next turn. Each tile
+    /// is whole when shown: its strokes are those of the drawing at that moment.
+    private func repairSome() {
+        tileTimer?.cancel()
+        tileTimer = nil
+        let clock = clock()
+        let start = clock?.now ?? 0
+        var done = 0
+        while nextTile < tiles.count {
+            let tile = tiles[nextTile]
+            nextTile += 1
+            remake(tile)
+            onRepaired(tile)
+            done += 1
+            guard let clock else { continue }
+            if done >= Self.tilesPerTurn || clock.now - start >= Self.turnBudget { break }
+        }
+        guard nextTile < tiles.count, let clock else {
+            tiles.removeAll(keepingCapacity: true)
+            nextTile = 0
+            return
+        }
+        tileTimer = clock.schedule(at: clock.now) { [weak self] in
+            self?.tileTimer = nil
+            self?.repairSome()
+        }
+    }
+
+    /// Re-makes `rect` at once: paper, then the strokes that meet it, in order.
+    private func remake(_ rect: Rect) {
         // The strokes that meet it include pending ones: they go in first, or they would be drawn
         // twice (and a stroke removed since would come back outside `rect`).
         drawPending()
-        guard let image, isValid else { return }
-        // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
-        guard build == nil else { return invalidate() }
+        guard let image, isValid, build == nil else { return }
         let area = rect.integral
         let context = CairoContext(surface: image)
         context.clip(to: area)
@@ -136,6 +220,10 @@ final class StrokeCache {
     /// Forgets the raster (and any build in progress); the next ``image(size:scale:)`` makes it
     /// again.
     func invalidate() {
+        tiles.removeAll()
+        nextTile = 0
+        tileTimer?.cancel()
+        tileTimer = nil
         pending.removeAll()
         pendingTimer?.cancel()
         pendingTimer = nil
@@ -156,9 +244,16 @@ final class StrokeCache {
         // the bounds are clamped all the same.
         current.end = min(current.end, strokes.count)
         current.next = min(current.next, current.end)
-        let stop = min(current.next + max(slice, 1), current.end)
-        for stroke in strokes[current.next..<stop] where stroke.id != left {
-            StrokeRenderer.draw(stroke, in: context)
+        // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
+        // a big canvas cost many times what short ones do).
+        let limit = min(current.next + max(slice, 1), current.end)
+        let turnClock = clock(), start = turnClock?.now ?? 0
+        var stop = current.next
+        while stop < limit {
+            let stroke = strokes[stop]
+            if stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
+            stop += 1
+            if stop & 15 == 0, let turnClock, turnClock.now - start >= Self.turnBudget { break }
         }
         current.next = stop
         build = current

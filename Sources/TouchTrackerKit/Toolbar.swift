@@ -1,5 +1,5 @@
-// Seed 001's draw board controls, built from TouchKit's Button with target-action: undo and redo,
-// the tool (line, freehand, circle), the book's toggles, and the colour palette.
+// The draw board's controls (A8), built from TouchKit's Button with target-action: undo and redo,
+// the tool (line, freehand, circle), the toggles of the book's challenges, and the colour palette.
 import TouchKit
 
 /// The bar along the bottom of the window.
@@ -68,7 +68,7 @@ public final class ToolbarView: View {
     }
 }
 
-/// Colour swatches; a three-finger swipe up or the Colours button shows them (the book's challenge).
+/// Colour swatches; a three-finger swipe up or the Colours button shows them (a challenge of the book).
 public final class PaletteView: View {
     public static let height = 64.0
     public static let colors: [Color] = [

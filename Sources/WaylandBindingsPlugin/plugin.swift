@@ -1,6 +1,13 @@
-// WaylandBindingsPlugin: runs wayland-swift-scanner over every `protocols/*.xml` of the package
-// (sorted by name) and adds the generated Swift files to the target. Generated code is a build
-// product in the plugin work directory; it is never committed.
+// WaylandBindingsPlugin: runs wayland-swift-scanner over the package's `protocols` folder and adds
+// the generated Swift to the target. Generated code is a build product in the plugin work
+// directory; it is never committed.
+//
+// The folder, not its files, is the command's input, and the output is one file: SwiftPM plans a
+// plugin's commands once and does not plan again when a file appears in or leaves a folder outside
+// the target, so a command naming the files (and a file each out) would, after a file was removed,
+// wait forever for an input that is gone ("missing inputs"). The folder changes whenever a file is
+// added, removed or replaced (as editors and `cp` save), and the scanner lists it itself each time
+// it runs. A file rewritten in place leaves the folder as it was: `touch protocols` then.
 import Foundation
 import PackagePlugin
 
@@ -15,23 +22,18 @@ struct WaylandBindingsPlugin: BuildToolPlugin {
             Diagnostics.error("no protocol XML files in \(protocols.path(percentEncoded: false))")
             return []
         }
-        let inputs = names.map { protocols.appending(path: $0, directoryHint: .notDirectory) }
         let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources",
                                                                        directoryHint: .isDirectory)
-        // Same naming rule as SwiftGenerator.outputFileName(forInput:) and interfaceTableFileName.
-        let outputs = names.map { name in
-            outputDirectory.appending(path: String(name.dropLast(4)) + "-protocol.swift",
-                                      directoryHint: .notDirectory)
-        } + [outputDirectory.appending(path: "wayland-interfaces.swift", directoryHint: .notDirectory)]
+        let output = outputDirectory.appending(path: "WaylandProtocols.swift", directoryHint: .notDirectory)
         let scanner = try context.tool(named: "wayland-swift-scanner")
         return [
             .buildCommand(
-                displayName: "Generating Wayland bindings for \(names.joined(separator: ", "))",
+                displayName: "Generating Wayland bindings from protocols/",
                 executable: scanner.url,
-                arguments: ["--output", outputDirectory.path(percentEncoded: false)]
-                    + inputs.map { $0.path(percentEncoded: false) },
-                inputFiles: inputs,
-                outputFiles: outputs
+                arguments: ["--output", outputDirectory.path(percentEncoded: false), "--combined", "WaylandProtocols.swift",
+                            protocols.path(percentEncoded: false)],
+                inputFiles: [protocols],
+                outputFiles: [output]
             )
         ]
     }

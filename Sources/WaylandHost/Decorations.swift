@@ -48,6 +48,22 @@ final class DecoratedWindow: Window {
     }
 }
 
+extension WaylandHost {
+    /// A window as the host would show it, titled and with its title bar shown or not, for use
+    /// without a compositor (`touchtracker replay` lays touches out exactly as the live window).
+    public static func offscreenWindow(title: String, size: Size, showsTitleBar: Bool) -> Window {
+        let commands = WindowCommands(beginMove: {}, toggleMaximized: {}, minimize: {}, close: {})
+        let window = DecoratedWindow(frame: Rect(origin: .zero, size: size), title: title, commands: commands)
+        window.showsTitleBar = showsTitleBar
+        return window
+    }
+
+    /// Shows or hides an offscreen window's title bar.
+    public static func setShowsTitleBar(_ shows: Bool, of window: Window) {
+        (window as? DecoratedWindow)?.showsTitleBar = shows
+    }
+}
+
 /// A GNOME-like header: the title centred, minimize, maximize and close at the right. Dragging it
 /// moves the window (xdg_toplevel.move), a double tap or double click maximizes.
 final class TitleBarView: View {

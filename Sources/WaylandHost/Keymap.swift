@@ -23,6 +23,12 @@ public struct KeyPress: Equatable, Sendable {
     /// The XKB name of the keysym, e.g. "Escape", "Delete", "q", "Z".
     public var name: String
 
+    public init(keysym: UInt32, modifiers: Modifiers, name: String) {
+        self.keysym = keysym
+        self.modifiers = modifiers
+        self.name = name
+    }
+
     public static let escape: UInt32 = 0xff1b
     public static let delete: UInt32 = 0xffff
     public static let backspace: UInt32 = 0xff08

@@ -133,7 +133,9 @@ final class Seat {
     private func handle(_ event: WlTouch.Event) {
         switch event {
         case .down(_, let time, _, _, _, _), .motion(let time, _, _, _), .up(_, let time, _): inputArrived(time: time)
-        case .cancel: inputArrived(time: nil)
+        // A frame read apart from its events (they may come in several reads) is input too: it is
+        // what delivers them, and its commit must not wait for a frame callback.
+        case .cancel, .frame: inputArrived(time: nil)
         default: break
         }
         switch event {
@@ -202,7 +204,10 @@ final class Seat {
                 [weak self] in
                 guard let self else { return }
                 self.unframedUpTimer = nil
-                if self.input.pendingChangesEndWithUp { self.input.frame() }
+                if self.input.pendingChangesEndWithUp {
+                    self.receivedInput = true
+                    self.input.frame()
+                }
             }
         }
     }

@@ -34,6 +34,8 @@ final class ToplevelWindow {
 
     /// The user asked to close the window.
     var onClose: (() -> Void)?
+    /// The window's size, scale or title bar changed (`--record` notes it).
+    var onGeometryChange: (() -> Void)?
 
     /// Buffer pixels per point: the largest scale of the outputs the surface is on.
     private(set) var scale: Int32 = 1
@@ -181,6 +183,7 @@ final class ToplevelWindow {
         buffers.removeAll()
         window.setNeedsDisplay()
         wantsRedraw = true
+        onGeometryChange?()
     }
 
     // MARK: Window commands (the client-side title bar's buttons and drags)
@@ -237,6 +240,7 @@ final class ToplevelWindow {
             surface.setOpaqueRegion(region: opaque)
             opaque.destroy()
         }
+        onGeometryChange?()
         // A configure must be answered by a commit; after the first one that commit carries a buffer.
         wantsRedraw = true
         if frameCallback == nil || first { redrawIfNeeded(force: true) }
@@ -247,6 +251,7 @@ final class ToplevelWindow {
         // Input is committed at once, even while the last frame's callback is pending: the
         // compositor shows the newest commit at its next repaint, so a touch never waits a frame.
         // Other changes wait for the callback (one frame callback at a time).
+        let input = input || inputAwaitsBuffer
         guard isConfigured, wantsRedraw, frameCallback == nil || force || input else { return }
         var dirty = window.takeDirtyRegion()
         if dirty.isEmpty {
@@ -261,8 +266,15 @@ final class ToplevelWindow {
         guard let buffer = freeBuffer(allowingSpare: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
+            if input {
+                // The release (Weston and Sway send it as they take our next commit, mutter once
+                // it has copied the pixels) paints this at once, not at the next frame callback.
+                inputAwaitsBuffer = true
+                logger.debug("input waits for a buffer: the compositor holds all \(buffers.count)")
+            }
             return
         }
+        inputAwaitsBuffer = false
         wantsRedraw = false
         var region = buffer.stale
         region.add(dirty)
@@ -306,6 +318,8 @@ final class ToplevelWindow {
 
     /// Logs input-to-commit and input-to-presentation per frame (`--latency`).
     var latencyReporter: LatencyReporter?
+    /// A frame that answers input found every buffer held: the next release commits it.
+    private var inputAwaitsBuffer = false
 
     private var bufferScaleSent: Int32 = 1
 

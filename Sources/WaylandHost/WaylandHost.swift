@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import CShims
+import InputReplay
 import Logging
 import TouchKit
 import Wayland
@@ -12,10 +13,52 @@ public final class WaylandHost {
     public let application: Application
     public let window: Window
     /// Key presses for the app (after the host's own: none yet).
-    public var onKeyPress: ((KeyPress) -> Void)? {
-        get { keymap.onKeyPress }
-        set { keymap.onKeyPress = newValue }
+    public var onKeyPress: ((KeyPress) -> Void)?
+
+    /// Told of every call into the input adapter, each turn of the loop and firing of timers,
+    /// keys, the edit menu's choices and the window's geometry, in order (`--record`).
+    public var recorder: ((RecordingEntry) -> Void)? {
+        didSet {
+            input.recorder = recorder.map { _ in { [unowned self] in self.record(.input($0)) } }
+            recordGeometry()
+        }
     }
+    /// A turn's start and its batch are written only once something happens in it: most turns
+    /// (a frame callback, a release) read no input.
+    private var unwrittenTurn: Double?
+    private var unwrittenBatch = false
+
+    private func record(_ entry: RecordingEntry) {
+        guard let recorder else { return }
+        switch entry {
+        case .turn(let t):
+            unwrittenTurn = t
+            unwrittenBatch = false
+            return
+        case .input(.beginBatch):
+            unwrittenBatch = true
+            return
+        case .input(.endBatch) where unwrittenBatch:
+            unwrittenBatch = false
+            unwrittenTurn = nil
+            return
+        case .timers:
+            break
+        default:
+            if let t = unwrittenTurn { recorder(.turn(t)) }
+            if unwrittenBatch { recorder(.input(.beginBatch)) }
+            unwrittenTurn = nil
+            unwrittenBatch = false
+        }
+        recorder(entry)
+    }
+    private var recordedGeometry: RecordingEntry?
+    /// Turns of a live replay (`--replay`) not yet played, and how fast.
+    private var replayTurns: ArraySlice<(offset: Double, entries: [RecordingEntry])> = []
+    private var replayStart = 0.0
+    private var replaySpeed = 1.0
+    /// A replayed turn delivered input: it is committed at once, like the compositor's.
+    private var replayedInput = false
 
     private let connection: Connection
     private let clock: EventLoopClock
@@ -93,6 +136,7 @@ public final class WaylandHost {
             self.outputs.values.first { $0.output === output }?.scale ?? 1
         }
         toplevel.onClose = { [unowned self] in self.stop(.closed) }
+        toplevel.onGeometryChange = { [unowned self] in self.recordGeometry() }
         commands = WindowCommands(
             beginMove: { [unowned self] in
                 guard let seat = self.lastInputSeat else { return }
@@ -111,8 +155,18 @@ public final class WaylandHost {
             }), logger: logger)
         let menuController = application.menuController
         menuController.presenter = popupMenu
-        popupMenu.onChoose = { [unowned menuController] item in menuController.choose(item) }
-        popupMenu.onDismiss = { [unowned menuController] in menuController.menuWasDismissed() }
+        popupMenu.onChoose = { [unowned self, unowned menuController] item in
+            self.record(.menuChoice(item.action.name))
+            menuController.choose(item)
+        }
+        popupMenu.onDismiss = { [unowned self, unowned menuController] in
+            self.record(.menuDismissed)
+            menuController.menuWasDismissed()
+        }
+        keymap.onKeyPress = { [unowned self] key in
+            self.record(.key(keysym: key.keysym, modifiers: key.modifiers.rawValue, name: key.name))
+            self.onKeyPress?(key)
+        }
         for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
         pendingSeats.removeAll()
         try connection.roundtrip()
@@ -193,6 +247,49 @@ public final class WaylandHost {
         return .crosshair
     }
 
+    /// The window's geometry as a recording gives it, when it changed since last recorded.
+    private func recordGeometry() {
+        guard let recorder, let toplevel, toplevel.isConfigured else { return }
+        let entry = RecordingEntry.window(width: Double(toplevel.size.width), height: Double(toplevel.size.height),
+                                          scale: toplevel.geometry.scale, titleBar: toplevel.window.showsTitleBar)
+        guard entry != recordedGeometry else { return }
+        recordedGeometry = entry
+        record(entry)
+    }
+
+    /// Plays `entries` (a recording, or a device trace read onto this window) into the window at
+    /// their original pace divided by `speed` (0: one turn of the recording per turn of the loop,
+    /// as fast as they go), through the same input adapter as the compositor's input. The
+    /// compositor's own input still goes through too.
+    public func replay(_ entries: [RecordingEntry], speed: Double) {
+        replayTurns = ArraySlice(Replayer.turns(entries))
+        replayStart = clock.now
+        replaySpeed = speed
+        scheduleNextReplayTurn()
+    }
+
+    private func scheduleNextReplayTurn() {
+        guard let next = replayTurns.first else { return }
+        let at = replaySpeed > 0 ? replayStart + next.offset / replaySpeed : clock.now
+        _ = clock.schedule(at: at) { [unowned self] in
+            guard let turn = self.replayTurns.popFirst() else { return }
+            for entry in turn.entries {
+                switch entry {
+                case .input(let event): self.input.apply(event)
+                case let .key(keysym, modifiers, name):
+                    self.onKeyPress?(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name))
+                case .menuChoice(let action):
+                    let menu = self.application.menuController
+                    if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
+                case .menuDismissed: self.application.menuController.menuWasDismissed()
+                case .turn, .timers, .window: break  // the live clock and compositor decide these
+                }
+            }
+            self.replayedInput = true
+            self.scheduleNextReplayTurn()
+        }
+    }
+
     /// Ends the loop after the current batch of events.
     public func stop(_ reason: ExitReason = .closed) {
         if exitReason == nil { exitReason = reason }
@@ -237,16 +334,27 @@ public final class WaylandHost {
             if errno == EINTR { return }
             throw HostError("poll: \(String(cString: strerror(errno)))")
         }
+        // Everything the compositor has sent is read and dispatched before painting: however fast
+        // input comes, a turn paints once, and motion frames of one touch within the turn reach the
+        // views as one event (TouchInput's batch).
+        record(.turn(clock.now))
+        input.beginBatch()
         if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             try connection.readEvents()
+            try connection.dispatchPending()
+            try readEverythingWaiting()
         } else {
             connection.cancelRead()
+            try connection.dispatchPending()
         }
-        try connection.dispatchPending()
         for seat in seats.values { seat.endOfEventBatch() }
+        input.endBatch()
         if fds[1].revents != 0 {
             timer.drain()
-            clock.fireDueTimers()
+            // Written only when a timer is due: the timerfd also wakes the loop for none.
+            let now = clock.now
+            if let due = clock.nextDeadline, due <= now { record(.timers(now)) }
+            clock.fireDueTimers(at: now)
         }
         if fds[2].revents != 0 {
             let signal = tt_signalfd_read(signalFD)
@@ -256,7 +364,8 @@ public final class WaylandHost {
             }
         }
         // Every seat's flag is taken (no short-circuit), so none carries over to the next turn.
-        let input = seats.values.map { $0.takeReceivedInput() }.contains(true)
+        let input = seats.values.map { $0.takeReceivedInput() }.contains(true) || replayedInput
+        replayedInput = false
         toplevel.redrawIfNeeded(input: input)
         if toplevel.hasSpareBuffers, spareBufferTimer == nil {
             spareBufferTimer = clock.schedule(at: clock.now + ToplevelWindow.spareBufferLifetime + 0.05) { [unowned self] in
@@ -267,4 +376,24 @@ public final class WaylandHost {
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()
     }
+
+    /// Reads and dispatches until the socket has nothing more, so the compositor's buffer for us
+    /// never fills (libwayland disconnects a client it cannot write to). Bounded, so a compositor
+    /// that never stops sending still lets the turn paint.
+    private func readEverythingWaiting() throws {
+        for _ in 0..<Self.readsPerTurn {
+            while !connection.prepareRead() { try connection.dispatchPending() }
+            var fd = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 else {
+                connection.cancelRead()
+                return
+            }
+            try connection.readEvents()
+            try connection.dispatchPending()
+        }
+    }
+
+    /// Socket reads per turn beyond the first: each takes up to 4 KiB of events (libwayland's
+    /// buffer), so a turn takes a few hundred kilobytes at most before it paints.
+    static let readsPerTurn = 64
 }

@@ -76,4 +76,10 @@ public enum Naming {
     public static func escaped(_ identifier: String) -> String {
         keywords.contains(identifier) ? "`\(identifier)`" : identifier
     }
+
+    /// An argument label in a call: every keyword but these three may stand there bare, and
+    /// Swift warns when others are escaped.
+    public static func callLabel(_ identifier: String) -> String {
+        ["inout", "var", "let"].contains(identifier) ? "`\(identifier)`" : identifier
+    }
 }

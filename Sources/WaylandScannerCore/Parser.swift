@@ -106,16 +106,25 @@ public enum ProtocolParser {
             return name
         }
 
+        /// A decimal or 0x hexadecimal number, or a shift of two (`1 << 4`): wayland-scanner copies
+        /// an entry's value into C as it is, and protocols use shifts for bitfields.
         private func number(_ text: String, what: String) -> UInt32? {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let value: UInt32?
-            if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
-                value = UInt32(trimmed.dropFirst(2), radix: 16)
+            func literal(_ s: Substring) -> UInt32? {
+                let t = s.trimmingCharacters(in: .whitespaces)
+                if t.hasPrefix("0x") || t.hasPrefix("0X") { return UInt32(t.dropFirst(2), radix: 16) }
+                return UInt32(t)
+            }
+            var value: UInt32?
+            if let shift = text.range(of: "<<") {
+                if let base = literal(text[..<shift.lowerBound]), let by = literal(text[shift.upperBound...]), by < 32,
+                   base.leadingZeroBitCount >= by {
+                    value = base << by
+                }
             } else {
-                value = UInt32(trimmed)
+                value = literal(Substring(text))
             }
             guard let value else {
-                fail("\(what) '\(text)' is not an unsigned 32-bit number")
+                fail("\(what) '\(text)' is not an unsigned 32-bit number (decimal, 0x hexadecimal, or A << B)")
                 return nil
             }
             return value

@@ -34,10 +34,27 @@ public enum WaylandScanner {
         return files
     }
 
-    /// Reads the files at `paths`, generates, and writes the results into `outputDirectory`.
-    /// Returns the written paths. Unreadable inputs are reported as errors at line 1.
+    /// `paths` with each folder replaced by the `.xml` files in it (not hidden ones), by name.
+    public static func expandingFolders(_ paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+        }
+    }
+
+    /// Reads the files at `paths` (a folder stands for its `.xml` files), generates, and writes the
+    /// results into `outputDirectory`: a file each, or all in one file named `combined`. Returns
+    /// the written paths. Unreadable inputs are reported as errors at line 1.
     @discardableResult
-    public static func run(inputPaths paths: [String], outputDirectory: String) throws(ScannerError) -> [String] {
+    public static func run(inputPaths: [String], outputDirectory: String,
+                           combined: String? = nil) throws(ScannerError) -> [String] {
+        let paths = expandingFolders(inputPaths)
+        guard !paths.isEmpty else {
+            throw ScannerError(SourceLocation(file: inputPaths.first ?? outputDirectory, line: 1), "no protocol XML files")
+        }
         var inputs: [(path: String, data: Data)] = []
         for path in paths {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -45,7 +62,10 @@ public enum WaylandScanner {
             }
             inputs.append((path, data))
         }
-        let files = try generate(inputs)
+        var files = try generate(inputs)
+        if let combined {
+            files = [GeneratedFile(name: combined, contents: files.map(\.contents).joined(separator: "\n"))]
+        }
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {

@@ -265,7 +265,7 @@ public struct SwiftGenerator {
             }
             let name = Naming.escaped(Naming.lowerCamel(event.name))
             let values = event.args.enumerated().map { index, arg in
-                "\(escapedArg(arg)): \(eventValue(arg, index: index, in: interface))"
+                "\(Naming.callLabel(Naming.lowerCamel(arg.name))): \(eventValue(arg, index: index, in: interface))"
             }
             let construct = values.isEmpty ? "Event.\(name)" : "Event.\(name)(\(values.joined(separator: ", ")))"
             if fds.isEmpty {

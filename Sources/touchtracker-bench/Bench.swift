@@ -33,6 +33,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case ramp
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
     case soak
+    /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
+    case recording
 
     static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .ramp]
 }
@@ -101,6 +103,9 @@ struct TouchTrackerBench: ParsableCommand {
     @Flag(help: "Also run the app with --latency and report its share of each frame (from reading the input to the commit) and the CPU time of that share: a frame slow on the CPU ran slowly, one slow only on the clock waited. Adds a presentation feedback per frame.")
     var breakdown = false
 
+    @Option(help: "A recording (touchtracker --record) or an evtest / libinput record trace of a touchscreen, played into Weston at its own pace as a latency scenario (adds the recording phase).")
+    var recording: String?
+
     @Flag(help: .hidden)
     var callgrindWorker = false
 
@@ -119,7 +124,9 @@ struct TouchTrackerBench: ParsableCommand {
     }
 
     var phases: [BenchPhase] {
-        var chosen = only.isEmpty ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) : only
+        var chosen = only.isEmpty
+            ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) + (recording != nil ? [.recording] : [])
+            : only
         if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind].contains($0) } }
         return BenchPhase.allCases.filter { chosen.contains($0) && !skip.contains($0) }
     }
@@ -130,7 +137,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .soak].contains($0) }
+        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .soak, .recording].contains($0) }
         let started = monotonicNow()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(Self.width)x\(Self.height) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -144,6 +151,10 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
         if phases.contains(.soak) {
             try soak(.app(path: appPath, drawing: .dense(denseLines)), minutes: soak ?? 10, targets: &targets)
+        }
+        if phases.contains(.recording) {
+            guard let recording else { throw ValidationError("the recording phase needs --recording FILE") }
+            try recordingScenario(recording, appPath: appPath, targets: &targets)
         }
         targets.print()
         say(String(format: "\n(total %.0f s)", monotonicNow() - started))

@@ -1,11 +1,9 @@
-// The app without a compositor: the real window and DrawViewController on a virtual clock, touches
+// The app without a compositor: the real window and DrawViewController on the app's clock, touches
 // fed through TouchInput as the host's seat feeds them, and the damaged region painted into
 // window-sized buffers exactly as the Wayland host does (two buffers in turn, each repainting
 // what changed since it was last shown: Weston lets go of a buffer when the next one is
 // committed). One `turn` is what one turn of the app's event loop does: deliver what arrived (or
-// fire due timers), then paint and "commit". The clock is the event loop's own (EventLoopClock)
-// reading virtual time, so timers fire turn by turn as in the app: a timer scheduled for "now"
-// while timers fire (the next slice of a cache build) waits for the next turn.
+// fire due timers), then paint and "commit".
 import CShims
 import Glibc
 import Graphics
@@ -53,10 +51,11 @@ func parseTouchCommand(_ command: String) -> [FingerEvent] {
 }
 
 final class Rig {
+    /// The app's kind of clock, on real time (so that work spread over turns by a time budget is
+    /// spread as in the app), plus the time `idle` skips (a long press's 0.6 s need not be waited).
     let clock: EventLoopClock
-    /// The virtual time; every reading of the clock moves it on by a nanosecond, as real time
-    /// moves on while timers fire.
-    private var time = 0.0
+    private let skipped = Skipped()
+    private final class Skipped { var seconds = 0.0 }
     let application: Application
     let window: Window
     let controller: DrawViewController
@@ -78,8 +77,7 @@ final class Rig {
     init(strokes: [Stroke], width: Int, height: Int) {
         self.width = width
         self.height = height
-        var readTime: () -> Double = { 0 }
-        clock = EventLoopClock(now: { readTime() })
+        clock = EventLoopClock(now: { [skipped] in tt_monotonic_now() + skipped.seconds })
         application = Application(clock: clock)
         window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         application.addWindow(window)
@@ -89,10 +87,6 @@ final class Rig {
         buffers = (0..<2).map { _ in ImageSurface(width: width, height: height) }
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         stale = buffers.map { _ in DirtyRegion([full]) }
-        readTime = { [unowned self] in
-            self.time += 1e-9
-            return self.time
-        }
         window.layoutIfNeeded()
         _ = window.takeDirtyRegion()
         paint()
@@ -105,8 +99,9 @@ final class Rig {
     /// runs and otherwise one per 60 Hz frame, painting after each turn.
     func settle(seconds: Double = 0) {
         let end = clock.now + seconds
-        while controller.drawView.isBuildingCache || clock.now < end {
-            idle(controller.drawView.isBuildingCache ? 0.001 : min(1.0 / 60, max(end - clock.now, 0.001)))
+        while controller.drawView.isBuildingCache || controller.drawView.isRepairingCache || clock.now < end {
+            let busy = controller.drawView.isBuildingCache || controller.drawView.isRepairingCache
+            idle(busy ? 0.001 : min(1.0 / 60, max(end - clock.now, 0.001)))
         }
     }
 
@@ -152,13 +147,6 @@ final class Rig {
         }
     }
 
-    /// The clock moves on by `seconds` and the timers due by then fire (once each turn of the
-    /// app's loop does it).
-    func advance(by seconds: Double) {
-        time += seconds
-        clock.fireDueTimers()
-    }
-
     /// One turn of the event loop with no input: the clock moves on by `seconds`, due timers
     /// fire, then the window paints.
     func idle(_ seconds: Double) {
@@ -166,6 +154,12 @@ final class Rig {
             advance(by: seconds)
             paint()
         }
+    }
+
+    /// Moves the clock on by `seconds` beyond real time and fires the timers then due.
+    func advance(by seconds: Double) {
+        skipped.seconds += seconds
+        clock.fireDueTimers()
     }
 
     /// A turn that runs `action` (a key command, a menu item) and paints.

@@ -1,40 +1,36 @@
-// The app's keyboard shortcuts in one table: add a line to the list in TouchTracker.run() for a
-// new command.
+// Key presses to the app's shortcuts: the table is AppCommandLine's `KeyCommand.all`, which the
+// help lists too; `perform` does each action, for the live app and for a replay.
+import AppCommandLine
+import TouchTrackerKit
 import WaylandHost
 
-/// A shortcut: a key, the modifiers held with it (exactly: Ctrl+Shift+E is not Ctrl+E), and
-/// what it does.
-struct KeyCommand {
-    /// The key's XKB name in lowercase ("q", "e", "delete", "escape").
-    let key: String
-    let modifiers: KeyPress.Modifiers
-    /// What the command does, for help texts and menus.
-    let title: String
-    let action: () -> Void
-
-    init(_ key: String, modifiers: KeyPress.Modifiers, _ title: String, action: @escaping () -> Void) {
-        self.key = key
-        self.modifiers = modifiers
-        self.title = title
-        self.action = action
+extension KeyCommand {
+    /// The first shortcut that `press` is, if any.
+    static func matching(_ press: KeyPress) -> KeyCommand? {
+        all.first { $0.matches(press) }
     }
 
+    /// Whether `press` is this key with exactly these modifiers.
     func matches(_ press: KeyPress) -> Bool {
-        press.modifiers == modifiers && press.name.lowercased() == key
+        var needed: KeyPress.Modifiers = []
+        if modifiers.contains(.control) { needed.insert(.control) }
+        if modifiers.contains(.shift) { needed.insert(.shift) }
+        return press.modifiers == needed && press.name.lowercased() == key
     }
 }
 
-/// The shortcuts, matched in order.
-struct KeyCommands {
-    let commands: [KeyCommand]
-
-    init(_ commands: [KeyCommand]) { self.commands = commands }
-
-    /// Runs the first command matching `press`; returns whether one did.
-    @discardableResult
-    func perform(_ press: KeyPress) -> Bool {
-        guard let command = commands.first(where: { $0.matches(press) }) else { return false }
-        command.action()
-        return true
+extension KeyCommand {
+    /// Does what `press` stands for, if it is a shortcut: in the live app, and in a replay (which
+    /// quits and exports nothing).
+    static func perform(_ press: KeyPress, on controller: DrawViewController, quit: () -> Void, export: () -> Void) {
+        switch matching(press)?.action {
+        case .quit: quit()
+        case .export: export()
+        case .deleteSelection: controller.perform(.deleteSelection)
+        case .deselect: controller.perform(.cancel)
+        case .undo: controller.perform(.undo)
+        case .redo: controller.perform(.redo)
+        case nil: break
+        }
     }
 }

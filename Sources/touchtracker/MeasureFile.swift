@@ -6,6 +6,7 @@
 import Glibc
 #endif
 import AppCommandLine
+import CShims
 import TouchKit
 import TouchTrackerKit
 
@@ -33,14 +34,14 @@ struct MeasureFile {
             bytes = report.bytes
             best.encode = min(best.encode, report.encodeSeconds)
             best.write = min(best.write, report.writeSeconds)
-            let start = now()
+            let start = tt_monotonic_now()
             guard case .bytes(let data) = try DrawingFile.read(path, maxBytes: DrawingFormat.Limits.standard.maxFileBytes) else {
                 throw ExitStatus(1)
             }
-            let readAt = now()
+            let readAt = tt_monotonic_now()
             let loaded = try DrawingFormat.decode(data)
             best.read = min(best.read, readAt - start)
-            best.decode = min(best.decode, now() - readAt)
+            best.decode = min(best.decode, tt_monotonic_now() - readAt)
             guard loaded == strokes else {
                 printError("touchtracker: the drawing did not read back the same")
                 throw ExitStatus(1)
@@ -82,19 +83,13 @@ struct MeasureFile {
             best.encode = min(best.encode, report.encodeSeconds)
             best.write = min(best.write, report.writeSeconds)
         }
-        let start = now()
+        let start = tt_monotonic_now()
         let opened = try DrawingFile.load(path)
-        let openSeconds = now() - start
+        let openSeconds = tt_monotonic_now() - start
         guard opened == drawing.strokes else {
             printError("touchtracker: the drawing and its journal did not read back the same")
             throw ExitStatus(1)
         }
         print("one more line: \(bytes) bytes appended, encode \(ms(best.encode)), write+fsync \(ms(best.write)); opening with \(appends) lines in the journal: \(ms(openSeconds))")
-    }
-
-    private func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import AppCommandLine
 import CShims
+import InputReplay
 import Logging
 import TouchKit
 import TouchTrackerKit
@@ -30,6 +31,7 @@ enum TouchTracker {
             case .runApp(let options): try App(options: options).run()
             case .export(let options): try Export(options: options).run()
             case .measureFile(let options): try MeasureFile(options: options).run()
+            case .replay(let options): try Replay(options: options).run()
             }
         } catch let failure as ExitStatus {
             exit(failure.status)
@@ -95,19 +97,32 @@ struct App {
         document.install(over: controller.drawView)
         tt_release_free_memory()
 
-        let keyCommands = KeyCommands([
-            KeyCommand("q", modifiers: .control, "Quit") { [unowned host] in host.stop(.closed) },
-            KeyCommand("e", modifiers: .control, "Export the drawing as PNG and SVG next to its file") {
-                document.exportNextToFile(canvas: controller.drawView.bounds.size)
-            },
-            KeyCommand("delete", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
-            KeyCommand("backspace", modifiers: [], "Delete the selected line") { controller.perform(.deleteSelection) },
-            KeyCommand("escape", modifiers: [], "Deselect the line and hide the menu") { controller.perform(.cancel) },
-            KeyCommand("z", modifiers: .control, "Undo") { controller.perform(.undo) },
-            KeyCommand("z", modifiers: [.control, .shift], "Redo") { controller.perform(.redo) },
-            KeyCommand("y", modifiers: .control, "Redo") { controller.perform(.redo) },
-        ])
-        host.onKeyPress = { key in keyCommands.perform(key) }
+        host.onKeyPress = { [unowned host] press in
+            KeyCommand.perform(press, on: controller, quit: { host.stop(.closed) },
+                               export: { document.exportNextToFile(canvas: controller.drawView.bounds.size) })
+        }
+
+        var recorder: Recorder?
+        if let path = options.record {
+            do {
+                let opened = try Recorder(path: path, logger: logger)
+                host.recorder = { [unowned opened] entry in opened.record(entry) }
+                recorder = opened
+            } catch {
+                printError("touchtracker: \(error)")
+                throw ExitStatus(1)
+            }
+        }
+        defer { withExtendedLifetime(recorder) {} }
+        if let path = options.replay {
+            let size = host.window.bounds.size
+            do {
+                host.replay(try inputEntries(path, width: size.width, height: size.height), speed: options.replaySpeed)
+            } catch {
+                printError("touchtracker: cannot replay \(path): \(error)")
+                throw ExitStatus(1)
+            }
+        }
 
         let reason = host.run()
         if case .compositorLost(let message) = reason {

@@ -1,8 +1,9 @@
 // wayland-swift-scanner: Wayland protocol XML in, Swift bindings out (see WaylandScannerCore).
 //
-//     wayland-swift-scanner --output DIR PROTOCOL.xml...
+//     wayland-swift-scanner --output DIR [--combined NAME] PROTOCOL.xml|FOLDER...
 //
-// Writes one `<name>-protocol.swift` per input plus `wayland-interfaces.swift` into DIR.
+// Writes one `<name>-protocol.swift` per input plus `wayland-interfaces.swift` into DIR, or all of
+// it into DIR/NAME with --combined. A folder stands for the .xml files in it.
 // Errors are printed as `file:line: error: message`; the exit code is then 1.
 import Foundation
 import WaylandScannerCore
@@ -12,12 +13,13 @@ func printError(_ text: String) {
 }
 
 func usage() -> Never {
-    printError("usage: wayland-swift-scanner --output DIR PROTOCOL.xml...")
+    printError("usage: wayland-swift-scanner --output DIR [--combined NAME] PROTOCOL.xml|FOLDER...")
     exit(2)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var outputDirectory: String?
+var combined: String?
 var inputs: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -25,6 +27,9 @@ while !arguments.isEmpty {
     case "-o", "--output":
         guard !arguments.isEmpty else { usage() }
         outputDirectory = arguments.removeFirst()
+    case "--combined":
+        guard !arguments.isEmpty else { usage() }
+        combined = arguments.removeFirst()
     case "-h", "--help":
         usage()
     default:
@@ -34,7 +39,7 @@ while !arguments.isEmpty {
 guard let outputDirectory, !inputs.isEmpty else { usage() }
 
 do {
-    try WaylandScanner.run(inputPaths: inputs, outputDirectory: outputDirectory)
+    try WaylandScanner.run(inputPaths: inputs, outputDirectory: outputDirectory, combined: combined)
 } catch {
     printError("\(error)")
     exit(1)

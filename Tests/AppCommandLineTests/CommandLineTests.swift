@@ -141,6 +141,26 @@ struct CommandLineMistakeTests {
         #expect(mistake(["export", "a.json", "b.json", "--png", "o.png"])?.message == "unexpected argument 'b.json'")
     }
 
+    @Test("--record, --replay and --speed; replay's input, outputs, start drawing and size")
+    func recordAndReplay() throws {
+        guard case .runApp(let app) = try commandLine.parse(["--record", "r.ttrec", "--replay", "s.ttrec", "--speed", "0"]) else {
+            Issue.record("not the app")
+            return
+        }
+        #expect(app.record == "r.ttrec" && app.replay == "s.ttrec" && app.replaySpeed == 0)
+        #expect(mistake(["--speed", "nan"])?.message.contains("--speed takes a factor") == true)
+        guard case .replay(let replay) = try commandLine.parse(["replay", "t.txt", "--png", "o.png", "--size", "800x600", "--file", "d.json"]) else {
+            Issue.record("not a replay")
+            return
+        }
+        var expected = ReplayOptions(input: "t.txt")
+        (expected.png, expected.width, expected.height, expected.drawing) = ("o.png", 800, 600, "d.json")
+        #expect(replay == expected)
+        #expect(mistake(["replay"])?.message == "say which recording or trace to replay.")
+        #expect(mistake(["replay", "t.txt"])?.message.contains("say what to write") == true)
+        #expect(mistake(["replay", "t.txt", "--trace", "--size", "0x5"])?.message.contains("--size takes") == true)
+    }
+
     @Test("export without --png or --svg says what to write")
     func exportNeedsOutput() {
         let error = mistake(["export", "d.json"])
@@ -155,6 +175,7 @@ struct CommandLineMistakeTests {
             touchtracker: unknown option '--bogus'
             Usage: touchtracker [--file <path>] [--trace] [--verbose] [--display <display>]
                    touchtracker export [<drawing> | --file <path>] [--png <out>] [--svg <out>]
+                   touchtracker replay <input> [--png <out>] [--svg <out>] [--trace]
             See 'touchtracker --help' for more.
 
             """)
@@ -187,6 +208,17 @@ struct CommandLineHelpTests {
         #expect(text.contains("Ctrl+Shift+Z or Ctrl+Y") && text.contains("org.example.Test"))
         // Options for tests and the developer command stay out of the help.
         #expect(!text.contains("autosave-delay") && !text.contains("measure-file"))
+    }
+
+    @Test("the help's Keys are the app's shortcuts: every one of KeyCommand.all, by its label and title")
+    func keysFromTheShortcuts() {
+        let text = help(["--help"])
+        for command in KeyCommand.all {
+            #expect(text.contains(command.label), "\(command.label) missing")
+            #expect(text.contains(command.title + "."), "\(command.title) missing")
+        }
+        #expect(KeyCommand.all.map(\.label).contains("Ctrl+Shift+Z"))
+        #expect(text.contains("\nKeys:\n  Delete or Backspace   Delete the selected line.\n"))
     }
 
     @Test("export's help, by --help after it or by help export")

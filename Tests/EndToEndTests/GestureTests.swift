@@ -1,4 +1,4 @@
-// Seed 000's gestures on the real app under Weston (A3-A6, M2) and its keyboard commands,
+// The book's gestures on the real app under Weston (A3-A6, M2) and its keyboard commands,
 // checked on the compositor's screenshots and its window list (the popup is a window there).
 #if canImport(Glibc)
 import Glibc

@@ -71,6 +71,25 @@ final class GnomeAppUnderTest {
         }
     }
 
+    /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where
+    /// they started and ended, in global coordinates.
+    func twoFingersDown(steps: Int) throws -> (starts: [(x: Double, y: Double)], ends: [(x: Double, y: Double)]) {
+        let starts = [onCanvas(150, 100), onCanvas(400, 100)]
+        let ends = [onCanvas(150, 500), onCanvas(750, 450)]
+        try down(0, starts[0])
+        try down(1, starts[1])
+        // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
+        try waitForTrace("phase=began", count: 2)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            for slot in 0...1 {
+                try move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
+                                starts[slot].y + (ends[slot].y - starts[slot].y) * t))
+            }
+        }
+        return (starts, ends)
+    }
+
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
     func up(_ slot: Int) throws { try session.touchUp(slot) }
@@ -132,19 +151,7 @@ struct GnomeTests {
     @Test("A1 T2: two fingers draw two lines, red while down, black once lifted")
     func twoFingersDraw() {
         withGnomeApp { app in
-            let starts = [app.onCanvas(150, 100), app.onCanvas(400, 100)]
-            let ends = [app.onCanvas(150, 500), app.onCanvas(750, 450)]
-            try app.down(0, starts[0])
-            try app.down(1, starts[1])
-            // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
-            try app.waitForTrace("phase=began", count: 2)
-            for step in 1...8 {
-                let t = Double(step) / 8
-                for slot in 0...1 {
-                    try app.move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
-                                        starts[slot].y + (ends[slot].y - starts[slot].y) * t))
-                }
-            }
+            let (starts, ends) = try app.twoFingersDown(steps: 8)
             try app.session.waitForScreen("two red lines") { shot in
                 (0...1).allSatisfy { slot in
                     samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
@@ -175,6 +182,71 @@ struct GnomeTests {
             #expect(log.contains("x=150.0 y=100.0") && log.contains("x=400.0 y=100.0"), "\(log)")
             #expect(log.components(separatedBy: "phase=ended").count - 1 >= 2, "\(log)")
         }
+    }
+
+    @Test("A1 T2 A8: a session recorded under GNOME (its own title bar, mutter's frame-less touches, the mouse, the Undo button) replays without a compositor to the same drawing, touch calls and canvas")
+    func recordedSessionReplays() throws {
+        let folder = RecordReplayTests.temporaryFolder()
+        let recording = folder + "/gnome.ttrec"
+        var live: (trace: [String], shot: Screenshot, window: GnomeWindow)?
+        withGnomeApp(arguments: ["--trace", "--file", folder + "/drawing.json", "--record", recording]) { app in
+            _ = try app.twoFingersDown(steps: 6)
+            try app.up(0)
+            try app.up(1)
+            try app.waitForTrace("phase=ended", count: 2)
+            // The mouse draws a third line; Undo takes it back; the mouse draws a fourth.
+            for (from, to) in [(app.onCanvas(200, 550), app.onCanvas(700, 300)), (app.onCanvas(100, 300), app.onCanvas(600, 600))] {
+                try app.session.pointerMotion(x: from.x, y: from.y)
+                try app.session.pointerButton(down: true)
+                for step in 1...5 {
+                    let t = Double(step) / 5
+                    try app.session.pointerMotion(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t)
+                }
+                try app.session.pointerButton(down: false)
+                try app.session.waitForScreen("the mouse's line, black") { shot in
+                    samples(from: from, to: to).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .black }
+                }
+                if to.y == app.onCanvas(0, 300).y {
+                    // The toolbar's Undo, clicked.
+                    let undo = app.inWindow(122, app.window.height - 28)
+                    try app.session.pointerMotion(x: undo.x, y: undo.y)
+                    try app.session.pointerButton(down: true)
+                    try app.session.pointerButton(down: false)
+                    try app.session.waitForScreen("the mouse's line undone") { shot in
+                        samples(from: from, to: to).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .white }
+                    }
+                }
+            }
+            // The pointer leaves the window, so its cursor is not in the picture.
+            try app.session.pointerMotion(x: 2, y: Double(app.session.options.height) - 2)
+            usleep(300_000)
+            let shot = try app.session.screenshot()
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+            live = (traceCalls(app.app.standardError), shot, app.window)
+        }
+        guard let live else { return }
+        let replay = try runTouchTracker(["replay", recording, "--png", folder + "/replay.png", "--svg", folder + "/replay.svg", "--trace"])
+        #expect(replay.status == 0, "\(replay.error)")
+        #expect(traceCalls(replay.error) == live.trace)
+        let exported = try runTouchTracker(["export", "--file", folder + "/drawing.json", "--svg", folder + "/live.svg"])
+        #expect(exported.status == 0, "\(exported.error)")
+        func paths(_ file: String) throws -> [String] {
+            try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("<path") }.map(String.init)
+        }
+        #expect(try paths("replay.svg") == paths("live.svg"))
+        #expect(try paths("live.svg").count == 3, "two fingers' lines and the mouse's second")
+        // The canvas, below the app's own title bar, pixel for pixel.
+        let replayed = try Screenshot(contentsOf: folder + "/replay.png")
+        var differing = 0
+        for y in Int(GnomeAppUnderTest.titleBarHeight)..<replayed.height {
+            for x in 0..<replayed.width {
+                guard let a = replayed.pixel(x: x, y: y),
+                      let b = live.shot.pixel(x: Int(live.window.x) + x, y: Int(live.window.y) + y) else { continue }
+                if !a.isClose(to: b, tolerance: 4) { differing += 1 }
+            }
+        }
+        #expect(differing == 0, "\(differing) pixels of the canvas differ from the live window (\(live.shot.path))")
     }
 
     @Test("A1: the left mouse button draws a line like one finger")

@@ -1,5 +1,5 @@
-// Seed 001's draw board under Weston: the toolbar's controls and the palette by touch (A8), and
-// the three-finger swipe (the book's challenge), checked on screenshots.
+// The draw board under Weston: the toolbar's controls and the palette by touch (A8), and
+// the three-finger swipe (a challenge of the book), checked on screenshots.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +67,7 @@ struct ToolbarTests {
         }
     }
 
-    @Test("Challenge: a three-finger swipe up shows the palette and leaves no lines")
+    @Test("Book challenge: a three-finger swipe up shows the palette and leaves no lines")
     func threeFingerSwipe() {
         withApp { app in
             for id in 0..<3 { try app.down(id, 300 + Double(id) * 100, 500) }
@@ -87,7 +87,7 @@ struct ToolbarTests {
         }
     }
 
-    @Test("Challenge: with the Circle tool two fingers span a circle's box")
+    @Test("Book challenge: with the Circle tool two fingers span a circle's box")
     func circleTool() {
         withApp { app in
             let circle = buttonCentre(4, in: app)

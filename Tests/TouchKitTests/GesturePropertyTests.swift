@@ -109,7 +109,7 @@ final class RecognizerAuditor {
     }
 }
 
-/// Lets pinch and rotation recognize together, and the pan with the long press (document 000).
+/// Lets pinch and rotation recognize together, and the pan with the long press (as the book's canvas does).
 final class SimultaneousDelegate: GestureRecognizerDelegate {
     func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                            shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
@@ -129,7 +129,7 @@ struct GesturePropertyTests {
         let audit = RecognizerAuditor()
         let delegate = SimultaneousDelegate()
 
-        // A: document 000's set-up.
+        // A: the recognizers of the book's TouchTracker canvas.
         let a = AuditedView("A", frame: Rect(x: 0, y: 0, width: 200, height: 300), auditor: lifecycle)
         a.isMultipleTouchEnabled = true
         let double = TapGestureRecognizer()

@@ -1,7 +1,7 @@
 import Testing
 @testable import TouchKit
 
-/// A view whose touch area is its bounds grown by 20 pt on every side (document 004's example).
+/// A view whose touch area is its bounds grown by 20 pt on every side (the enlarged hit area of Apple's event handling guide).
 final class GenerousView: View {
     override func point(inside point: Point, with event: Event?) -> Bool {
         bounds.insetBy(dx: -20, dy: -20).contains(point)

@@ -1,4 +1,4 @@
-// Seed 000's gestures on the real canvas, driven through TouchKit's input adapter with a manual
+// The book's gestures on the real canvas, driven through TouchKit's input adapter with a manual
 // clock: A3-A7 and the menu (M1).
 import Graphics
 import Testing
@@ -42,7 +42,7 @@ extension Canvas {
     var menu: MenuController { application.menuController }
 }
 
-@Suite("Seed 000 gestures on the canvas")
+@Suite("The book's gestures on the canvas")
 struct GestureBehaviourTests {
     @Test("A3: a double tap clears every line and its taps leave no dots")
     func doubleTapClears() {
@@ -54,7 +54,7 @@ struct GestureBehaviourTests {
         canvas.clock.advance(by: 0.1)
         canvas.tap(4, 201, 121, settle: false)
         #expect(canvas.drawView.drawing.strokes.isEmpty)
-        #expect(canvas.drawView.linesInProgress.isEmpty)
+        #expect(canvas.drawView.strokesInProgress.isEmpty)
         canvas.clock.advance(by: 1)
         #expect(canvas.drawView.drawing.strokes.isEmpty, "no dots from the taps")
         let image = canvas.renderAll()
@@ -169,7 +169,7 @@ struct GestureBehaviourTests {
             canvas.frame()
         }
         #expect(canvas.drawView.moveRecognizer.state == .changed)
-        #expect(canvas.drawView.linesInProgress.count == 2)
+        #expect(canvas.drawView.strokesInProgress.count == 2)
         canvas.up(1)
         canvas.up(2)
         canvas.frame()

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Graphics
 import Logging
 import Testing
@@ -88,12 +89,12 @@ struct PersistenceAutosaveTests {
     func backgroundSaves() throws {
         let folder = TemporaryFolder()
         let path = folder.file("drawing.json")
-        let clock = EventLoopClock { monotonicSeconds() }
+        let clock = EventLoopClock { tt_monotonic_now() }
         let drawing = Drawing()
         let saver = Autosaver(drawing: drawing, path: path, clock: clock, delay: 0.05, inBackground: true)
         for x in stride(from: 0.0, to: 300, by: 10) { line(drawing, x) }
-        let deadline = monotonicSeconds() + 5
-        while saver.status != .saved, monotonicSeconds() < deadline {
+        let deadline = tt_monotonic_now() + 5
+        while saver.status != .saved, tt_monotonic_now() < deadline {
             usleep(2000)
             clock.fireDueTimers()
         }
@@ -177,12 +178,6 @@ func countPixels(_ image: ImageSurface, inX xs: Range<Int>, y ys: Range<Int>, _ 
         for x in xs where image.color(x: x, y: y).map(test) == true { n += 1 }
     }
     return n
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 /// Collects log lines for assertions.

@@ -92,7 +92,7 @@ struct PersistenceFileTests {
         #expect(unreadable.message.contains("moved it to \(moved); starting with an empty drawing"))
         #expect(!unreadable.message.contains("\n"))
         // Reading it again gives the same verdict: the content really is untouched.
-        #expect(throws: FileError.self) { try DrawingFile.load(moved) }
+        #expect(throws: FileIOError.self) { try DrawingFile.load(moved) }
     }
 
     @Test("A file that cannot be moved aside is left alone and the drawing saves to a rescue folder")

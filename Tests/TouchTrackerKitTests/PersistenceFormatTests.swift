@@ -81,7 +81,7 @@ struct PersistenceFormatTests {
         let end = bytes.lastIndex(of: UInt8(ascii: "}"))!
         for length in 0...end {
             let prefix = Array(bytes[..<length])
-            #expect(throws: DrawingFileError.self, "\(length) bytes") { try DrawingFormat.decode(prefix) }
+            #expect(throws: DrawingParseError.self, "\(length) bytes") { try DrawingFormat.decode(prefix) }
         }
         #expect(decodeError(String(decoding: bytes[..<(end / 2)], as: UTF8.self))?.contains("truncated") == true)
         #expect(decodeError("") == "the file is empty")

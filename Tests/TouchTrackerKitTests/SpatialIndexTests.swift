@@ -217,6 +217,19 @@ struct SpatialIndexTests {
         }
     }
 
+    @Test("A5: a long diagonal's box meets many rectangles the line never crosses; only those it passes near are asked to repaint it")
+    func diagonalMeetsOnlyRectanglesAlongIt() {
+        let diagonal = Stroke.line(StrokeID(1), from: Point(x: 0, y: 0), to: Point(x: 1000, y: 1000))
+        let offLine = Rect(x: 800, y: 100, width: 40, height: 40)
+        #expect(diagonal.bounds.intersects(offLine))
+        #expect(!diagonal.mayPaint(into: offLine))
+        #expect(Drawing(strokes: [diagonal]).strokes(intersecting: offLine).isEmpty)
+        #expect(diagonal.mayPaint(into: Rect(x: 480, y: 480, width: 40, height: 40)), "on the line")
+        // Beside the line, within its half width and the antialiasing margin: still repainted.
+        let beside = Rect(x: 507, y: 490, width: 10, height: 10)  // the corner (507, 500) is 4.9 pt off it
+        #expect(diagonal.mayPaint(into: beside))
+    }
+
     /// Points on the stroke's centre line: 17 along each segment, 64 around a circle.
     private func samples(of stroke: Stroke) -> [Point] {
         let points = Array(stroke.points)

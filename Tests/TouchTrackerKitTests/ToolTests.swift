@@ -1,4 +1,4 @@
-// Seed 001's draw board (A8) and the book's challenges on the canvas: tools, toggles, palette,
+// The draw board (A8) and the book's end-of-chapter challenges on the canvas: tools, toggles, palette,
 // undo through controls with target-action.
 import Graphics
 import Testing
@@ -95,7 +95,7 @@ struct ToolTests {
         #expect(canvas.drawView.drawing.strokes.count == 1)
     }
 
-    @Test("Challenge: with colour by angle, a line's colour follows its direction")
+    @Test("Book challenge: with colour by angle, a line's colour follows its direction")
     func colourByAngle() {
         let canvas = Canvas()
         canvas.press(canvas.controller.toolbar.angleButton)
@@ -108,7 +108,7 @@ struct ToolTests {
         #expect(colours[0] != colours[1])
     }
 
-    @Test("Challenge: with width by speed, a fast finger draws a thicker line than a slow one")
+    @Test("Book challenge: with width by speed, a fast finger draws a thicker line than a slow one")
     func widthBySpeed() {
         let canvas = Canvas()
         canvas.press(canvas.controller.toolbar.speedButton)
@@ -128,7 +128,7 @@ struct ToolTests {
         #expect(widths[0] < widths[1], "\(widths)")
     }
 
-    @Test("Challenge: a three-finger swipe up shows the palette and leaves no lines; three fingers moving sideways draw three")
+    @Test("Book challenge: a three-finger swipe up shows the palette and leaves no lines; three fingers moving sideways draw three")
     func threeFingerSwipe() {
         let canvas = Canvas()
         for id in Int32(1)...3 { canvas.down(id, 100 + Double(id) * 60, 220) }

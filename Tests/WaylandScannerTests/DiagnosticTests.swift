@@ -106,7 +106,9 @@ struct DiagnosticTests {
         let since = protocolXML("  <interface name=\"a\" version=\"2\">\n    <request name=\"r\" since=\"3\"/>\n  </interface>")
         #expect(Fixtures.error(since) == "protocols/foo.xml:3: error: request 'a.r' has since=\"3\" but the interface is version 2")
         let value = protocolXML("  <interface name=\"a\" version=\"1\">\n    <enum name=\"e\">\n      <entry name=\"x\" value=\"-1\"/>\n    </enum>\n  </interface>")
-        #expect(Fixtures.error(value) == "protocols/foo.xml:4: error: value of entry 'x' '-1' is not an unsigned 32-bit number")
+        #expect(Fixtures.error(value) == "protocols/foo.xml:4: error: value of entry 'x' '-1' is not an unsigned 32-bit number (decimal, 0x hexadecimal, or A << B)")
+        let shifted = protocolXML("  <interface name=\"a\" version=\"1\">\n    <enum name=\"e\">\n      <entry name=\"x\" value=\"1 &lt;&lt; 32\"/>\n    </enum>\n  </interface>")
+        #expect(Fixtures.error(shifted) == "protocols/foo.xml:4: error: value of entry 'x' '1 << 32' is not an unsigned 32-bit number (decimal, 0x hexadecimal, or A << B)")
         let bitfield = protocolXML("""
           <interface name="a" version="1">
             <enum name="e" bitfield="true"><entry name="x" value="1"/></enum>

@@ -75,6 +75,7 @@ enum Fixtures {
           <entry name="none" value="0"/>
           <entry name="touch" value="1"/>
           <entry name="default" value="2"/>
+          <entry name="pen" value="1 &lt;&lt; 3"/>
         </enum>
       </interface>
       <interface name="tt_registry" version="1">

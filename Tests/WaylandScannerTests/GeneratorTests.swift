@@ -131,6 +131,7 @@ struct GeneratorTests {
         #expect(things.hasLine("public struct Caps: OptionSet, Hashable, Sendable {"))
         #expect(things.hasLine("public static let none: Caps = []"))
         #expect(things.hasLine("public static let `default` = Caps(rawValue: 2)"))
+        #expect(things.hasLine("public static let pen = Caps(rawValue: 8)"), "a value written 1 << 3, as plasma's protocols write bitfields")
     }
 
     @Test("signatures carry since prefixes, ? for nullable and sun for an untyped new_id")

@@ -19,7 +19,7 @@ int tt_timerfd_create(void);
 int tt_timerfd_arm(int fd, double deadline);
 /// Drains the timerfd's expiry count (0 when it has not fired).
 uint64_t tt_timerfd_drain(int fd);
-/// CLOCK_MONOTONIC in seconds.
+/// CLOCK_MONOTONIC in seconds: the one monotonic clock the app's modules and tests read.
 double tt_monotonic_now(void);
 /// The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what a piece of work cost,
 /// apart from waiting.

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Dispatch
 import Logging
 import Synchronization
@@ -24,7 +25,7 @@ public final class Autosaver {
         /// Changes are waiting for the next save (at most `delay` away, plus a save in progress).
         case unsaved
         /// The last save failed; the drawing is kept in memory and saving is retried.
-        case failing(FileError)
+        case failing(FileIOError)
     }
 
     /// The drawing file and its journal as the last save left them.
@@ -44,13 +45,13 @@ public final class Autosaver {
 
     /// When a save appends to the journal and when it writes the whole file.
     public struct Policy: Sendable {
-        /// A file smaller than this is written whole at every save, without a journal: that costs
-        /// under 10 ms of encoding (about 8,000 lines), and a small drawing stays one plain file.
+        /// A file smaller than this is written whole at every save, without a journal: encoding it
+        /// is quick, and a small drawing stays one plain file.
         public var wholeFileBelow = 1 << 20
         /// The journal is folded into the file when an append would make it larger than this and
         /// than `journalFraction` of the file. With a quarter, the whole writes cost at most 4
-        /// bytes of file per byte of journal (amortised about 5 µs of CPU per line instead of a
-        /// whole write per line), and opening reads at most a quarter more than the file.
+        /// bytes of file per byte of journal, instead of a whole write per line, and opening reads
+        /// at most a quarter more than the file.
         public var journalMinimum = 1 << 20
         public var journalFraction = 0.25
 
@@ -71,7 +72,7 @@ public final class Autosaver {
     public struct Report: Sendable {
         /// The change count the save covers.
         public var generation: Int
-        public var result: Result<Void, FileError>
+        public var result: Result<Void, FileIOError>
         public var kind: SaveKind
         /// The bytes written: the whole file, or the lines appended.
         public var bytes: Int
@@ -130,7 +131,7 @@ public final class Autosaver {
     private var pollTimer: TimerToken?
     private var inFlight = false
     private var failures = 0
-    private var reportedFailure: FileError?
+    private var reportedFailure: FileIOError?
     /// How often the event loop looks for the background save's result.
     private let pollInterval = 0.005
 
@@ -321,7 +322,7 @@ public final class Autosaver {
     /// drawing is one file any reader reads in full; if that fails, the changes go to the journal
     /// if they can. Returns the failure if neither worked (nothing more is scheduled either way).
     @discardableResult
-    public func saveNow() -> FileError? {
+    public func saveNow() -> FileIOError? {
         timer?.cancel()
         timer = nil
         pollTimer?.cancel()
@@ -358,12 +359,12 @@ public final class Autosaver {
     /// Encodes and writes `strokes` atomically with `token`, timing both steps.
     static func writeWholeFile(_ strokes: [Stroke], token: String?, generation: Int, to path: String,
                                limits: DrawingFormat.Limits) -> Report {
-        let start = monotonicNow()
+        let start = tt_monotonic_now()
         let encoded = DrawingFormat.encode(strokes, token: token, limits: limits)
-        let encodedAt = monotonicNow()
-        var result: Result<Void, FileError> = .success(())
+        let encodedAt = tt_monotonic_now()
+        var result: Result<Void, FileIOError> = .success(())
         if encoded.bytes.count > limits.maxFileBytes {
-            result = .failure(FileError("write", path, reason: "the drawing needs \(DrawingFormat.byteCount(encoded.bytes.count)), more than the \(DrawingFormat.byteCount(limits.maxFileBytes)) a file may have"))
+            result = .failure(FileIOError("write", path, reason: "the drawing needs \(DrawingFormat.byteCount(encoded.bytes.count)), more than the \(DrawingFormat.byteCount(limits.maxFileBytes)) a file may have"))
         } else {
             do {
                 try DrawingFile.writeAtomically(encoded.bytes, to: path)
@@ -374,7 +375,7 @@ public final class Autosaver {
         let disk = token.map { DiskState(token: $0, fileBytes: encoded.bytes.count, journalBytes: 0) }
         return Report(generation: generation, result: result, kind: .wholeFile, bytes: encoded.bytes.count,
                       strokes: strokes.count, records: 0, encodeSeconds: encodedAt - start,
-                      writeSeconds: monotonicNow() - encodedAt, omitted: encoded.omitted,
+                      writeSeconds: tt_monotonic_now() - encodedAt, omitted: encoded.omitted,
                       disk: encoded.omitted.isEmpty ? disk : nil)
     }
 }
@@ -421,12 +422,12 @@ struct SavePlan: Sendable {
     /// reader would reject, or a journal that would pass the policy's limit).
     func append() -> Autosaver.Report? {
         guard let disk else { return nil }
-        let start = monotonicNow()
+        let start = tt_monotonic_now()
         guard var bytes = DrawingJournal.encode(records, limits: limits) else { return nil }
         if disk.journalBytes == 0 { bytes = DrawingJournal.header(token: disk.token) + bytes }
         guard disk.journalBytes + bytes.count <= policy.journalLimit(fileBytes: disk.fileBytes) else { return nil }
-        let encodedAt = monotonicNow()
-        var result: Result<Void, FileError> = .success(())
+        let encodedAt = tt_monotonic_now()
+        var result: Result<Void, FileIOError> = .success(())
         if !records.isEmpty {
             do {
                 try DrawingJournal.append(bytes, to: DrawingJournal.path(for: path), expectedSize: disk.journalBytes,
@@ -439,15 +440,8 @@ struct SavePlan: Sendable {
         if !records.isEmpty { after.journalBytes += bytes.count }
         return Autosaver.Report(generation: generation, result: result, kind: .append, bytes: records.isEmpty ? 0 : bytes.count,
                                 strokes: strokeCount, records: records.count, encodeSeconds: encodedAt - start,
-                                writeSeconds: monotonicNow() - encodedAt, omitted: [], disk: after)
+                                writeSeconds: tt_monotonic_now() - encodedAt, omitted: [], disk: after)
     }
-}
-
-/// CLOCK_MONOTONIC in seconds, for timing saves on any thread.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 func milliseconds(_ seconds: Double) -> String {

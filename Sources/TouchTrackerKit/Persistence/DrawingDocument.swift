@@ -10,7 +10,7 @@ import TouchKit
 public final class DrawingDocument {
     public let drawing: Drawing
     public let autosaver: Autosaver
-    /// Add it to the window with ``install(in:)``.
+    /// Shown across the top of the canvas once ``install(over:)`` put it there.
     public let banner = BannerView()
     /// Set when the file asked for could not be read (it was moved aside).
     public let unreadable: UnreadableFile?

@@ -64,7 +64,7 @@ public enum DrawingExporter {
             throw error
         }
         guard rename(temporary, path) == 0 else {
-            let error = FileError("write", path)
+            let error = FileIOError("write", path)
             unlink(temporary)
             throw error
         }

@@ -40,7 +40,7 @@ public enum DrawingLocation {
 }
 
 /// A file-system failure, with the path and the reason, in one line.
-public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct FileIOError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The errno, or 0 when the problem is not the system's (a file too large to read).
     public var code: Int32
     /// What was being done: "write", "create a temporary file in", ...
@@ -104,17 +104,17 @@ public enum DrawingFile {
     }
 
     /// Creates `folder` and its missing parents (new folders get mode 0700: drawings are private).
-    public static func createFolder(_ folder: String) throws(FileError) {
+    public static func createFolder(_ folder: String) throws(FileIOError) {
         var isFolder = stat()
         if stat(folder, &isFolder) == 0 {
             guard isFolder.st_mode & S_IFMT == S_IFDIR else {
-                throw FileError("use", folder, reason: "it is not a folder")
+                throw FileIOError("use", folder, reason: "it is not a folder")
             }
             return
         }
         let parent = DrawingFile.folder(of: folder)
         if parent != folder, parent != "." { try createFolder(parent) }
-        if mkdir(folder, 0o700) != 0, errno != EEXIST { throw FileError("create the folder", folder) }
+        if mkdir(folder, 0o700) != 0, errno != EEXIST { throw FileIOError("create the folder", folder) }
     }
 
     // MARK: Reading
@@ -126,21 +126,21 @@ public enum DrawingFile {
     }
 
     /// Reads a whole regular file of at most `maxBytes`, without reading a larger one at all.
-    public static func read(_ path: String, maxBytes: Int) throws(FileError) -> ReadResult {
+    public static func read(_ path: String, maxBytes: Int) throws(FileIOError) -> ReadResult {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return .missing }
-            throw FileError("open", path)
+            throw FileIOError("open", path)
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError("read", path) }
+        guard fstat(fd, &info) == 0 else { throw FileIOError("read", path) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileError("read", path, reason: "it is not a regular file")
+            throw FileIOError("read", path, reason: "it is not a regular file")
         }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
-            throw FileError("read", path, reason: "the file is \(DrawingFormat.byteCount(size)), more than the \(DrawingFormat.byteCount(maxBytes)) limit")
+            throw FileIOError("read", path, reason: "the file is \(DrawingFormat.byteCount(size)), more than the \(DrawingFormat.byteCount(maxBytes)) limit")
         }
         // One byte more than the size, to notice a file that grew while being read.
         var bytes = [UInt8](repeating: 0, count: size + 1)
@@ -149,13 +149,13 @@ public enum DrawingFile {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError("read", path)
+                throw FileIOError("read", path)
             }
             if n == 0 { break }
             filled += n
         }
         guard filled <= maxBytes else {
-            throw FileError("read", path, reason: "the file grew past the \(DrawingFormat.byteCount(maxBytes)) limit while being read")
+            throw FileIOError("read", path, reason: "the file grew past the \(DrawingFormat.byteCount(maxBytes)) limit while being read")
         }
         bytes.removeLast(bytes.count - filled)
         return .bytes(bytes)
@@ -187,16 +187,16 @@ public enum DrawingFile {
         return true
     }
 
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
         let folder = folder(of: path)
         let counter = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let temporary = join(folder, temporaryPrefix(for: path) + "\(getpid())-\(counter)")
         var existing = stat()
         let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw FileError("create a temporary file in", folder) }
-        func fail(_ action: String) -> FileError {
-            let error = FileError(action, path)
+        guard fd >= 0 else { throw FileIOError("create a temporary file in", folder) }
+        func fail(_ action: String) -> FileIOError {
+            let error = FileIOError(action, path)
             close(fd)
             unlink(temporary)
             return error
@@ -206,12 +206,12 @@ public enum DrawingFile {
         if existing.st_mode != 0 { fchmod(fd, mode) }
         guard fsync(fd) == 0 else { throw fail("write (fsync)") }
         guard close(fd) == 0 else {
-            let error = FileError("write (close)", path)
+            let error = FileIOError("write (close)", path)
             unlink(temporary)
             throw error
         }
         guard rename(temporary, path) == 0 else {
-            let error = FileError("replace", path)
+            let error = FileIOError("replace", path)
             unlink(temporary)
             throw error
         }
@@ -226,11 +226,11 @@ public enum DrawingFile {
     }
 
     /// Makes a rename in `folder` durable. Filesystems that cannot sync folders are tolerated.
-    static func syncFolder(_ folder: String) throws(FileError) {
+    static func syncFolder(_ folder: String) throws(FileIOError) {
         let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError("open the folder", folder) }
+        guard fd >= 0 else { throw FileIOError("open the folder", folder) }
         defer { close(fd) }
-        if fsync(fd) != 0, errno != EINVAL, errno != EROFS { throw FileError("sync the folder", folder) }
+        if fsync(fd) != 0, errno != EINVAL, errno != EROFS { throw FileIOError("sync the folder", folder) }
     }
 
     /// Removes temporary files a killed TouchTracker left next to `path` (those of processes that
@@ -257,7 +257,7 @@ public enum DrawingFile {
 
     /// Renames an unreadable file to `<stem>.unreadable-<YYYYmmdd-HHMMSS>[-n].<ext>` in its folder,
     /// never replacing an existing file, and returns the new path.
-    public static func moveAside(_ path: String, now: time_t = time(nil)) throws(FileError) -> String {
+    public static func moveAside(_ path: String, now: time_t = time(nil)) throws(FileIOError) -> String {
         let folder = folder(of: path)
         let name = name(of: path)
         let stem: Substring, ext: Substring
@@ -282,10 +282,10 @@ public enum DrawingFile {
             // after checking that the name is free.
             var info = stat()
             if lstat(target, &info) == 0 { continue }
-            guard rename(path, target) == 0 else { throw FileError("move aside", path) }
+            guard rename(path, target) == 0 else { throw FileIOError("move aside", path) }
             return target
         }
-        throw FileError("move aside", path, reason: "too many unreadable copies already")
+        throw FileIOError("move aside", path, reason: "too many unreadable copies already")
     }
 
     /// Local time as `20250131-235959`, for file names.

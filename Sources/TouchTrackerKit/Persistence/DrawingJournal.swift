@@ -1,6 +1,6 @@
 // The journal beside a drawing file: the changes made since the file was last written whole, one
 // JSON line each (docs/file-format.md, "The journal"). Appending a line costs the same at any
-// drawing size, where rewriting a 100,000-line file costs about 100 ms of CPU. Opening replays the
+// drawing size, where rewriting the file costs in proportion to the drawing. Opening replays the
 // journal onto the file. The journal's first line names the token of the file write it continues,
 // so a journal that outlived a compaction (a crash between writing the file and removing the
 // journal) is never applied to the newer file.
@@ -75,30 +75,30 @@ public enum DrawingJournal {
     /// file anew with `mode`, replacing a stale one. On failure the file is cut back to
     /// `expectedSize` if possible; a part that stays is an unfinished last line, which readers
     /// ignore, or whole records that were indeed made.
-    public static func append(_ bytes: [UInt8], to path: String, expectedSize: Int, mode: mode_t = 0o644) throws(FileError) {
+    public static func append(_ bytes: [UInt8], to path: String, expectedSize: Int, mode: mode_t = 0o644) throws(FileIOError) {
         let creating = expectedSize == 0
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT | O_TRUNC : 0)
         let fd = Glibc.open(path, flags, mode)
-        guard fd >= 0 else { throw FileError(creating ? "create" : "open", path) }
+        guard fd >= 0 else { throw FileIOError(creating ? "create" : "open", path) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let error = FileError("append to", path)
+            let error = FileIOError("append to", path)
             close(fd)
             throw error
         }
         guard Int(info.st_size) == expectedSize else {
             close(fd)
-            throw FileError("append to", path, reason: "the journal is \(info.st_size) bytes where \(expectedSize) were written; it changed on disk")
+            throw FileIOError("append to", path, reason: "the journal is \(info.st_size) bytes where \(expectedSize) were written; it changed on disk")
         }
-        func fail(_ action: String) -> FileError {
-            let error = FileError(action, path)
+        func fail(_ action: String) -> FileIOError {
+            let error = FileIOError(action, path)
             _ = ftruncate(fd, off_t(expectedSize))
             close(fd)
             return error
         }
         guard DrawingFile.writeAll(bytes, to: fd) else { throw fail("write") }
         guard fsync(fd) == 0 else { throw fail("write (fsync)") }
-        guard close(fd) == 0 else { throw FileError("write (close)", path) }
+        guard close(fd) == 0 else { throw FileIOError("write (close)", path) }
         // A new file's name must be durable too.
         if creating { try DrawingFile.syncFolder(DrawingFile.folder(of: path)) }
     }
@@ -139,9 +139,9 @@ public enum DrawingJournal {
             var line = 1
             while lineStart < end {
                 let lineEnd = buffer[lineStart..<end].firstIndex(of: 0x0A)!
-                var reader = Reader(bytes: UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd]), limits: limits)
+                var reader = JSONScanner(bytes: UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd]), limits: limits)
                 reader.firstLine = line
-                do throws(DrawingFileError) {
+                do throws(DrawingParseError) {
                     if line == 1 {
                         guard let token, try reader.readHeader() == token else {
                             stale = true
@@ -221,13 +221,13 @@ private struct ReplayedDrawing {
 
 // MARK: - Reading lines
 
-extension Reader {
+extension JSONScanner {
     /// Reads the header line and returns its token.
-    mutating func readHeader() throws(DrawingFileError) -> String {
+    mutating func readHeader() throws(DrawingParseError) -> String {
         var format: String?
         var version: Int?
         var token: String?
-        try readObject { (reader: inout Reader, key: Key, _: Int) throws(DrawingFileError) in
+        try readObject { (reader: inout JSONScanner, key: Key, _: Int) throws(DrawingParseError) in
             let at = reader.i
             switch key {
             case .format:
@@ -258,11 +258,12 @@ extension Reader {
     }
 
     /// Reads one record line: exactly one of `add` (with `at`), `remove` and `update`.
-    mutating func readRecord() throws(DrawingFileError) -> DrawingJournal.Record {
+    mutating func readRecord() throws(DrawingParseError) -> DrawingJournal.Record {
         var record: DrawingJournal.Record?
         var place: Int?
         var seen = KeySet()
-        try readObject { (reader: inout Reader, key: Key, keyOffset: Int) throws(DrawingFileError) in
+        var reading = StrokeReading()
+        try readObject { (reader: inout JSONScanner, key: Key, keyOffset: Int) throws(DrawingParseError) in
             let at = reader.i
             switch key {
             case .add, .remove, .update:
@@ -270,8 +271,8 @@ extension Reader {
                     throw reader.error(at: keyOffset, "a record has one of \"add\", \"remove\" and \"update\", this one more")
                 }
                 switch key {
-                case .add: record = .add(try reader.readStroke(number: 1), at: 0)
-                case .update: record = .update(try reader.readStroke(number: 1))
+                case .add: record = .add(try reader.readStroke(number: 1, reading: &reading), at: 0)
+                case .update: record = .update(try reader.readStroke(number: 1, reading: &reading))
                 default:
                     let id = try reader.readInteger(what: "the id of the stroke removed")
                     guard (1...reader.limits.maxID).contains(id) else {
@@ -303,7 +304,7 @@ extension Reader {
         }
     }
 
-    private mutating func expectEndOfLine() throws(DrawingFileError) {
+    private mutating func expectEndOfLine() throws(DrawingParseError) {
         skipWhitespace()
         guard i == bytes.count else { throw error(at: i, "unexpected \(found()) after the end of the record") }
     }

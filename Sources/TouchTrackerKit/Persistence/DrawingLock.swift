@@ -16,7 +16,7 @@ public final class DrawingLock {
         case held(by: Int32?)
         /// No lock could be taken (a read-only folder, say): opening goes on unlocked, since
         /// saving there fails anyway and says so.
-        case unavailable(FileError)
+        case unavailable(FileIOError)
     }
 
     /// The lock file: `.NAME.lock` beside the drawing, there while the drawing is open (a crash
@@ -52,19 +52,19 @@ public final class DrawingLock {
         var attempts = 0
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return .unavailable(FileError("create the lock file", path)) }
+            guard fd >= 0 else { return .unavailable(FileIOError("create the lock file", path)) }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 defer { close(fd) }
                 if code == EWOULDBLOCK { return .held(by: readPID(fd)) }
-                return .unavailable(FileError("lock", path, code: code))
+                return .unavailable(FileIOError("lock", path, code: code))
             }
             // The holder we raced with may have unlinked this file before letting go: then the
             // lock is on a file nobody else will ever open. Only the file at `path` counts.
             if isStillAtPath(fd, path) { return finish(fd, path) }
             close(fd)
             attempts += 1
-            if attempts == 8 { return .unavailable(FileError("lock", path, reason: "the lock file keeps being replaced")) }
+            if attempts == 8 { return .unavailable(FileIOError("lock", path, reason: "the lock file keeps being replaced")) }
         }
     }
 

@@ -98,7 +98,7 @@ public struct OpenedDrawing: Sendable {
 
 extension DrawingFile {
     /// Opens the drawing at `path`: reads it, or starts an empty one if there is no file. A file
-    /// that cannot be read (any ``FileError`` or ``DrawingFileError``) is moved aside with
+    /// that cannot be read (any ``FileIOError`` or ``DrawingParseError``) is moved aside with
     /// ``moveAside(_:now:)``; then the empty drawing saves to `path`, which no longer holds it.
     /// If the file cannot be moved, the drawing saves to a new file in the first of
     /// `rescueFolders` that is not the file's own folder.
@@ -194,23 +194,23 @@ extension DrawingFile {
 
     /// Reads and decodes a drawing, with its journal replayed, without changing anything on disk
     /// (export, tools). A journal that cannot be replayed to its end is an error here.
-    public static func load(_ path: String, limits: DrawingFormat.Limits = .standard) throws(FileError) -> [Stroke] {
+    public static func load(_ path: String, limits: DrawingFormat.Limits = .standard) throws(FileIOError) -> [Stroke] {
         let strokes: [Stroke], token: String?
         switch try read(path, maxBytes: limits.maxFileBytes) {
         case .missing:
-            throw FileError("read", path, code: ENOENT)
+            throw FileIOError("read", path, code: ENOENT)
         case .bytes(let bytes):
             do {
                 (strokes, token) = try DrawingFormat.decodeWithToken(bytes, limits: limits)
             } catch {
-                throw FileError("read", path, reason: error.message)
+                throw FileIOError("read", path, reason: error.message)
             }
         }
         let journal = DrawingJournal.path(for: path)
         guard case .bytes(let bytes) = try read(journal, maxBytes: limits.maxFileBytes),
               case .replayed(let replay) = DrawingJournal.replay(bytes, onto: strokes, token: token, limits: limits)
         else { return strokes }
-        if let problem = replay.problem { throw FileError("read", journal, reason: problem) }
+        if let problem = replay.problem { throw FileIOError("read", journal, reason: problem) }
         return replay.strokes
     }
 }

@@ -1,0 +1,152 @@
+// Linux multitouch protocol B, as a touchscreen's kernel events give it (ABS_MT_SLOT,
+// ABS_MT_TRACKING_ID, ABS_MT_POSITION_X/Y, SYN_REPORT), turned into the input adapter's calls:
+// what evtest and `libinput record` traces of real devices hold. Real devices do odd things, and
+// none of them stops a replay: tracking ids that never restart at 0 (the slot is the touch id, as
+// a compositor makes it), several fingers landing in one report, reports that change nothing, a
+// slot released twice, a new contact in a slot that was never released, and SYN_DROPPED (the
+// kernel lost events: the touches in flight are cancelled, as a compositor would, and fingers
+// that land afterwards draw again).
+import TouchKit
+
+/// One kernel input event.
+public struct EvdevEvent: Equatable, Sendable {
+    public var time: Double
+    public var type: UInt16
+    public var code: UInt16
+    public var value: Int32
+
+    public init(time: Double, type: UInt16, code: UInt16, value: Int32) {
+        self.time = time
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+
+    static let synReport = (type: UInt16(0), code: UInt16(0))
+    static let synDropped = (type: UInt16(0), code: UInt16(3))
+    static let abs: UInt16 = 3
+    static let mtSlot: UInt16 = 47, mtPositionX: UInt16 = 53, mtPositionY: UInt16 = 54, mtTrackingID: UInt16 = 57
+}
+
+/// An axis's range, from the device's description (evtest's Min/Max, libinput's absinfo).
+public struct AxisRange: Equatable, Sendable {
+    public var minimum: Int32
+    public var maximum: Int32
+
+    public init(minimum: Int32, maximum: Int32) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// Where `value` lies on a window side of `length` points.
+    func scale(_ value: Int32, to length: Double) -> Double {
+        let span = Double(maximum) - Double(minimum)
+        guard span > 0 else { return 0 }
+        return (Double(value) - Double(minimum)) / span * length
+    }
+}
+
+/// Protocol-B events in, adapter calls out, one report at a time.
+public struct MultitouchDecoder {
+    private struct Slot {
+        var trackingID: Int32 = -1
+        var x: Int32 = 0, y: Int32 = 0
+        /// What the adapter was told: the contact down under this slot (its tracking id), and
+        /// where it was.
+        var reportedID: Int32 = -1
+        var reportedX: Int32 = 0, reportedY: Int32 = 0
+        /// The contact in flight when SYN_DROPPED lost events: ignored until the slot holds
+        /// another contact or none.
+        var orphanID: Int32?
+    }
+
+    private let x: AxisRange, y: AxisRange
+    private let width: Double, height: Double
+    private var slots: [Int32: Slot] = [:]
+    private var slot: Int32 = 0
+    private var dropping = false
+    /// Subtracted from event times, so a replay starts at `start`.
+    private var offset: Double?
+    private let start: Double
+
+    /// A decoder scaling the device's axes onto a window of `width` x `height` points, with times
+    /// moved so that the first event is at `start` seconds.
+    public init(x: AxisRange, y: AxisRange, width: Double, height: Double, start: Double = 0) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.start = start
+    }
+
+    /// The entries for one event: nothing until a SYN_REPORT, then a turn with the report's calls.
+    public mutating func decode(_ event: EvdevEvent) -> [RecordingEntry] {
+        if offset == nil { offset = event.time - start }
+        if event.type == EvdevEvent.synDropped.type, event.code == EvdevEvent.synDropped.code {
+            dropping = true
+            return []
+        }
+        if event.type == EvdevEvent.synReport.type, event.code == EvdevEvent.synReport.code {
+            let time = event.time - (offset ?? 0)
+            if dropping {
+                dropping = false
+                return resynchronize(time: time)
+            }
+            return report(time: time)
+        }
+        guard !dropping, event.type == EvdevEvent.abs else { return [] }
+        switch event.code {
+        case EvdevEvent.mtSlot: slot = event.value
+        case EvdevEvent.mtTrackingID: slots[slot, default: Slot()].trackingID = event.value < 0 ? -1 : event.value
+        case EvdevEvent.mtPositionX: slots[slot, default: Slot()].x = event.value
+        case EvdevEvent.mtPositionY: slots[slot, default: Slot()].y = event.value
+        default: break
+        }
+        return []
+    }
+
+    private func point(_ s: Slot) -> Point { Point(x: x.scale(s.x, to: width), y: y.scale(s.y, to: height)) }
+
+    private mutating func report(time: Double) -> [RecordingEntry] {
+        var calls: [InputEvent] = []
+        for number in slots.keys.sorted() {
+            var s = slots[number]!
+            let id = TouchInput.ID(source: .touchscreen, number: number)
+            if let orphan = s.orphanID {
+                guard s.trackingID != orphan else { continue }
+                s.orphanID = nil
+            }
+            if s.reportedID >= 0, s.trackingID != s.reportedID {
+                // Lifted, or a new contact took the slot without a release between.
+                calls.append(.up(id, time: time))
+                s.reportedID = -1
+            }
+            if s.trackingID >= 0, s.reportedID < 0 {
+                calls.append(.down(id, point(s), time: time, kind: .direct, force: 0))
+                s.reportedID = s.trackingID
+            } else if s.trackingID >= 0, s.x != s.reportedX || s.y != s.reportedY {
+                calls.append(.motion(id, point(s), time: time, force: nil))
+            }
+            (s.reportedX, s.reportedY) = (s.x, s.y)
+            slots[number] = s
+        }
+        guard !calls.isEmpty else { return [] }
+        // A device trace has no host turns: timers due by a report fire before it, as the app's
+        // loop would have fired them while waiting for it.
+        return [.timers(time), .turn(time)] + calls.map(RecordingEntry.input) + [.input(.frame)]
+    }
+
+    /// After SYN_DROPPED: what the adapter was told can no longer be trusted, so the touches in
+    /// flight are cancelled; their fingers count again only once lifted.
+    private mutating func resynchronize(time: Double) -> [RecordingEntry] {
+        var inFlight = false
+        for number in slots.keys {
+            if slots[number]!.reportedID >= 0 {
+                inFlight = true
+                slots[number]!.reportedID = -1
+                if slots[number]!.trackingID >= 0 { slots[number]!.orphanID = slots[number]!.trackingID }
+            }
+        }
+        return inFlight ? [.timers(time), .turn(time), .input(.cancel(.touchscreen))] : []
+    }
+}

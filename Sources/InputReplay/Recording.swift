@@ -1,0 +1,197 @@
+// A recorded session: every call that reached the input adapter, the host's turns and timer
+// firings, keys and window geometry, in order. Text, one entry a line, so a recording written as
+// it goes survives whatever ends the app (each line is written whole), and can be read, diffed and
+// cut by hand. docs/input-recording.md describes the format.
+import TouchKit
+
+/// One line of a recording.
+public enum RecordingEntry: Equatable, Sendable {
+    /// A call into the input adapter.
+    case input(InputEvent)
+    /// A turn of the host's event loop began at this time of its clock (seconds).
+    case turn(Double)
+    /// The host fired the timers due at this time.
+    case timers(Double)
+    /// The window's size in points, its scale, and whether it draws its own title bar.
+    case window(width: Double, height: Double, scale: Double, titleBar: Bool)
+    /// A key press the app got: the XKB keysym, modifiers (shift 1, control 2, alt 4, logo 8) and
+    /// the keysym's name.
+    case key(keysym: UInt32, modifiers: UInt8, name: String)
+    /// The edit menu's item with this action was chosen (the popup is the host's, outside the
+    /// adapter).
+    case menuChoice(String)
+    /// The platform dismissed the edit menu (a tap outside it).
+    case menuDismissed
+}
+
+/// The recording format: its header line, and each entry as a line.
+public enum RecordingFormat {
+    public static let header = "touchtracker-input 1"
+
+    /// A line (without its newline) for `entry`. Numbers are written exactly (the shortest
+    /// decimal that reads back as the same Double).
+    public static func line(_ entry: RecordingEntry) -> String {
+        switch entry {
+        case .input(let event):
+            switch event {
+            case let .down(id, p, time, kind, force):
+                return "down \(source(id.source)) \(id.number) \(p.x) \(p.y) \(time) \(kindName(kind)) \(force)"
+            case let .motion(id, p, time, force):
+                return "motion \(source(id.source)) \(id.number) \(p.x) \(p.y) \(time)" + (force.map { " \($0)" } ?? "")
+            case let .up(id, time): return "up \(source(id.source)) \(id.number) \(time)"
+            case .frame: return "frame"
+            case .cancel(let s): return "cancel \(source(s))"
+            case .beginBatch: return "batch"
+            case .endBatch: return "end"
+            }
+        case .turn(let t): return "turn \(t)"
+        case .timers(let t): return "timers \(t)"
+        case let .window(width, height, scale, titleBar):
+            return "window \(width) \(height) \(scale) \(titleBar ? "titlebar" : "bare")"
+        case let .key(keysym, modifiers, name):
+            return "key \(keysym) \(modifiers) \(name)"
+        case .menuChoice(let action): return "menu choose \(action)"
+        case .menuDismissed: return "menu dismissed"
+        }
+    }
+
+    /// Reads a whole recording. The first line must be the header (a newer version is refused by
+    /// name); blank lines and `#` comments are skipped.
+    public static func parse(_ text: String) throws(RecordingError) -> [RecordingEntry] {
+        var entries: [RecordingEntry] = []
+        var number = 0
+        var sawHeader = false
+        for raw in lines(of: text) {
+            number += 1
+            let line = raw
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
+            if !sawHeader {
+                guard line.hasPrefix("touchtracker-input ") else {
+                    throw RecordingError(line: number, "not a TouchTracker input recording (its first line should be '\(header)')")
+                }
+                guard line == header else {
+                    throw RecordingError(line: number, "recording format '\(line.dropFirst(19))' is not one this version reads (1)")
+                }
+                sawHeader = true
+                continue
+            }
+            entries.append(try entry(Substring(line), line: number))
+        }
+        guard sawHeader else { throw RecordingError(line: 1, "empty file: not a TouchTracker input recording") }
+        return entries
+    }
+
+    private static func entry(_ line: Substring, line lineNumber: Int) throws(RecordingError) -> RecordingEntry {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        func fail(_ why: String) -> RecordingError { RecordingError(line: lineNumber, why) }
+        func count(_ n: ClosedRange<Int>) throws(RecordingError) {
+            guard n.contains(words.count) else {
+                throw fail("'\(words[0])' takes \(n.lowerBound == n.upperBound ? "\(n.lowerBound - 1)" : "\(n.lowerBound - 1) or \(n.upperBound - 1)") values, not \(words.count - 1)")
+            }
+        }
+        func number(_ i: Int, _ what: String) throws(RecordingError) -> Double {
+            guard let v = Double(words[i]), v.isFinite else { throw fail("\(what) '\(words[i])' is not a finite number") }
+            return v
+        }
+        func id(_ i: Int) throws(RecordingError) -> TouchInput.ID {
+            guard let s = sourceNamed(words[i]) else { throw fail("unknown input source '\(words[i])' (touchscreen, pointer, tablet)") }
+            guard let n = Int32(words[i + 1]) else { throw fail("touch id '\(words[i + 1])' is not a 32-bit integer") }
+            return TouchInput.ID(source: s, number: n)
+        }
+        switch words[0] {
+        case "down":
+            try count(8...8)
+            guard let kind = kindNamed(words[6]) else { throw fail("unknown touch kind '\(words[6])' (direct, pointer, pencil)") }
+            return .input(.down(try id(1), Point(x: try number(3, "x"), y: try number(4, "y")), time: try number(5, "time"),
+                                kind: kind, force: try number(7, "force")))
+        case "motion":
+            try count(6...7)
+            return .input(.motion(try id(1), Point(x: try number(3, "x"), y: try number(4, "y")), time: try number(5, "time"),
+                                  force: words.count == 7 ? try number(6, "force") : nil))
+        case "up":
+            try count(4...4)
+            return .input(.up(try id(1), time: try number(3, "time")))
+        case "frame": try count(1...1); return .input(.frame)
+        case "cancel":
+            try count(2...2)
+            guard let s = sourceNamed(words[1]) else { throw fail("unknown input source '\(words[1])'") }
+            return .input(.cancel(s))
+        case "batch": try count(1...1); return .input(.beginBatch)
+        case "end": try count(1...1); return .input(.endBatch)
+        case "turn": try count(2...2); return .turn(try number(1, "time"))
+        case "timers": try count(2...2); return .timers(try number(1, "time"))
+        case "window":
+            try count(5...5)
+            let width = try number(1, "width"), height = try number(2, "height"), scale = try number(3, "scale")
+            guard width >= 1, height >= 1, width <= 32_768, height <= 32_768 else { throw fail("window size \(width)x\(height) is out of range") }
+            guard scale > 0, scale <= 8 else { throw fail("scale \(scale) is out of range") }
+            guard words[4] == "titlebar" || words[4] == "bare" else { throw fail("'\(words[4])' should be titlebar or bare") }
+            return .window(width: width, height: height, scale: scale, titleBar: words[4] == "titlebar")
+        case "key":
+            try count(4...4)
+            guard let keysym = UInt32(words[1]), let modifiers = UInt8(words[2]), modifiers < 16 else {
+                throw fail("key '\(words[1]) \(words[2])' should be a keysym and modifiers (0-15)")
+            }
+            return .key(keysym: keysym, modifiers: modifiers, name: String(words[3]))
+        case "menu":
+            if words.count == 2, words[1] == "dismissed" { return .menuDismissed }
+            guard words.count == 3, words[1] == "choose" else { throw fail("'menu' takes 'choose ACTION' or 'dismissed'") }
+            return .menuChoice(String(words[2]))
+        default:
+            throw fail("unknown entry '\(words[0].prefix(40))'")
+        }
+    }
+
+    private static func source(_ s: TouchInput.Source) -> String {
+        switch s {
+        case .touchscreen: "touchscreen"
+        case .pointer: "pointer"
+        case .tablet: "tablet"
+        }
+    }
+
+    private static func sourceNamed(_ name: Substring) -> TouchInput.Source? {
+        switch name {
+        case "touchscreen": .touchscreen
+        case "pointer": .pointer
+        case "tablet": .tablet
+        default: nil
+        }
+    }
+
+    private static func kindName(_ kind: Touch.Kind) -> String {
+        switch kind {
+        case .direct: "direct"
+        case .indirectPointer: "pointer"
+        case .pencil: "pencil"
+        }
+    }
+
+    private static func kindNamed(_ name: Substring) -> Touch.Kind? {
+        switch name {
+        case "direct": .direct
+        case "pointer": .indirectPointer
+        case "pencil": .pencil
+        default: nil
+        }
+    }
+}
+
+/// A file that is not a readable recording or trace: where and what.
+public struct RecordingError: Error, Equatable, CustomStringConvertible {
+    /// The line (from 1) the problem is on.
+    public let line: Int
+    public let reason: String
+
+    public init(line: Int, _ reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { "line \(line): \(reason)" }
+}
+
+/// The lines of `text`, split at LF and CRLF alike (Swift takes CRLF for one character).
+func lines<S: StringProtocol>(of text: S) -> [S.SubSequence] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+}

@@ -1,0 +1,28 @@
+/// One call into ``TouchInput``, as a value: what a recording of a session stores and a replay
+/// feeds back through the same adapter, so a replay delivers exactly what the live session did.
+public enum InputEvent: Equatable, Sendable {
+    case down(TouchInput.ID, Point, time: Double, kind: Touch.Kind, force: Double)
+    /// `force` is nil when the motion kept the previous pressure.
+    case motion(TouchInput.ID, Point, time: Double, force: Double?)
+    case up(TouchInput.ID, time: Double)
+    case frame
+    case cancel(TouchInput.Source)
+    /// The host began and ended one turn of reading its input (``TouchInput/beginBatch()``).
+    case beginBatch
+    case endBatch
+}
+
+extension TouchInput {
+    /// Makes the call `event` stands for.
+    public func apply(_ event: InputEvent) {
+        switch event {
+        case let .down(id, location, time, kind, force): down(id, at: location, time: time, kind: kind, force: force)
+        case let .motion(id, location, time, force): motion(id, at: location, time: time, force: force)
+        case let .up(id, time): up(id, time: time)
+        case .frame: frame()
+        case .cancel(let source): cancel(source: source)
+        case .beginBatch: beginBatch()
+        case .endBatch: endBatch()
+        }
+    }
+}

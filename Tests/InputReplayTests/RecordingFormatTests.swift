@@ -1,0 +1,84 @@
+import PropertyBased
+import Testing
+import TouchKit
+@testable import InputReplay
+
+@Suite("Recording format")
+struct RecordingFormatTests {
+    static let sample: [RecordingEntry] = [
+        .window(width: 1024, height: 768, scale: 2, titleBar: true),
+        .turn(12.5),
+        .input(.beginBatch),
+        .input(.down(.touch(3), Point(x: 120.25, y: 80.00390625), time: 12.499, kind: .direct, force: 0)),
+        .input(.motion(TouchInput.ID(source: .tablet, number: 0), Point(x: 0.1, y: 1e-7), time: 12.5, force: 0.731)),
+        .input(.motion(TouchInput.ID(source: .pointer, number: 0), Point(x: -3, y: 4), time: 12.5, force: nil)),
+        .input(.frame),
+        .input(.up(.touch(3), time: 12.6)),
+        .input(.cancel(.touchscreen)),
+        .input(.endBatch),
+        .timers(13.1),
+        .key(keysym: 0xff1b, modifiers: 2, name: "Escape"),
+        .menuChoice("deleteLine"),
+        .menuDismissed,
+    ]
+
+    @Test("Every kind of entry reads back exactly, numbers bit for bit")
+    func roundTrip() throws {
+        let text = ([RecordingFormat.header] + Self.sample.map(RecordingFormat.line)).joined(separator: "\n") + "\n"
+        #expect(try RecordingFormat.parse(text) == Self.sample)
+    }
+
+    @Test("Random coordinates, times and forces round-trip exactly")
+    func randomNumbersRoundTrip() async {
+        let number = Gen.double(in: -1e6...1e6)
+        await propertyCheck(count: 300, input: number, number, number, number) { x, y, t, f in
+            let entries: [RecordingEntry] = [.turn(t), .input(.down(.touch(1), Point(x: x, y: y), time: t, kind: .pencil, force: f)),
+                                             .input(.motion(.touch(1), Point(x: y, y: x), time: t, force: f))]
+            let text = ([RecordingFormat.header] + entries.map(RecordingFormat.line)).joined(separator: "\n")
+            #expect((try? RecordingFormat.parse(text)) == entries)
+        }
+    }
+
+    @Test("A wrong file gets one clear error naming its line")
+    func errorsNameTheLine() throws {
+        func error(_ text: String) -> RecordingError? {
+            do throws(RecordingError) { _ = try RecordingFormat.parse(text); return nil } catch { return error }
+        }
+        #expect(error("") == RecordingError(line: 1, "empty file: not a TouchTracker input recording"))
+        #expect(error("hello\n")?.line == 1)
+        #expect(error("touchtracker-input 2\nframe\n")?.reason.contains("'2' is not one this version reads") == true)
+        #expect(error("touchtracker-input 1\nframe\n\ndown touchscreen 1 nan 2 3 direct 0\n")?.line == 4)
+        #expect(error("touchtracker-input 1\nmotion touchscreen 1 1 2\n")?.reason.contains("takes") == true)
+        #expect(error("touchtracker-input 1\nup mouse 1 2\n")?.reason.contains("unknown input source") == true)
+        #expect(error("touchtracker-input 1\nwindow 0 768 1 bare\n")?.reason.contains("out of range") == true)
+        #expect(error("touchtracker-input 1\nfly away\n")?.reason == "unknown entry 'fly'")
+        // Comments, blank lines and CRLF are fine.
+        #expect(try RecordingFormat.parse("# made by hand\r\ntouchtracker-input 1\r\n\r\nframe\r\n") == [.input(.frame)])
+    }
+
+    @Test("Hostile input never crashes the reader: it reads, or says which line is wrong")
+    func fuzz() async {
+        let valid = ([RecordingFormat.header] + Self.sample.map(RecordingFormat.line)).joined(separator: "\n")
+        let bytes = Array(valid.utf8)
+        await propertyCheck(count: 400, input: Gen.int(in: 0...(bytes.count - 1)), Gen.int(in: 0...255), Gen.int(in: 0...3)) {
+            at, byte, mode in
+            var mutated = bytes
+            switch mode {
+            case 0: mutated[at] = UInt8(byte)
+            case 1: mutated.removeSubrange(at...)
+            case 2: mutated.insert(contentsOf: Array(repeating: UInt8(byte), count: 50), at: at)
+            default: mutated.remove(at: at)
+            }
+            let text = String(decoding: mutated, as: UTF8.self)
+            do throws(RecordingError) {
+                _ = try RecordingFormat.parse(text)
+            } catch {
+                #expect(error.line >= 1 && error.line <= text.split(separator: "\n", omittingEmptySubsequences: false).count + 1)
+            }
+            // Device-trace readers too.
+            _ = try? readInputFile(text, width: 100, height: 100)
+            _ = try? EvtestTrace.entries(text, width: 100, height: 100)
+            _ = try? LibinputRecordTrace.entries(text, width: 100, height: 100)
+        }
+    }
+}
