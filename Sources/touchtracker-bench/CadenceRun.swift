@@ -128,7 +128,7 @@ extension TouchTrackerBench {
             for (label, value) in [("median", { (h: Latencies) in h.p50 }), ("p99", { (h: Latencies) in h.p99 })] {
                 let ratios = measured.compactMap { r in reference.at(r.hz).map { (r.hz, value(r.latency.toRepaint) / max(value($0.latency.toRepaint), 0.001)) } }
                 let worst = ratios.max { $0.1 < $1.1 }!
-                targets.add(worst.1 <= 1.1, "input-to-repaint \(label) vs weston-simple-touch, cadence sweep on the \(name): worst \(String(format: "%.2fx", worst.1)) at \(Int(worst.0)) Hz (at most 1.1x at every cadence)")
+                targets.add(worst.1 <= 1.1, "input-to-repaint \(label) vs weston-simple-touch, cadence sweep on the \(name): worst \(String(format: "%.3fx", worst.1)) at \(Int(worst.0)) Hz (at most 1.1x at every cadence)")
             }
         }
     }
