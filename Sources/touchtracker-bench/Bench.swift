@@ -183,26 +183,26 @@ struct TouchTrackerBench: ParsableCommand {
         }
 
         say("\n## One touch frame, in process (ten fingers through TouchInput, painted as the host does; µs)")
-        say("lines     input p50   p99      paint p50   p99      max      pixels/frame")
+        say("lines       input p50   p99      paint p50   p99      max      pixels/frame")
         let drawingArea = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 130))
         for drawing in sizes.map({ CanvasDrawing.short($0) }) + [.dense(denseLines)] {
             let r = measureFramePainting(strokes: drawing.strokes(in: drawingArea), width: Self.width, height: Self.height,
                                          frames: quick ? 300 : 1_200)
-            say(pad(drawing == .dense(denseLines) ? "\(denseLines) long" : "\(drawing.lines)", 9) + pad("\(r.input.valueAtPercentile(50))", 12) + pad("\(r.input.valueAtPercentile(99))", 9)
+            say(pad(drawing == .dense(denseLines) ? "\(denseLines) long" : "\(drawing.lines)", 11) + pad("\(r.input.valueAtPercentile(50))", 12) + pad("\(r.input.valueAtPercentile(99))", 9)
                 + pad("\(r.paint.valueAtPercentile(50))", 12) + pad("\(r.paint.valueAtPercentile(99))", 9) + pad("\(r.paint.max)", 9) + "\(r.pixels / max(r.frames, 1))")
         }
     }
 
     func sizeSweep(appPath: String, targets: inout Targets) throws {
         let seconds = self.seconds ?? (quick ? 2.5 : 8)
-        say("\n## Under Weston: drawing sizes, ten fingers at 60 and 120 Hz, \(seconds) s each")
+        say("\n## Under Weston: drawing sizes and the dense drawing, ten fingers at 60 and 120 Hz, \(seconds) s each")
         var reference: ClientResult?
         if !noReference {
             reference = try measureClient(.reference, seconds: seconds)
         }
         var results: [ClientResult] = []
-        for size in sizes {
-            results.append(try measureClient(.app(path: appPath, drawing: .short(size)), seconds: seconds))
+        for drawing in sizes.map({ CanvasDrawing.short($0) }) + [.dense(denseLines)] {
+            results.append(try measureClient(.app(path: appPath, drawing: drawing), seconds: seconds))
         }
         report(results, reference: reference, targets: &targets)
     }
@@ -250,11 +250,11 @@ struct TouchTrackerBench: ParsableCommand {
         say("\n## Instructions under callgrind, in process (ten fingers: \(frames) frames; gestures on the dense drawing of \(denseLines) long lines)")
         let started = monotonicNow()
         let steps = try runCallgrind(frames: frames, denseLines: denseLines, width: Self.width, height: Self.height, keepFiles: keepFiles)
-        say("step                                          instructions      per frame/gesture   per event")
+        say("step                                          instructions      per frame/gesture         per touch event")
         for s in steps {
             let perUnit = s.instructions / UInt64(max(s.step.units, 1))
-            say(pad(s.step.name, 46) + pad(grouped(s.instructions), 18) + pad(grouped(perUnit) + " /\(s.step.unit)", 20)
-                + (s.step.events > 0 ? grouped(s.instructions / UInt64(s.step.events)) : "-"))
+            say(pad(s.step.name, 46) + pad(grouped(s.instructions), 18) + pad(grouped(perUnit) + " /\(s.step.unit)", 26)
+                + (s.step.unit == "frame" && s.step.events > 0 ? grouped(s.instructions / UInt64(s.step.events)) : "-"))
         }
         say(String(format: "(callgrind took %.0f s)", monotonicNow() - started))
     }

@@ -61,6 +61,7 @@ func runCallgrind(frames: Int, denseLines: Int, width: Int, height: Int, keepFil
     process.arguments = ["--tool=callgrind", "--collect-atstart=no", "--toggle-collect=ttbench_measured",
                          "--dump-after=ttbench_measured", "--callgrind-out-file=\(directory)/callgrind.out",
                          me, "--callgrind-worker", "--callgrind-frames", "\(frames)", "--dense-lines", "\(denseLines)"]
+    if keepFiles { say("  (worker: \(valgrind) \(process.arguments!.joined(separator: " ")))") }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

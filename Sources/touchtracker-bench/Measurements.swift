@@ -18,6 +18,11 @@ extension Histogram where Count == UInt64 {
     var p50: Double { Double(valueAtPercentile(50)) / 1000 }
     var p99: Double { Double(valueAtPercentile(99)) / 1000 }
     var maxMilliseconds: Double { Double(max) / 1000 }
+
+    /// How many recorded values are above `microseconds`.
+    func count(above microseconds: UInt64) -> UInt64 {
+        count(within: (microseconds + 1)...Swift.max(max, microseconds + 1))
+    }
 }
 
 /// The plugin's `latency report`, turned into histograms.

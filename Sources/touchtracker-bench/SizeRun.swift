@@ -104,6 +104,11 @@ extension TouchTrackerBench {
     struct ClientResult {
         var name: String
         var lines: Int
+        var drawing: CanvasDrawing
+        /// "at 1000 lines", "on the dense drawing (10000 long lines)": for target lines.
+        var at: String {
+            if case .dense = drawing { "on the \(drawing.name)" } else { "at \(lines) lines" }
+        }
         var at60: Phase
         var at120: Phase
         var rssKiB: Int
@@ -139,7 +144,7 @@ extension TouchTrackerBench {
         let resident = ResidentMemory(pid: pid)
         // And once the window has been left alone for a while, as most of the time.
         usleep(2_500_000)
-        let result = ClientResult(name: client.name, lines: lines, at60: at60, at120: at120,
+        let result = ClientResult(name: client.name, lines: lines, drawing: client.drawing, at60: at60, at120: at120,
                                   rssKiB: rss, peakKiB: statusKiB(pid: pid, "VmHWM") ?? 0,
                                   idleKiB: statusKiB(pid: pid, "VmRSS") ?? 0,
                                   resident: resident,
