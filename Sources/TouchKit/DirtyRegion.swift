@@ -12,7 +12,7 @@ public struct DirtyRegion: Equatable, Sendable {
     public let limit: Int
 
     /// The limit a region gets unless told otherwise.
-    public static let defaultLimit = 48
+    public static let defaultLimit = 128
 
     public init(limit: Int = defaultLimit) {
         precondition(limit >= 1)
