@@ -48,6 +48,9 @@ public final class ImageSurface {
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).
     public func flush() { cairo_surface_flush(surface) }
 
+    /// Tells Cairo that the pixels were written behind its back (a copy from another buffer).
+    public func markDirty() { cairo_surface_mark_dirty(surface) }
+
     /// The pixel at (x, y) as an unpremultiplied colour, for tests.
     public func color(x: Int, y: Int) -> Color? {
         guard x >= 0, y >= 0, x < width, y < height, let data = cairo_image_surface_get_data(surface) else { return nil }

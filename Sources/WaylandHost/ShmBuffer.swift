@@ -42,5 +42,18 @@ final class ShmBuffer {
         }
     }
 
+    /// Takes `other`'s pixels and what they lack: a new buffer starts as a copy of the newest one
+    /// instead of being painted whole (a copy is a fraction of a full repaint, and a spare is
+    /// made in the middle of a stream of input). Reading a buffer the compositor holds is fine;
+    /// only writing it is not.
+    func copy(from other: ShmBuffer) {
+        guard other.width == width, other.height == height else { return }
+        other.image.flush()
+        image.flush()
+        pool.base.copyMemory(from: other.pool.base, byteCount: ImageSurface.stride(forWidth: width) * height)
+        image.markDirty()
+        stale = other.stale
+    }
+
     deinit { wlBuffer.destroy() }
 }

@@ -338,6 +338,7 @@ final class ToplevelWindow {
             buffer.onRelease = { [unowned self] in
                 if self.wantsRedraw { self.redrawIfNeeded() }
             }
+            if let newest = buffers.max(by: { $0.lastCommitted < $1.lastCommitted }) { buffer.copy(from: newest) }
             buffers.append(buffer)
             if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
             return buffer

@@ -160,8 +160,14 @@ struct DecorationTests {
                 (wider.width - 105...wider.width - 60).contains($0.width) && (345...375).contains($0.height)
             }
 
-            // Touch is for drawing, up to the very edge.
+            // Touch is for drawing, up to the very edge: once the compositor shows the window at
+            // its new size (and has ended the pointer's resize grab).
             let y = smaller.y + 200
+            try app.session.waitForScreen("the window at its new size") { shot in
+                shot.pixel(x: smaller.x + smaller.width - 3, y: y) == .white
+                    && shot.pixel(x: smaller.x + smaller.width + 3, y: y) != .white
+            }
+            usleep(100_000)
             try app.session.touchDown(0, x: smaller.x + smaller.width - 2, y: y)
             try app.session.touchFrame()
             try app.session.touchMotion(0, x: smaller.x + smaller.width - 120, y: y)
