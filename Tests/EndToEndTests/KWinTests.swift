@@ -1,0 +1,196 @@
+// The real touchtracker under a real headless KWin 5.27 (KDE Plasma's compositor): touch through
+// KDE's fake-input protocol on our generated bindings, screenshots from KWin's ScreenShot2 API,
+// window geometry from a KWin script. KWin offers xdg-decoration, so the app draws no title bar;
+// without Breeze installed KWin draws no decoration either, so the window is all canvas and toolbar.
+// KWin is the only compositor here that sends a real `wl_touch.cancel`.
+//
+// The suite shares one session (the `.kwinSession` trait starts it before the first test and
+// stops it after the last); each test launches its own app and leaves the session clean
+// (`KWinSession.reset()`), also when it fails.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import KWinHarness
+import Testing
+import WestonHarness
+
+/// Starts one KWin session for the suite it is attached to and ends it, and every process it
+/// started, after the suite's last test. A session that does not start fails the suite.
+struct KWinSessionTrait: SuiteTrait, TestScoping {
+    @TaskLocal static var current: KWinSession?
+    var options = KWinSession.Options()
+
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        let session = try KWinSession(options)
+        defer {
+            session.stop()
+            session.removeFiles()
+        }
+        try await Self.$current.withValue(session) { try await function() }
+    }
+}
+
+extension Trait where Self == KWinSessionTrait {
+    /// One shared headless KWin for the suite's tests (`KWinSessionTrait.current`).
+    static var kwinSession: Self { Self() }
+}
+
+/// The app in the suite's KWin session; its window is placed (centred) by KWin.
+final class KWinAppUnderTest {
+    static let appID = "org.touchtracker.TouchTracker"
+
+    let session: KWinSession
+    let app: ChildProcess
+    let window: KWinWindow
+
+    init(session: KWinSession, arguments: [String], environment: [String: String] = [:]) throws {
+        self.session = session
+        app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker",
+                                 environment: environment)
+        window = try session.waitForWindow(appID: Self.appID, process: app)
+        try session.waitForScreen("the white canvas") { shot in
+            shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white
+                && shot.pixel(x: self.window.x + 8, y: self.window.y + 8) == .white
+        }
+    }
+
+    /// A point of the canvas (the window's top-left corner is the canvas's), in global coordinates.
+    func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + y) }
+
+    /// Waits until the app's `--trace` log has `count` lines containing `text`.
+    func waitForTrace(_ text: String, count: Int, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while app.standardError.components(separatedBy: text).count - 1 < count {
+            guard Date() < deadline else {
+                throw HarnessError("the app's trace never had \(count) × '\(text)':\n\(app.standardError)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where
+    /// they started and ended, in global coordinates.
+    func twoFingersDown(steps: Int) throws -> (starts: [(x: Double, y: Double)], ends: [(x: Double, y: Double)]) {
+        let starts = [onCanvas(150, 100), onCanvas(400, 100)]
+        let ends = [onCanvas(150, 500), onCanvas(750, 450)]
+        try down(0, starts[0])
+        try down(1, starts[1])
+        // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
+        try waitForTrace("phase=began", count: 2)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            for slot in 0...1 {
+                try move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
+                                starts[slot].y + (ends[slot].y - starts[slot].y) * t))
+            }
+        }
+        return (starts, ends)
+    }
+
+    /// One finger draws a finished line.
+    func drawLine(_ id: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double), steps: Int = 6) throws {
+        try down(id, a)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            try move(id, (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
+        }
+        try up(id)
+    }
+
+    func down(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(id, x: p.x, y: p.y) }
+    func move(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(id, x: p.x, y: p.y) }
+    func up(_ id: Int) throws { try session.touchUp(id) }
+
+    /// Whether every sample of the line from `a` to `b` shows `colour`.
+    static func line(_ shot: Screenshot, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), is colour: Pixel) -> Bool {
+        samples(from: a, to: b).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == colour }
+    }
+}
+
+/// Runs `body` with a fresh app in the suite's KWin session. An error fails the test with the
+/// session's logs and keeps its files; either way the session is reset for the next test.
+func withKWinApp(arguments: [String] = ["--trace"], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation,
+                 _ body: (KWinAppUnderTest) throws -> Void) {
+    guard let session = KWinSessionTrait.current else {
+        Issue.record("no KWin session: the suite needs the .kwinSession trait", sourceLocation: sourceLocation)
+        return
+    }
+    do {
+        try body(try KWinAppUnderTest(session: session, arguments: arguments, environment: environment))
+    } catch {
+        session.keepFiles = true
+        Issue.record("\(error)\n\(session.diagnostics)", sourceLocation: sourceLocation)
+    }
+    do {
+        try session.reset()
+    } catch {
+        session.keepFiles = true
+        Issue.record("the KWin session could not be reset for the next test: \(error)\n\(session.diagnostics)",
+                     sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("TouchTracker under KWin", .serialized, .kwinSession)
+struct KWinTests {
+    @Test("A1 T2: two fingers draw two lines, red while down, black once lifted")
+    func twoFingersDraw() {
+        withKWinApp { app in
+            let (starts, ends) = try app.twoFingersDown(steps: 8)
+            try app.session.waitForScreen("two red lines") { shot in
+                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .red) }
+            }
+            try app.up(0)
+            try app.session.waitForScreen("the first line black, the second still red") { shot in
+                KWinAppUnderTest.line(shot, starts[0], ends[0], is: .black)
+                    && KWinAppUnderTest.line(shot, starts[1], ends[1], is: .red)
+            }
+            try app.up(1)
+            let shot = try app.session.waitForScreen("two black lines") { shot in
+                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .black) }
+            }
+            try ensure(shot, app.onCanvas(300, 450), is: .white, "the canvas between the lines")
+            // Each finger is its own touch, located in canvas coordinates; KWin frames every
+            // fake-input event, so the two downs came as two calls (T2).
+            let log = app.app.standardError
+            #expect(log.contains("x=150.0 y=100.0") && log.contains("x=400.0 y=100.0"), "\(log)")
+            #expect(log.components(separatedBy: "touchesBegan").count - 1 == 2, "\(log)")
+            #expect(log.components(separatedBy: "phase=ended").count - 1 >= 2, "\(log)")
+        }
+    }
+
+    @Test("A2 T9: KWin's own wl_touch.cancel in the middle of a two-finger stroke removes both lines in progress and keeps the finished one")
+    func compositorCancel() {
+        withKWinApp { app in
+            let finished = (app.onCanvas(100, 600), app.onCanvas(900, 600))
+            try app.drawLine(0, from: finished.0, to: finished.1)
+            try app.session.waitForScreen("the finished line black") { shot in
+                KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+            }
+            let (starts, ends) = try app.twoFingersDown(steps: 6)
+            try app.session.waitForScreen("two red lines beside the black one") { shot in
+                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .red) }
+                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+            }
+            try app.session.touchCancel()
+            try app.session.waitForScreen("the red lines gone, the black one kept") { shot in
+                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .white) }
+                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+            }
+            // The cancel came from the compositor and reached the canvas for both touches at once.
+            try app.waitForTrace("touchesCancelled", count: 2)
+            let log = app.app.standardError
+            let cancelled = log.split(separator: "\n").filter { $0.contains("touchesCancelled") }
+            #expect(cancelled.count == 2 && cancelled.allSatisfy { $0.contains("touches=2") }, "\(log)")
+            #expect(!log.contains("touchesEnded touches=2"), "\(log)")
+            // Touch still works after a cancel.
+            let again = (app.onCanvas(700, 150), app.onCanvas(700, 450))
+            try app.drawLine(5, from: again.0, to: again.1)
+            try app.session.waitForScreen("a new black line") { shot in
+                KWinAppUnderTest.line(shot, again.0, again.1, is: .black)
+                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+            }
+        }
+    }
+}
