@@ -99,9 +99,33 @@ final class KWinAppUnderTest {
         try up(id)
     }
 
+    /// A tap: one finger down and up again where it landed.
+    func tap(_ id: Int, _ p: (x: Double, y: Double)) throws {
+        try down(id, p)
+        usleep(50_000)
+        try up(id)
+    }
+
     func down(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(id, x: p.x, y: p.y) }
     func move(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(id, x: p.x, y: p.y) }
     func up(_ id: Int) throws { try session.touchUp(id) }
+
+    /// The menu's dark background (94 % opaque) over the white canvas.
+    static let menuColour = Pixel(red: 41, green: 41, blue: 44)
+
+    /// The box of the popup menu's dark background in the 160 x 120 px above `tap`, if it shows:
+    /// KWin 5.27's scripting does not list popups, so the screenshot finds it.
+    static func menu(in shot: Screenshot, above tap: (x: Double, y: Double))
+        -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+        for y in Int(tap.y) - 120..<Int(tap.y) {
+            for x in Int(tap.x) - 160...Int(tap.x) + 160 where shot.pixel(x: x, y: y)?.isClose(to: menuColour, tolerance: 10) == true {
+                box = box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (x, y, x, y)
+            }
+        }
+        guard let box, box.maxX - box.minX > 20, box.maxY - box.minY > 10 else { return nil }
+        return (Double(box.minX), Double(box.minY), Double(box.maxX + 1), Double(box.maxY + 1))
+    }
 
     /// Whether every sample of the line from `a` to `b` shows `colour`.
     static func line(_ shot: Screenshot, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), is colour: Pixel) -> Bool {
@@ -157,6 +181,77 @@ struct KWinTests {
             #expect(log.contains("x=150.0 y=100.0") && log.contains("x=400.0 y=100.0"), "\(log)")
             #expect(log.components(separatedBy: "touchesBegan").count - 1 == 2, "\(log)")
             #expect(log.components(separatedBy: "phase=ended").count - 1 >= 2, "\(log)")
+        }
+    }
+
+    @Test("A4 A5 M2: a tap selects a line (green) and shows the Delete popup above the finger; tapping Delete removes the line")
+    func tapLineThenDelete() {
+        withKWinApp(arguments: ["--trace", "--verbose"]) { app in
+            let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
+            let other = (app.onCanvas(200, 500), app.onCanvas(600, 500))
+            try app.drawLine(0, from: a, to: b)
+            try app.drawLine(1, from: other.0, to: other.1)
+            try app.session.waitForScreen("two black lines") { shot in
+                KWinAppUnderTest.line(shot, a, b, is: .black) && KWinAppUnderTest.line(shot, other.0, other.1, is: .black)
+            }
+            let near = app.onCanvas(400, 306)
+            try app.tap(2, near)
+            let shot = try app.session.waitForScreen("the selected line green and the menu above the tap") { shot in
+                shot.pixel(x: a.x + 50, y: a.y) == .green && KWinAppUnderTest.menu(in: shot, above: near) != nil
+            }
+            let menu = KWinAppUnderTest.menu(in: shot, above: near)!
+            #expect(menu.maxY <= near.y && menu.minY > near.y - 120, "the menu sits above the tap: \(menu) in \(shot.path)")
+            #expect(abs((menu.minX + menu.maxX) / 2 - near.x) < 3, "centred on the tap: \(menu) in \(shot.path)")
+            try app.tap(3, ((menu.minX + menu.maxX) / 2, (menu.minY + menu.maxY) / 2))
+            try app.session.waitForScreen("the selected line and the menu gone, the other line kept") { shot in
+                KWinAppUnderTest.line(shot, a, b, is: .white) && KWinAppUnderTest.line(shot, other.0, other.1, is: .black)
+                    && KWinAppUnderTest.menu(in: shot, above: near) == nil
+            }
+            #expect(app.app.standardError.contains("menu: chose Delete"), "\(app.app.standardError)")
+        }
+    }
+
+    @Test("A6: a long press picks a line up (green), a pan drags it under the finger, release drops it")
+    func longPressAndDrag() {
+        withKWinApp { app in
+            let a = app.onCanvas(200, 200), b = app.onCanvas(400, 200)
+            try app.drawLine(0, from: a, to: b)
+            try app.session.waitForScreen("the line") { shot in KWinAppUnderTest.line(shot, a, b, is: .black) }
+            try app.down(1, app.onCanvas(300, 200))
+            usleep(800_000)  // longer than the 0.6 s press
+            try app.session.waitForScreen("the picked line green") { shot in shot.pixel(x: a.x + 50, y: a.y) == .green }
+            for step in 1...10 {
+                try app.move(1, app.onCanvas(300 + Double(step) * 20, 200 + Double(step) * 20))
+                usleep(16_000)
+            }
+            let moved = (app.onCanvas(400, 400), app.onCanvas(600, 400))
+            try app.session.waitForScreen("the line moved with the finger, still green") { shot in
+                KWinAppUnderTest.line(shot, moved.0, moved.1, is: .green) && KWinAppUnderTest.line(shot, a, b, is: .white)
+            }
+            try app.up(1)
+            try app.session.waitForScreen("the line dropped, black, where the finger left it; no stray line") { shot in
+                KWinAppUnderTest.line(shot, moved.0, moved.1, is: .black) && KWinAppUnderTest.line(shot, a, b, is: .white)
+                    && shot.pixel(x: app.onCanvas(400, 300).x, y: app.onCanvas(400, 300).y) == .white
+            }
+        }
+    }
+
+    @Test("A3: a double tap clears every line, and its taps leave no dots")
+    func doubleTapClears() {
+        withKWinApp { app in
+            let lines = [(app.onCanvas(100, 100), app.onCanvas(500, 100)), (app.onCanvas(100, 300), app.onCanvas(500, 300))]
+            for (id, line) in lines.enumerated() { try app.drawLine(id, from: line.0, to: line.1) }
+            try app.session.waitForScreen("two lines") { shot in
+                lines.allSatisfy { KWinAppUnderTest.line(shot, $0.0, $0.1, is: .black) }
+            }
+            try app.tap(2, app.onCanvas(700, 500))
+            usleep(100_000)
+            try app.tap(3, app.onCanvas(701, 501))
+            try app.session.waitForScreen("an empty canvas") { shot in
+                lines.allSatisfy { KWinAppUnderTest.line(shot, $0.0, $0.1, is: .white) }
+                    && shot.count(.white, inX: Int(app.onCanvas(690, 0).x)..<Int(app.onCanvas(712, 0).x),
+                                  y: Int(app.onCanvas(0, 490).y)..<Int(app.onCanvas(0, 512).y), tolerance: 0) == 22 * 22
+            }
         }
     }
 
