@@ -45,14 +45,16 @@ final class KWinAppUnderTest {
     let app: ChildProcess
     let window: KWinWindow
 
-    init(session: KWinSession, arguments: [String], environment: [String: String] = [:]) throws {
+    /// `scale`: the output's, which the screenshots' pixels are at (window geometry is logical).
+    init(session: KWinSession, arguments: [String], environment: [String: String] = [:], scale: Double = 1) throws {
         self.session = session
         app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker",
                                  environment: environment)
-        window = try session.waitForWindow(appID: Self.appID, process: app)
+        let window = try session.waitForWindow(appID: Self.appID, process: app)
+        self.window = window
         try session.waitForScreen("the white canvas") { shot in
-            shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white
-                && shot.pixel(x: self.window.x + 8, y: self.window.y + 8) == .white
+            shot.pixel(x: (window.x + window.width / 2) * scale, y: (window.y + window.height / 2) * scale) == .white
+                && shot.pixel(x: (window.x + 8) * scale, y: (window.y + 8) * scale) == .white
         }
     }
 
@@ -286,6 +288,76 @@ struct KWinTests {
                 KWinAppUnderTest.line(shot, again.0, again.1, is: .black)
                     && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
             }
+        }
+    }
+}
+
+/// Across one edge of a line: how many pixels are neither paper nor ink (antialiased), starting
+/// from `from` (inside the ink) and walking `step` pixels at a time out to the paper.
+private func edgeWidth(_ shot: Screenshot, from: (x: Int, y: Int), step: (x: Int, y: Int), ink: Pixel) -> Int? {
+    var (x, y) = from
+    guard shot.pixel(x: x, y: y)?.isClose(to: ink, tolerance: 8) == true else { return nil }
+    while shot.pixel(x: x, y: y)?.isClose(to: ink, tolerance: 8) == true { x += step.x; y += step.y }
+    var partial = 0
+    while let pixel = shot.pixel(x: x, y: y), !pixel.isClose(to: .white, tolerance: 8) {
+        partial += 1
+        x += step.x; y += step.y
+        if partial > 20 { return partial }
+    }
+    return partial
+}
+
+@Suite("TouchTracker under KWin at fractional scales", .serialized)
+struct KWinFractionalScaleTests {
+    @Test("Fractional scales: the app takes KWin's wp_fractional_scale_v1, draws at the output's pixels (sharp line edges) and touches land under the finger",
+          arguments: [1.25, 1.5, 1.75, 2.0])
+    func fractionalScale(scale: Double) throws {
+        let session = try KWinSession(KWinSession.Options(scale: scale))
+        defer {
+            session.stop()
+            session.removeFiles()
+        }
+        do {
+            let app = try KWinAppUnderTest(session: session, arguments: ["--trace", "--verbose"], scale: scale)
+            let shot0 = try session.screenshot()
+            #expect(shot0.width == Int((1280 * scale).rounded()) && shot0.height == Int((960 * scale).rounded()),
+                    "\(shot0.width)x\(shot0.height)")
+            // Lines 10 pt wide whose edges fall on even points (the window is at 128, 96): a
+            // 1x buffer scaled up 1.5 times with linear filtering turns each such edge into two
+            // grey pixels; drawn at 1.5 they are whole pixels, with no grey at all.
+            let h = (app.onCanvas(200, 299), app.onCanvas(600, 299))
+            let v = (app.onCanvas(799, 100), app.onCanvas(799, 500))
+            #expect(app.window.x == 128 && app.window.y == 96, "\(app.window)")
+            try app.drawLine(0, from: h.0, to: h.1)
+            try app.drawLine(1, from: v.0, to: v.1)
+            let shot = try session.waitForScreen("two black lines under the fingers") { shot in
+                [h, v].allSatisfy { line in
+                    samples(from: line.0, to: line.1).allSatisfy { shot.pixel(x: $0.0 * scale, y: $0.1 * scale) == .black }
+                }
+            }
+            let log = app.app.standardError
+            if scale != 2 {
+                #expect(log.contains("fractional scale \(scale)"), "\(log)")
+            }
+            // Where the fingers were, in canvas points: exactly where they were sent.
+            #expect(log.contains("x=200.0 y=299.0") && log.contains("x=799.0 y=100.0"), "\(log)")
+            // Each edge (global 390 and 400 pt across the first line, 922 and 932 across the
+            // second) is one grey (antialiased) pixel where it falls inside a pixel of the output
+            // (390 * 1.25 = 487.5) and none where it falls between two (400 * 1.25 = 500): drawn
+            // for these pixels, not scaled from a buffer of another size.
+            let hx = Int((h.0.x + 200) * scale), hy = Int(h.0.y * scale)
+            let vx = Int(v.0.x * scale), vy = Int((v.0.y + 200) * scale)
+            let edges = [
+                edgeWidth(shot, from: (hx, hy), step: (0, -1), ink: .black),
+                edgeWidth(shot, from: (hx, hy), step: (0, 1), ink: .black),
+                edgeWidth(shot, from: (vx, vy), step: (-1, 0), ink: .black),
+                edgeWidth(shot, from: (vx, vy), step: (1, 0), ink: .black),
+            ]
+            let expected = [390.0, 400, 922, 932].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
+            #expect(edges == expected, "edges \(edges), expected \(expected), in \(shot.path)")
+        } catch {
+            session.keepFiles = true
+            Issue.record("\(error)\n\(session.diagnostics)")
         }
     }
 }
