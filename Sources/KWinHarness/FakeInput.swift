@@ -10,20 +10,23 @@ import Wayland
 import WestonHarness
 
 /// The session's one injecting client. Each call is sent and round-tripped, so KWin has handled
-/// it when the call returns.
+/// it when the call returns; a KWin that does not answer within `timeout` seconds fails the call
+/// instead of hanging the test run.
 final class FakeInput {
     let connection: Connection
     private let fakeInput: OrgKdeKwinFakeInput
     private var down: Set<Int> = []
+    let timeout: Double
 
-    init(socketPath: String) throws {
+    init(socketPath: String, timeout: Double = 10) throws {
+        self.timeout = timeout
         connection = try Connection(name: socketPath)
         let registry = connection.display.getRegistry()
         var globals: [String: (name: UInt32, version: UInt32)] = [:]
         registry.onEvent = { event in
             if case .global(let name, let interface, let version) = event { globals[interface] = (name, version) }
         }
-        try connection.roundtrip()
+        try Self.sync(connection, timeout: timeout)
         guard let global = globals[OrgKdeKwinFakeInput.interfaceName], global.version >= 2 else {
             throw HarnessError("KWin offers no \(OrgKdeKwinFakeInput.interfaceName) (version 2 or later; is "
                                + "KWIN_WAYLAND_NO_PERMISSION_CHECKS set?): \(globals)")
@@ -31,24 +34,50 @@ final class FakeInput {
         fakeInput = registry.bind(name: global.name, as: OrgKdeKwinFakeInput.self,
                                   version: min(global.version, OrgKdeKwinFakeInput.maxVersion))
         fakeInput.authenticate(application: "TouchTracker tests", reason: "end-to-end tests inject touches")
-        try connection.roundtrip()
+        try sync()
         // KWin has now added the fake touch device to its seat; give it a moment to announce the
         // touch capability to the seat's clients.
         usleep(200_000)
-        try connection.roundtrip()
+        try sync()
     }
 
-    deinit {
-        _ = try? releaseAll()
+    /// `wl_display.sync`, waiting at most `timeout` seconds for its answer and dispatching what
+    /// arrives meanwhile (a round trip that cannot hang).
+    private func sync() throws { try Self.sync(connection, timeout: timeout) }
+
+    private static func sync(_ connection: Connection, timeout: Double) throws {
+        var done = false
+        let callback = connection.display.sync()
+        callback.onEvent = { _ in done = true }
+        let deadline = Date().addingTimeInterval(timeout)
+        do {
+            while !done {
+                guard connection.prepareRead() else {
+                    try connection.dispatchPending()
+                    continue
+                }
+                try connection.flush()
+                var descriptor = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
+                guard ready > 0 else {
+                    connection.cancelRead()
+                    if ready < 0, errno == EINTR { continue }
+                    throw HarnessError("KWin did not answer the fake-input client within \(timeout) s")
+                }
+                try connection.readEvents()
+                try connection.dispatchPending()
+            }
+        } catch let error as HarnessError {
+            throw error
+        } catch {
+            throw HarnessError("fake input: \(error)")
+        }
+        withExtendedLifetime(callback) {}
     }
 
     private func send(_ body: () -> Void) throws {
         body()
-        do {
-            try connection.roundtrip()
-        } catch {
-            throw HarnessError("fake input: \(error)")
-        }
+        try sync()
     }
 
     /// A touch lands, as its own frame.

@@ -60,7 +60,9 @@ class KWin:
         info = Gio.DBusNodeInfo.new_for_xml(REPORTER)
         self.bus.register_object("/", info.interfaces[0], self.on_call, None, None)
         Gio.bus_own_name_on_connection(self.bus, NAME, Gio.BusNameOwnerFlags.NONE, None, None)
-        self.folder = tempfile.mkdtemp(prefix="kwin-harness-")
+        # The scripts go in the session's own folder, which the session removes.
+        self.folder = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), "kwin-scripts")
+        os.makedirs(self.folder, exist_ok=True)
 
     def on_call(self, connection, sender, path, interface, method, parameters, invocation):
         token, text = parameters.unpack()
@@ -177,7 +179,6 @@ def serve(path):
             connection.sendall((reply + "\n").encode("utf-8"))
     finally:
         os.unlink(path)
-        os.rmdir(kwin.folder)
 
 
 if __name__ == "__main__":
