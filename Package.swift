@@ -81,6 +81,10 @@ let package = Package(
 
         // Headless Weston + our plugin, driven from Swift: tests, demo, benchmarks.
         .target(name: "WestonHarness", dependencies: ["CCairo"]),
+        // Headless KWin 5.27 for the end-to-end tests: touch through KDE's fake-input protocol on
+        // bindings generated from its own protocols/ (test-only: the app never speaks it).
+        .target(name: "KWinHarness", dependencies: ["WestonHarness", "Wayland", "CWaylandClient"],
+                exclude: ["protocols"], plugins: ["WaylandBindingsPlugin"]),
         .executableTarget(name: "touchtracker-session", dependencies: [
             "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -106,7 +110,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "WestonHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
+            "WestonHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
         ]),
     ]
 )

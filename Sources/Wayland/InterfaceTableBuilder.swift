@@ -9,26 +9,26 @@ import Glibc
 /// The generated `_WaylandInterfaces` allocates one slot per interface first and then fills them,
 /// so message `types` can point at any interface, including later ones. Names and signatures are
 /// `strdup`ed and never freed: the tables live as long as the process.
-final class _InterfaceTableBuilder {
-    struct Message {
+package final class _InterfaceTableBuilder {
+    package struct Message {
         let name: String
         let signature: String
         /// One entry per wire argument: the table slot of an object/new_id interface, or nil.
         let types: [Int?]
     }
 
-    let table: UnsafeMutablePointer<wl_interface>
+    package let table: UnsafeMutablePointer<wl_interface>
 
-    init(count: Int) {
+    package init(count: Int) {
         table = .allocate(capacity: max(count, 1))
         table.initialize(repeating: wl_interface(), count: max(count, 1))
     }
 
-    func message(_ name: String, _ signature: String, _ types: [Int?]) -> Message {
+    package func message(_ name: String, _ signature: String, _ types: [Int?]) -> Message {
         Message(name: name, signature: signature, types: types)
     }
 
-    func set(_ slot: Int, _ name: String, version: Int32, requests: [Message], events: [Message]) {
+    package func set(_ slot: Int, _ name: String, version: Int32, requests: [Message], events: [Message]) {
         table[slot] = wl_interface(
             name: UnsafePointer(strdup(name)),
             version: version,

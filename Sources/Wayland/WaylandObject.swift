@@ -3,6 +3,8 @@
 // The classes for each protocol interface (`WlSurface`, `XdgToplevel`, ...) are generated at build
 // time from protocols/*.xml by WaylandBindingsPlugin. This file is the runtime they share: the
 // base class, request marshalling and the single C dispatcher through which every event arrives.
+// Bindings generated into another module of this package (a test harness's own protocols) use it
+// too: the base class is `open` and its underscored hooks have `package` access.
 // This module knows the wire protocol and nothing about windows, input semantics or drawing.
 import CWaylandClient
 
@@ -46,7 +48,7 @@ nonisolated(unsafe) private let placeholderProxy = OpaquePointer(UnsafeMutableRa
 /// - An object created by a request keeps the object it was created from, and the objects passed
 ///   with that request, alive until it dies (so an `XdgToplevel` is always destroyed before its
 ///   `XdgSurface`, and that before its `WlSurface`). Every object keeps its `Connection` open.
-public class WaylandObject: CustomStringConvertible {
+open class WaylandObject: CustomStringConvertible {
     /// The wrapped `struct wl_proxy *`. Only meaningful while `isAlive`.
     public let proxy: OpaquePointer
     /// The version of this object (unversioned proxies, such as the display's, report 1).
@@ -55,14 +57,14 @@ public class WaylandObject: CustomStringConvertible {
     public private(set) var isAlive: Bool
 
     /// The display connection this object belongs to; keeps it open while the object exists.
-    var _connection: AnyObject?
+    package var _connection: AnyObject?
     /// Objects this one was created from, released when it dies.
-    var _retained: [WaylandObject] = []
+    package var _retained: [WaylandObject] = []
 
     /// False for borrowed proxies: someone else (a C library) destroys them.
     private let ownsProxy: Bool
 
-    init(_proxy proxy: OpaquePointer, dispatch: Bool, owned: Bool = true) {
+    package init(_proxy proxy: OpaquePointer, dispatch: Bool, owned: Bool = true) {
         self.proxy = proxy
         self.version = max(wl_proxy_get_version(proxy), 1)
         self.isAlive = true
@@ -80,7 +82,7 @@ public class WaylandObject: CustomStringConvertible {
     }
 
     /// A dead object standing in for one that could not be created (the request was ignored).
-    required init(_placeholderVersion version: UInt32) {
+    public required init(_placeholderVersion version: UInt32) {
         self.proxy = placeholderProxy
         self.version = max(version, 1)
         self.isAlive = false
@@ -100,13 +102,13 @@ public class WaylandObject: CustomStringConvertible {
 
     // MARK: Overridden by generated classes
 
-    class var _interfaceName: String { "wl_object" }
+    open class var _interfaceName: String { "wl_object" }
     /// The destructor request `deinit` sends: the interface's only destructor, if it takes no arguments.
-    class var _destructor: (opcode: UInt32, since: UInt32)? { nil }
+    open class var _destructor: (opcode: UInt32, since: UInt32)? { nil }
     /// False for `WlDisplay`, which the `Connection` owns.
-    class var _ownsProxy: Bool { true }
+    open class var _ownsProxy: Bool { true }
     /// Decodes and delivers one event.
-    func _dispatch(_ opcode: UInt32, _ arguments: UnsafeMutablePointer<wl_argument>) {}
+    open func _dispatch(_ opcode: UInt32, _ arguments: UnsafeMutablePointer<wl_argument>) {}
 
     // MARK: Description
 
@@ -128,7 +130,7 @@ public class WaylandObject: CustomStringConvertible {
     }
 
     /// Sends a request that creates nothing.
-    func _send(_ opcode: UInt32, since: UInt32, request: StaticString, _ arguments: inout _Arguments,
+    package func _send(_ opcode: UInt32, since: UInt32, request: StaticString, _ arguments: inout _Arguments,
                destructor: Bool = false) {
         guard isAlive, arguments.isValid else { return }
         checkVersion(since, request)
@@ -140,7 +142,7 @@ public class WaylandObject: CustomStringConvertible {
     }
 
     /// Sends a request with a typed new_id and wraps the new proxy (same version as this object).
-    func _create<T: WaylandObject & WaylandProxy>(_ type: T.Type, _ opcode: UInt32, since: UInt32,
+    package func _create<T: WaylandObject & WaylandProxy>(_ type: T.Type, _ opcode: UInt32, since: UInt32,
                                                   request: StaticString, _ arguments: inout _Arguments) -> T {
         guard isAlive, arguments.isValid else { return T(_placeholderVersion: version) }
         checkVersion(since, request)
@@ -155,7 +157,7 @@ public class WaylandObject: CustomStringConvertible {
 
     /// Sends a request with an untyped new_id (`wl_registry.bind`): `arguments` already hold the
     /// interface name, the version and the new id.
-    func _bind<T: WaylandProxy>(_ type: T.Type, _ opcode: UInt32, since: UInt32, request: StaticString,
+    package func _bind<T: WaylandProxy>(_ type: T.Type, _ opcode: UInt32, since: UInt32, request: StaticString,
                                 _ arguments: inout _Arguments, version newVersion: UInt32) -> T {
         guard isAlive, arguments.isValid else { return Self.placeholder(T.self, version: newVersion) }
         checkVersion(since, request)
@@ -184,7 +186,7 @@ public class WaylandObject: CustomStringConvertible {
     }
 
     /// Wraps a proxy the server created with a new_id event argument.
-    func _eventObject<T: WaylandObject & WaylandProxy>(_ pointer: OpaquePointer?, _ type: T.Type) -> T {
+    package func _eventObject<T: WaylandObject & WaylandProxy>(_ pointer: OpaquePointer?, _ type: T.Type) -> T {
         guard let pointer else { return T(_placeholderVersion: version) }
         let object = T(adopting: pointer)
         object._connection = _connection
@@ -193,7 +195,7 @@ public class WaylandObject: CustomStringConvertible {
     }
 
     /// Called after the handler of a destructor event ran.
-    func _destroyAfterDestructorEvent() {
+    package func _destroyAfterDestructorEvent() {
         guard isAlive else { return }
         wl_proxy_destroy(proxy)
         markDead()
@@ -223,7 +225,7 @@ private func waylandDispatcher(_ implementation: UnsafeRawPointer?, _ target: Un
 // MARK: - Event argument decoding
 
 /// The Swift object of an object argument, if the proxy is one of ours and of the expected class.
-func _resolveObject<T: WaylandObject>(_ pointer: OpaquePointer?, _ type: T.Type) -> T? {
+package func _resolveObject<T: WaylandObject>(_ pointer: OpaquePointer?, _ type: T.Type) -> T? {
     guard let pointer, wl_proxy_get_listener(pointer) == UnsafeRawPointer(dispatcherSentinel),
           let data = wl_proxy_get_user_data(pointer)
     else { return nil }
@@ -231,32 +233,32 @@ func _resolveObject<T: WaylandObject>(_ pointer: OpaquePointer?, _ type: T.Type)
     return object.isAlive ? object as? T : nil
 }
 
-func _eventString(_ pointer: UnsafePointer<CChar>?) -> String {
+package func _eventString(_ pointer: UnsafePointer<CChar>?) -> String {
     pointer.map { String(cString: $0) } ?? ""
 }
 
-func _eventOptionalString(_ pointer: UnsafePointer<CChar>?) -> String? {
+package func _eventOptionalString(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
 }
 
-func _eventArray(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {
+package func _eventArray(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {
     guard let array, let data = array.pointee.data, array.pointee.size > 0 else { return [] }
     return Array(UnsafeRawBufferPointer(start: data, count: array.pointee.size))
 }
 
 /// Closes an fd received in an event nobody handles, so it does not leak.
-func _closeEventFD(_ fd: Int32) {
+package func _closeEventFD(_ fd: Int32) {
     if fd >= 0 { close(fd) }
 }
 
 /// Destroys a proxy the server created in an event this object ignores (newer than its version).
-func _destroyEventProxy(_ pointer: OpaquePointer?) {
+package func _destroyEventProxy(_ pointer: OpaquePointer?) {
     if let pointer { wl_proxy_destroy(pointer) }
 }
 
-func _fixedToDouble(_ value: Int32) -> Double { Double(value) / 256 }
+package func _fixedToDouble(_ value: Int32) -> Double { Double(value) / 256 }
 
-func _doubleToFixed(_ value: Double) -> Int32 {
+package func _doubleToFixed(_ value: Double) -> Int32 {
     guard !value.isNaN else { return 0 }
     let scaled = (value * 256).rounded()
     if scaled >= Double(Int32.max) { return .max }
@@ -267,7 +269,7 @@ func _doubleToFixed(_ value: Double) -> Int32 {
 // MARK: - Request arguments
 
 /// The arguments of one request, in wire order. Owns the C strings and arrays until the call is made.
-struct _Arguments: ~Copyable {
+package struct _Arguments: ~Copyable {
     private(set) var values: [wl_argument] = []
     private var allocations: [UnsafeMutableRawPointer] = []
     /// Object arguments, kept alive by an object the request creates.
@@ -275,7 +277,7 @@ struct _Arguments: ~Copyable {
     /// False if a dead object was passed: the request is then not sent.
     private(set) var isValid = true
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         values.reserveCapacity(capacity)
     }
 
@@ -283,13 +285,13 @@ struct _Arguments: ~Copyable {
         for allocation in allocations { free(allocation) }
     }
 
-    mutating func int(_ value: Int32) { values.append(wl_argument(i: value)) }
-    mutating func uint(_ value: UInt32) { values.append(wl_argument(u: value)) }
-    mutating func fixed(_ value: Double) { values.append(wl_argument(f: _doubleToFixed(value))) }
-    mutating func fd(_ value: Int32) { values.append(wl_argument(h: value)) }
-    mutating func newID() { values.append(wl_argument(n: 0)) }
+    package mutating func int(_ value: Int32) { values.append(wl_argument(i: value)) }
+    package mutating func uint(_ value: UInt32) { values.append(wl_argument(u: value)) }
+    package mutating func fixed(_ value: Double) { values.append(wl_argument(f: _doubleToFixed(value))) }
+    package mutating func fd(_ value: Int32) { values.append(wl_argument(h: value)) }
+    package mutating func newID() { values.append(wl_argument(n: 0)) }
 
-    mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         guard let value, let copy = strdup(value) else {
             values.append(wl_argument(s: nil))
             return
@@ -298,7 +300,7 @@ struct _Arguments: ~Copyable {
         values.append(wl_argument(s: UnsafePointer(copy)))
     }
 
-    mutating func object(_ value: WaylandObject?) {
+    package mutating func object(_ value: WaylandObject?) {
         guard let value else {
             values.append(wl_argument(o: nil))
             return
@@ -308,7 +310,7 @@ struct _Arguments: ~Copyable {
         values.append(wl_argument(o: value.proxy))
     }
 
-    mutating func array(_ bytes: [UInt8]) {
+    package mutating func array(_ bytes: [UInt8]) {
         let data = malloc(max(bytes.count, 1))!
         bytes.withUnsafeBytes { buffer in
             if let base = buffer.baseAddress { data.copyMemory(from: base, byteCount: buffer.count) }
@@ -322,14 +324,14 @@ struct _Arguments: ~Copyable {
     }
 
     /// The expansion of an untyped new_id: interface name, version, id ("sun").
-    mutating func untypedNewID<T: WaylandProxy>(_ type: T.Type, version: UInt32) {
+    package mutating func untypedNewID<T: WaylandProxy>(_ type: T.Type, version: UInt32) {
         string(T.interfaceName)
         uint(version)
         newID()
     }
 
     /// libwayland writes the new proxy into the new_id slot, so the storage must be ours and mutable.
-    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<wl_argument>) -> R) -> R {
+    package mutating func withPointer<R>(_ body: (UnsafeMutablePointer<wl_argument>) -> R) -> R {
         if values.isEmpty {
             var unused = wl_argument()
             return body(&unused)

@@ -1,6 +1,10 @@
-// WaylandBindingsPlugin: runs wayland-swift-scanner over the package's `protocols` folder and adds
-// the generated Swift to the target. Generated code is a build product in the plugin work
-// directory; it is never committed.
+// WaylandBindingsPlugin: runs wayland-swift-scanner over a `protocols` folder and adds the
+// generated Swift to the target. The folder is the target's own `Sources/<target>/protocols` when
+// it has one (a test harness speaking a protocol the app does not: KWinHarness's fake input), else
+// the package's `protocols` (the app's protocols, for the Wayland module). Generated code is a
+// build product in the plugin work directory; it is never committed. Code generated for a target
+// other than `Wayland` imports that module's runtime (`--runtime-module Wayland`) and is one file
+// named after the target (`KWinHarnessProtocols.swift`).
 //
 // The folder, not its files, is the command's input, and the output is one file: SwiftPM plans a
 // plugin's commands once and does not plan again when a file appears in or leaves a folder outside
@@ -14,7 +18,17 @@ import PackagePlugin
 @main
 struct WaylandBindingsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let protocols = context.package.directoryURL.appending(path: "protocols", directoryHint: .isDirectory)
+        // Sources/<target>/protocols: every target here lives at its default path (Target's
+        // directoryURL needs tools version 6.1).
+        let own = context.package.directoryURL.appending(path: "Sources/\(target.name)/protocols",
+                                                         directoryHint: .isDirectory)
+        var isFolder: ObjCBool = false
+        let hasOwn = FileManager.default.fileExists(atPath: own.path(percentEncoded: false), isDirectory: &isFolder)
+            && isFolder.boolValue
+        let protocols = hasOwn ? own : context.package.directoryURL.appending(path: "protocols", directoryHint: .isDirectory)
+        let runtimeModule = "Wayland"
+        let isRuntime = target.name == runtimeModule
+        let fileName = isRuntime ? "WaylandProtocols.swift" : "\(target.name)Protocols.swift"
         let names = try FileManager.default.contentsOfDirectory(atPath: protocols.path(percentEncoded: false))
             .filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }
             .sorted()
@@ -24,14 +38,15 @@ struct WaylandBindingsPlugin: BuildToolPlugin {
         }
         let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources",
                                                                        directoryHint: .isDirectory)
-        let output = outputDirectory.appending(path: "WaylandProtocols.swift", directoryHint: .notDirectory)
+        let output = outputDirectory.appending(path: fileName, directoryHint: .notDirectory)
         let scanner = try context.tool(named: "wayland-swift-scanner")
         return [
             .buildCommand(
-                displayName: "Generating Wayland bindings from protocols/",
+                displayName: "Generating Wayland bindings of \(target.name) from \(hasOwn ? "its own " : "")protocols/",
                 executable: scanner.url,
-                arguments: ["--output", outputDirectory.path(percentEncoded: false), "--combined", "WaylandProtocols.swift",
-                            protocols.path(percentEncoded: false)],
+                arguments: ["--output", outputDirectory.path(percentEncoded: false), "--combined", fileName]
+                    + (isRuntime ? [] : ["--runtime-module", runtimeModule])
+                    + [protocols.path(percentEncoded: false)],
                 inputFiles: [protocols],
                 outputFiles: [output]
             )

@@ -10,7 +10,9 @@ public struct GeneratedFile: Hashable, Sendable {
 public enum WaylandScanner {
     /// Parses, validates and generates. Inputs are (path for diagnostics, XML bytes), in order.
     /// Returns one file per input plus the shared interface-table file (last).
-    public static func generate(_ inputs: [(path: String, data: Data)]) throws(ScannerError) -> [GeneratedFile] {
+    /// `runtimeModule`: the module holding the runtime, when the code is compiled into another one.
+    public static func generate(_ inputs: [(path: String, data: Data)],
+                                runtimeModule: String? = nil) throws(ScannerError) -> [GeneratedFile] {
         var protocols: [ProtocolSpec] = []
         var outputNames: [String: String] = [:]
         for input in inputs {
@@ -23,7 +25,7 @@ public enum WaylandScanner {
             protocols.append(try ProtocolParser.parse(input.data, file: input.path))
         }
         let set = try ProtocolSet.validate(protocols)
-        let generator = SwiftGenerator(set)
+        let generator = SwiftGenerator(set, runtimeModule: runtimeModule)
         var files: [GeneratedFile] = []
         for (input, spec) in zip(inputs, protocols) {
             files.append(GeneratedFile(name: SwiftGenerator.outputFileName(forInput: input.path),
@@ -50,7 +52,7 @@ public enum WaylandScanner {
     /// the written paths. Unreadable inputs are reported as errors at line 1.
     @discardableResult
     public static func run(inputPaths: [String], outputDirectory: String,
-                           combined: String? = nil) throws(ScannerError) -> [String] {
+                           combined: String? = nil, runtimeModule: String? = nil) throws(ScannerError) -> [String] {
         let paths = expandingFolders(inputPaths)
         guard !paths.isEmpty else {
             throw ScannerError(SourceLocation(file: inputPaths.first ?? outputDirectory, line: 1), "no protocol XML files")
@@ -62,7 +64,7 @@ public enum WaylandScanner {
             }
             inputs.append((path, data))
         }
-        var files = try generate(inputs)
+        var files = try generate(inputs, runtimeModule: runtimeModule)
         if let combined {
             files = [GeneratedFile(name: combined, contents: files.map(\.contents).joined(separator: "\n"))]
         }

@@ -80,3 +80,25 @@ public struct Screenshot: Sendable {
         return n
     }
 }
+
+extension Screenshot {
+    /// Pixels handed over raw: `height` rows of `stride` bytes, each pixel ARGB32 in the machine's
+    /// (little-endian) byte order, as Cairo and KWin lay them out. Also saved as a PNG at `path`,
+    /// for a person to look at.
+    public init(width: Int, height: Int, stride: Int, argb32 bytes: [UInt8], savingPNGTo path: String) throws {
+        guard width > 0, height > 0, stride >= width * 4, bytes.count >= stride * height else {
+            throw HarnessError("raw screenshot of \(bytes.count) bytes does not hold \(width)x\(height), stride \(stride)")
+        }
+        var copy = bytes
+        let status = copy.withUnsafeMutableBytes { buffer -> cairo_status_t in
+            let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            guard let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(width),
+                                                                    Int32(height), Int32(stride))
+            else { return CAIRO_STATUS_NO_MEMORY }
+            defer { cairo_surface_destroy(surface) }
+            return cairo_surface_write_to_png(surface, path)
+        }
+        guard status == CAIRO_STATUS_SUCCESS else { throw HarnessError("cannot write screenshot PNG \(path)") }
+        try self.init(contentsOf: path)
+    }
+}

@@ -90,7 +90,7 @@ public final class ChildProcess {
     public let stdoutPath: String
     public let stderrPath: String
 
-    init(name: String, executable: String, arguments: [String], environment: [String: String],
+    package init(name: String, executable: String, arguments: [String], environment: [String: String],
          directory: String) throws {
         self.name = name
         stdoutPath = directory + "/\(name).stdout"
@@ -229,7 +229,7 @@ public final class WestonSession: ScreenCapturing {
 
     deinit { stop() }
 
-    static func which(_ name: String) -> String? {
+    package static func which(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -237,7 +237,7 @@ public final class WestonSession: ScreenCapturing {
         return nil
     }
 
-    static func tail(_ path: String, lines: Int = 40) -> String {
+    package static func tail(_ path: String, lines: Int = 40) -> String {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no \(path))"
         return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }

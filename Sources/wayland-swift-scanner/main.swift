@@ -1,9 +1,10 @@
 // wayland-swift-scanner: Wayland protocol XML in, Swift bindings out (see WaylandScannerCore).
 //
-//     wayland-swift-scanner --output DIR [--combined NAME] PROTOCOL.xml|FOLDER...
+//     wayland-swift-scanner --output DIR [--combined NAME] [--runtime-module MODULE] PROTOCOL.xml|FOLDER...
 //
 // Writes one `<name>-protocol.swift` per input plus `wayland-interfaces.swift` into DIR, or all of
-// it into DIR/NAME with --combined. A folder stands for the .xml files in it.
+// it into DIR/NAME with --combined. --runtime-module: the code is compiled outside the module
+// holding the runtime (`Wayland`), so it imports it. A folder stands for the .xml files in it.
 // Errors are printed as `file:line: error: message`; the exit code is then 1.
 import Foundation
 import WaylandScannerCore
@@ -13,13 +14,14 @@ func printError(_ text: String) {
 }
 
 func usage() -> Never {
-    printError("usage: wayland-swift-scanner --output DIR [--combined NAME] PROTOCOL.xml|FOLDER...")
+    printError("usage: wayland-swift-scanner --output DIR [--combined NAME] [--runtime-module MODULE] PROTOCOL.xml|FOLDER...")
     exit(2)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var outputDirectory: String?
 var combined: String?
+var runtimeModule: String?
 var inputs: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -30,6 +32,9 @@ while !arguments.isEmpty {
     case "--combined":
         guard !arguments.isEmpty else { usage() }
         combined = arguments.removeFirst()
+    case "--runtime-module":
+        guard !arguments.isEmpty else { usage() }
+        runtimeModule = arguments.removeFirst()
     case "-h", "--help":
         usage()
     default:
@@ -39,7 +44,7 @@ while !arguments.isEmpty {
 guard let outputDirectory, !inputs.isEmpty else { usage() }
 
 do {
-    try WaylandScanner.run(inputPaths: inputs, outputDirectory: outputDirectory, combined: combined)
+    try WaylandScanner.run(inputPaths: inputs, outputDirectory: outputDirectory, combined: combined, runtimeModule: runtimeModule)
 } catch {
     printError("\(error)")
     exit(1)

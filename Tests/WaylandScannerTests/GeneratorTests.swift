@@ -101,8 +101,8 @@ struct GeneratorTests {
         #expect(things.hasLine("_send(2, since: 3, request: \"tt_thing.attach\", &_a)"))
         #expect(things.hasLine("_send(6, since: 1, request: \"tt_thing.destroy\", &_a, destructor: true)"))
         // The only destructor without arguments is what deinit sends.
-        #expect(things.hasLine("override class var _destructor: (opcode: UInt32, since: UInt32)? { (6, 1) }"))
-        #expect(things.hasLine("override class var _destructor: (opcode: UInt32, since: UInt32)? { (1, 1) }"))
+        #expect(things.hasLine("override public class var _destructor: (opcode: UInt32, since: UInt32)? { (6, 1) }"))
+        #expect(things.hasLine("override public class var _destructor: (opcode: UInt32, since: UInt32)? { (1, 1) }"))
     }
 
     @Test("events: labelled cases, optional objects, new objects, fds, version guard, destructor events")
@@ -172,9 +172,31 @@ struct GeneratorTests {
         """
         let code = try Fixtures.generate([("mini.xml", xml)])["mini-protocol.swift"] ?? ""
         #expect(code.hasLine("super.init(_proxy: proxy, dispatch: false)"))
-        #expect(code.hasLine("override class var _ownsProxy: Bool { false }"))
+        #expect(code.hasLine("override public class var _ownsProxy: Bool { false }"))
         #expect(code.hasLine("case done(callbackData: UInt32)"))
         #expect(code.hasLine("public func sync() -> WlCallback {"))
+    }
+
+    @Test("code for another module imports the runtime; code for the runtime's own module does not")
+    func runtimeModule() throws {
+        let xml = """
+        <protocol name="mini">
+          <interface name="tt_thing" version="1">
+            <request name="poke"><arg name="x" type="fixed"/></request>
+          </interface>
+        </protocol>
+        """
+        let elsewhere = try WaylandScanner.generate([("mini.xml", Data(xml.utf8))], runtimeModule: "Wayland")
+        #expect(elsewhere.count == 2)
+        for file in elsewhere {
+            #expect(file.contents.hasLine("import Wayland"), "\(file.name)")
+        }
+        // The runtime's hooks a class overrides or implements across modules are public.
+        let code = elsewhere[0].contents
+        #expect(code.hasLine("public required init(_placeholderVersion version: UInt32) {"))
+        #expect(code.hasLine("override public class var _interfaceName: String { interfaceName }"))
+        let inside = try WaylandScanner.generate([("mini.xml", Data(xml.utf8))])
+        #expect(inside.allSatisfy { !$0.contents.contains("import Wayland") })
     }
 }
 

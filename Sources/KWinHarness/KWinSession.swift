@@ -1,0 +1,345 @@
+// A private headless KWin 5.27 (KDE Plasma's compositor, Debian's kwin-wayland): its own session
+// bus and a virtual output; touch injected through KDE's fake-input protocol on our generated
+// bindings (`FakeInput`), screenshots from KWin's ScreenShot2 D-Bus API and window geometry from a
+// KWin script, both through Tests/KWinHelpers/kwin-harness.py. `stop()` ends everything it
+// started, including the services its session bus starts on demand.
+//
+// What it takes to run KWin here (docs/architecture.md, "KWin"):
+// - /usr/bin/kwin_wayland carries file capabilities, which a container refuses: the session runs a
+//   plain copy, which must still be named kwin_wayland (KWin's own Qt platform plugin loads only
+//   into an executable of that name).
+// - KWIN_WAYLAND_NO_PERMISSION_CHECKS shows restricted globals (fake input) to every client;
+//   KWIN_SCREENSHOT_NO_PERMISSION_CHECKS lets any caller take screenshots.
+// - KWin adds a touch device when the fake-input client authenticates and removes it when that
+//   client disconnects, so the session holds one injecting client from start to stop.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WestonHarness
+
+/// A window as KWin's scripting reports it (global logical coordinates, the frame: without a
+/// decoration plugin KWin draws none, so it is the client's window).
+public struct KWinWindow: Decodable, Equatable, Sendable {
+    public var appID: String
+    public var title: String
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public var pid: Int32
+    public var fullscreen: Bool
+    public var active: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case appID = "app_id", title, x, y, width, height, pid, fullscreen, active
+    }
+}
+
+/// One private headless KWin session, meant to be shared by the tests of a serialized suite: each
+/// test launches its clients and `reset()` leaves the session as it found it. Not thread-safe.
+public final class KWinSession: @unchecked Sendable, ScreenCapturing {
+    public struct Options: Sendable {
+        /// The virtual output in logical pixels.
+        public var width = 1280
+        public var height = 960
+        /// The output's scale (`--scale`): 1, or fractional such as 1.5; the screen then has
+        /// width*scale x height*scale pixels.
+        public var scale = 1.0
+        public init(width: Int = 1280, height: Int = 960, scale: Double = 1) {
+            self.width = width
+            self.height = height
+            self.scale = scale
+        }
+    }
+
+    nonisolated(unsafe) private static var counter = 0
+
+    public let options: Options
+    public let runtimeDirectory: String
+    public let home: String
+    /// The Wayland socket's name in the runtime directory.
+    public let socketName: String
+    public var socketPath: String { runtimeDirectory + "/" + socketName }
+    public private(set) var clients: [ChildProcess] = []
+    private var launches = 0
+    /// The session bus, KWin and the helper, in start order.
+    public private(set) var services: [ChildProcess] = []
+    private var control: ControlClient?
+    private var input: FakeInput?
+    private var screenshotCount = 0
+    private var stopped = false
+    private var killedAtStop: [ProcessIdentity] = []
+    /// Set by a caller that wants the files kept for a person to look at (a test failed).
+    public var keepFiles = false
+
+    /// Where the helper script lives.
+    public static var helpers: String { HarnessPaths.packageRoot + "/Tests/KWinHelpers" }
+    /// Debian's KWin, copied into the session before it runs.
+    public static let installedKWin = "/usr/bin/kwin_wayland"
+
+    /// Starts KWin and waits until it takes input and answers on D-Bus, at most `timeout`
+    /// seconds. Any failure stops what was started and throws with the logs.
+    public init(_ options: Options = Options(), timeout: Double = 60) throws {
+        self.options = options
+        KWinSession.counter += 1
+        socketName = "tt-kwin-\(getpid())-\(KWinSession.counter)"
+        let template = NSTemporaryDirectory() + "tt-kwin-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
+        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        chmod(runtimeDirectory, 0o700)
+        home = runtimeDirectory + "/home"
+        do {
+            try start(deadline: Date().addingTimeInterval(timeout))
+        } catch {
+            let diagnostics = self.diagnostics
+            stop()
+            throw HarnessError("KWin did not start: \(error)\n\(diagnostics)")
+        }
+    }
+
+    deinit { stop() }
+
+    // MARK: Start-up
+
+    private var baseEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
+                     "PYTHONPATH", "PYTHONHOME", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE",
+                     "QT_QPA_PLATFORM", "QT_SCALE_FACTOR"] {
+            environment.removeValue(forKey: name)
+        }
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        environment["XDG_DATA_HOME"] = home + "/.local/share"
+        environment["XDG_CACHE_HOME"] = home + "/.cache"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/bus"
+        environment["NO_AT_BRIDGE"] = "1"
+        return environment
+    }
+
+    private func service(_ name: String, _ executable: String, _ arguments: [String],
+                         environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let command = CleanExec.command(executable, arguments)
+        let child = try ChildProcess(name: name, executable: command.executable, arguments: command.arguments,
+                                     environment: baseEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
+        services.append(child)
+        return child
+    }
+
+    /// Polls `ready` every 20 ms until it is true; throws if `process` exits or the deadline passes.
+    private func wait(for what: String, deadline: Date, process: ChildProcess?, _ ready: () throws -> Bool) throws {
+        while true {
+            if try ready() { return }
+            if let process, !process.isRunning {
+                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) while waiting for \(what)")
+            }
+            if Date() > deadline { throw HarnessError("timed out waiting for \(what)") }
+            usleep(20_000)
+        }
+    }
+
+    private var kwin: ChildProcess? { services.first { $0.name == "kwin_wayland" } }
+
+    private func start(deadline: Date) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.installedKWin) else {
+            throw HarnessError("\(Self.installedKWin) is not installed (scripts/setup installs kwin-wayland)")
+        }
+        guard let dbus = WestonSession.which("dbus-daemon") else {
+            throw HarnessError("dbus-daemon is not installed (scripts/setup installs it)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw HarnessError("/usr/bin/python3 is not installed (scripts/setup installs python3-gi)")
+        }
+        for folder in [home + "/.config", home + "/.local/share", home + "/.cache"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        // A plain copy (no file capabilities), still named kwin_wayland.
+        let bin = runtimeDirectory + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let executable = bin + "/kwin_wayland"
+        guard let contents = FileManager.default.contents(atPath: Self.installedKWin),
+              FileManager.default.createFile(atPath: executable, contents: contents, attributes: [.posixPermissions: 0o755])
+        else { throw HarnessError("cannot copy \(Self.installedKWin) to \(executable)") }
+
+        let bus = try service("dbus-session", dbus, [
+            "--config-file=/usr/share/dbus-1/session.conf", "--address=unix:path=\(runtimeDirectory)/bus",
+            "--nofork", "--print-address=1",
+        ])
+        try wait(for: "the session bus to listen", deadline: deadline, process: bus) { !bus.standardOutput.isEmpty }
+
+        var arguments = ["--virtual", "--width", "\(options.width)", "--height", "\(options.height)",
+                         "--socket", socketName, "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"]
+        if options.scale != 1 { arguments += ["--scale", "\(options.scale)"] }
+        let kwin = try service("kwin_wayland", executable, arguments, environment: [
+            "QT_QPA_PLATFORM": "offscreen",
+            "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",
+            "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1",
+        ])
+        try wait(for: "KWin's Wayland socket", deadline: deadline, process: kwin) {
+            FileManager.default.fileExists(atPath: socketPath)
+        }
+
+        let socket = runtimeDirectory + "/kwin-harness.sock"
+        _ = try service("kwin-harness", "/usr/bin/python3", [KWinSession.helpers + "/kwin-harness.py", socket])
+        let control = try ControlClient(path: socket, timeout: max(1, deadline.timeIntervalSinceNow))
+        self.control = control
+        try wait(for: "org.kde.KWin on the session bus", deadline: deadline, process: kwin) {
+            (try? control.send("has-name org.kde.KWin")) == "true"
+        }
+        // Screenshots work once the compositor has painted: the first one answers when it has.
+        try wait(for: "a first screenshot", deadline: deadline, process: kwin) {
+            (try? screenshot(to: nil)) != nil
+        }
+        input = try FakeInput(socketPath: socketPath)
+    }
+
+    // MARK: Clients
+
+    /// The environment a Wayland client of this session needs (its session bus included).
+    public var clientEnvironment: [String: String] {
+        var environment = baseEnvironment
+        environment["WAYLAND_DISPLAY"] = socketName
+        environment["XDG_SESSION_TYPE"] = "wayland"
+        environment["XDG_CURRENT_DESKTOP"] = "KDE"
+        environment.removeValue(forKey: "NO_AT_BRIDGE")
+        return environment
+    }
+
+    /// Starts a client of this compositor; `reset()` or `stop()` ends it.
+    @discardableResult
+    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
+                       environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        launches += 1
+        let command = CleanExec.command(executable, arguments)
+        let child = try ChildProcess(name: "\(base)-\(launches)", executable: command.executable,
+                                     arguments: command.arguments,
+                                     environment: clientEnvironment.merging(extra) { $1 },
+                                     directory: runtimeDirectory)
+        clients.append(child)
+        return child
+    }
+
+    // MARK: Windows
+
+    private func helper() throws -> ControlClient {
+        guard let control, !stopped else { throw HarnessError("the KWin session is stopped") }
+        return control
+    }
+
+    /// Every window KWin manages (toplevels; KWin 5.27's scripting lists no popups).
+    public func windows() throws -> [KWinWindow] {
+        let json = try helper().send("windows")
+        do {
+            return try JSONDecoder().decode([KWinWindow].self, from: Data(json.utf8))
+        } catch {
+            throw HarnessError("bad windows reply \(json): \(error)")
+        }
+    }
+
+    /// Waits until a window with `appID` is mapped with a non-zero size, `condition` holds, and its
+    /// geometry reads the same twice in a row.
+    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil,
+                              where condition: (KWinWindow) -> Bool = { _ in true }) throws -> KWinWindow {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [KWinWindow] = []
+        var candidate: KWinWindow?
+        while Date() < deadline {
+            last = try windows()
+            let window = last.first { $0.appID == appID && $0.width > 0 && condition($0) }
+            if let window, window == candidate { return window }
+            candidate = window
+            if let process, !process.isRunning {
+                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
+            }
+            usleep(50_000)
+        }
+        throw HarnessError("no window with app id \(appID) as expected after \(timeout) s; windows: \(last)")
+    }
+
+    // MARK: Screenshots
+
+    /// The whole output at its native resolution (width*scale x height*scale pixels), saved as a
+    /// PNG in the runtime directory (or at `path`).
+    public func screenshot(to path: String? = nil) throws -> Screenshot {
+        screenshotCount += 1
+        let file = path ?? runtimeDirectory + "/shot-\(screenshotCount).png"
+        let raw = runtimeDirectory + "/shot.raw"
+        let words = try helper().send("screenshot \(raw)").split(separator: " ")
+        guard words.count >= 3, let width = Int(words[0]), let height = Int(words[1]), let stride = Int(words[2]) else {
+            throw HarnessError("bad screenshot reply \(words)")
+        }
+        guard let data = FileManager.default.contents(atPath: raw) else { throw HarnessError("no screenshot at \(raw)") }
+        return try Screenshot(width: width, height: height, stride: stride, argb32: [UInt8](data), savingPNGTo: file)
+    }
+
+    public var screenTimeout: Double { 8 }
+
+    // MARK: Input (global logical coordinates)
+
+    private func injector() throws -> FakeInput {
+        guard let input, !stopped else { throw HarnessError("the KWin session is stopped") }
+        return input
+    }
+
+    /// A touch lands (and its frame ends).
+    public func touchDown(_ id: Int, x: Double, y: Double) throws { try injector().touchDown(id, x: x, y: y) }
+    public func touchMotion(_ id: Int, x: Double, y: Double) throws { try injector().touchMotion(id, x: x, y: y) }
+    public func touchUp(_ id: Int) throws { try injector().touchUp(id) }
+    /// KWin cancels every touch: clients get `wl_touch.cancel`.
+    public func touchCancel() throws { try injector().touchCancel() }
+    /// Lifts every touch still down.
+    public func releaseAll() throws { try injector().releaseAll() }
+
+    // MARK: Between tests, teardown
+
+    /// Leaves the session as a test found it: touches lifted, clients ended, no windows left, and
+    /// no app data in the session's HOME (the app reopens its last drawing from there).
+    public func reset(timeout: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        try releaseAll()
+        for client in clients { client.stop() }
+        clients.removeAll()
+        try wait(for: "the windows to close", deadline: deadline, process: kwin) { try windows().isEmpty }
+        let data = home + "/.local/share"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: data)) ?? [] {
+            try FileManager.default.removeItem(atPath: data + "/" + name)
+        }
+    }
+
+    /// Ends the injecting client, every client, KWin, the helper and the bus, and whatever they
+    /// started. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        let roots = (clients + services).map(\.pid)
+        let everything = roots.compactMap { ProcessIdentity(pid: $0) } + ProcessTree.descendants(of: roots)
+        input = nil
+        if let control { _ = try? control.send("quit", timeout: 3) }
+        stopped = true
+        for client in clients { client.stop() }
+        for service in services.reversed() { service.stop() }
+        killedAtStop = ProcessTree.end(everything)
+    }
+
+    /// Removes the runtime directory (screenshots, logs, the copy of KWin) unless `keepFiles` is set.
+    public func removeFiles() {
+        guard !keepFiles else { return }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// The tail of each service's and client's output, for failure messages.
+    public var diagnostics: String {
+        var text = "--- KWin session in \(runtimeDirectory) ---"
+        for process in services + clients {
+            for (kind, path) in [("stderr", process.stderrPath), ("stdout", process.stdoutPath)]
+            where (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map({ $0 > 0 }) ?? false {
+                text += "\n--- \(process.name) \(kind) ---\n" + WestonSession.tail(path, lines: 25)
+            }
+        }
+        if !killedAtStop.isEmpty { text += "\n--- had to be killed at stop: \(killedAtStop)" }
+        return text
+    }
+}
