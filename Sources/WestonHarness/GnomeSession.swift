@@ -397,6 +397,10 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         }
         try leaveOverview(deadline: deadline)
         try pointerMotion(x: Double(options.width) / 2, y: Double(options.height) / 2)
+        // The next test's app starts as a new user's would: no drawing, no preferences left behind.
+        for folder in [home + "/.local/share/touchtracker", home + "/.config/touchtracker"] {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// Stops the helper (which ends the remote-desktop session), every client, gnome-shell and the
