@@ -8,6 +8,7 @@ import Foundation
 import Graphics
 import TouchKit
 import TouchTrackerKit
+import WestonHarness
 
 struct HitTestResult {
     var lines: Int
