@@ -13,6 +13,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CShims
 import Foundation
 import TouchTrackerKit
 import WestonHarness
@@ -138,7 +139,7 @@ struct TouchTrackerBench: ParsableCommand {
         }
         let phases = self.phases
         let underWeston = phases.contains { [.sizes, .cadences, .ramp, .soak, .recording].contains($0) }
-        let started = monotonicNow()
+        let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(Self.width)x\(Self.height) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
         say("app: \(appPath)")
@@ -157,7 +158,7 @@ struct TouchTrackerBench: ParsableCommand {
             try recordingScenario(recording, appPath: appPath, targets: &targets)
         }
         targets.print()
-        say(String(format: "\n(total %.0f s)", monotonicNow() - started))
+        say(String(format: "\n(total %.0f s)", tt_monotonic_now() - started))
     }
 
     func inProcessTables() {
@@ -248,7 +249,7 @@ struct TouchTrackerBench: ParsableCommand {
     func callgrindTable() throws {
         let frames = quick ? 30 : callgrindFrames
         say("\n## Instructions under callgrind, in process (ten fingers: \(frames) frames; gestures on the dense drawing of \(denseLines) long lines)")
-        let started = monotonicNow()
+        let started = tt_monotonic_now()
         let steps = try runCallgrind(frames: frames, denseLines: denseLines, width: Self.width, height: Self.height, keepFiles: keepFiles)
         say("step                                          instructions      per frame/gesture         per touch event")
         for s in steps {
@@ -256,7 +257,7 @@ struct TouchTrackerBench: ParsableCommand {
             say(pad(s.step.name, 46) + pad(grouped(s.instructions), 18) + pad(grouped(perUnit) + " /\(s.step.unit)", 26)
                 + (s.step.unit == "frame" && s.step.events > 0 ? grouped(s.instructions / UInt64(s.step.events)) : "-"))
         }
-        say(String(format: "(callgrind took %.0f s)", monotonicNow() - started))
+        say(String(format: "(callgrind took %.0f s)", tt_monotonic_now() - started))
     }
 
     // MARK: The app

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import WestonHarness
 
@@ -54,7 +55,7 @@ extension TouchTrackerBench {
         var clock = 0.0
         func play(hz: Double, seconds: Double) throws {
             let frames = Int(seconds * hz)
-            let begin = monotonicNow() + 0.01
+            let begin = tt_monotonic_now() + 0.01
             for i in 0..<frames {
                 let offset = Double.random(in: -0.5..<0.5, using: &rng) * jitter
                 sleep(until: begin + (Double(i) + 0.5 + offset) / hz)

@@ -8,6 +8,7 @@ import Foundation
 import Graphics
 import TouchKit
 import TouchTrackerKit
+import WestonHarness
 
 struct HitTestResult {
     var lines: Int
@@ -44,34 +45,34 @@ func measureHitTesting(count: Int, queries: Int, area: Area) -> HitTestResult {
     var rng = SeededRandom(seed: 99)
     let points = (0..<queries).map { _ in area.randomPoint(inset: 0, using: &rng) }.map { Point(x: $0.0, y: $0.1) }
 
-    var start = monotonicNow()
+    var start = tt_monotonic_now()
     _ = drawing.stroke(near: .zero, within: 20)  // builds the index
-    let build = monotonicNow() - start
+    let build = tt_monotonic_now() - start
 
     var found = 0
-    start = monotonicNow()
+    start = tt_monotonic_now()
     for p in points where drawing.stroke(near: p, within: 20) != nil { found += 1 }
-    let indexTime = (monotonicNow() - start) / Double(points.count)
+    let indexTime = (tt_monotonic_now() - start) / Double(points.count)
 
     let scanned = Array(points.prefix(max(50, min(points.count, 2_000_000 / max(count, 1)))))
     var mismatches = 0
-    start = monotonicNow()
+    start = tt_monotonic_now()
     var answers: [StrokeID?] = []
     answers.reserveCapacity(scanned.count)
     for p in scanned { answers.append(SpatialIndex.nearest(in: drawing.strokes, to: p, within: 20)?.id) }
-    let scanTime = (monotonicNow() - start) / Double(scanned.count)
+    let scanTime = (tt_monotonic_now() - start) / Double(scanned.count)
     for (p, answer) in zip(scanned, answers) where drawing.stroke(near: p, within: 20)?.id != answer { mismatches += 1 }
 
     // Changes: add a line, move it, remove it (each updates the index through the observer).
     let changes = 300
-    start = monotonicNow()
+    start = tt_monotonic_now()
     for i in 0..<changes {
         let p = points[i % points.count]
         let stroke = drawing.add(.line(drawing.makeID(), from: p, to: p.offsetBy(dx: 40, dy: 15)))
         drawing.update(stroke.id) { $0 = $0.translated(dx: 5, dy: 5) }
         drawing.remove(stroke.id)
     }
-    let changeTime = (monotonicNow() - start) / Double(changes * 3)
+    let changeTime = (tt_monotonic_now() - start) / Double(changes * 3)
     _ = found
     return HitTestResult(lines: count, indexBuildMs: build * 1000, indexQueryUs: indexTime * 1e6,
                          scanQueryUs: scanTime * 1e6, changeUs: changeTime * 1e6, mismatches: mismatches)
@@ -93,7 +94,7 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
     render(frame)  // builds the cache
 
     let rounds = 20
-    var start = monotonicNow()
+    var start = tt_monotonic_now()
     var added: [Stroke] = []
     for i in 0..<rounds {
         let p = Point(x: 100 + Double(i * 37 % 1500), y: 100 + Double(i * 53 % 800))
@@ -101,34 +102,34 @@ func measureCanvasChanges(count: Int, area: Area) -> CanvasChangeResult {
         added.append(stroke)
         render(stroke.bounds.integral)
     }
-    let add = (monotonicNow() - start) / Double(rounds)
+    let add = (tt_monotonic_now() - start) / Double(rounds)
 
     // Selecting a line (a tap) and letting it go: its rectangle of the cache is re-made twice.
-    start = monotonicNow()
+    start = tt_monotonic_now()
     for stroke in added.prefix(5) {
         view.select(stroke.id)
         render(stroke.bounds.integral)
         view.select(nil)
         render(stroke.bounds.integral)
     }
-    let select = (monotonicNow() - start) / 5
+    let select = (tt_monotonic_now() - start) / 5
 
     // A window resize: 100 points narrower and shorter, then back (the cache is kept; only the
     // strips shown again are drawn).
-    start = monotonicNow()
+    start = tt_monotonic_now()
     view.frame = Rect(x: 0, y: 0, width: area.width - 100, height: area.height - 100)
     render(view.bounds)
     view.frame = frame
     render(frame)
-    let resize = monotonicNow() - start
+    let resize = tt_monotonic_now() - start
 
     let removals = count >= 100_000 ? 3 : 10
-    start = monotonicNow()
+    start = tt_monotonic_now()
     for stroke in added.prefix(removals) {
         drawing.remove(stroke.id)
         render(stroke.bounds.integral)
     }
-    let remove = (monotonicNow() - start) / Double(removals)
+    let remove = (tt_monotonic_now() - start) / Double(removals)
     return CanvasChangeResult(lines: count, addMs: add * 1000, selectMs: select * 1000, resizeMs: resize * 1000,
                               removeMs: remove * 1000)
 }

@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import WestonHarness
 
@@ -173,13 +174,13 @@ extension TouchTrackerBench {
         try settle(running.session, pid: running.pid)
         stream.resetCount()
         try control.send("latency start \(running.pid)")
-        let begin = monotonicNow()
+        let begin = tt_monotonic_now()
         var deviceTime = 0.0
         var nextBacklog = begin + 0.1
         do {
-            while monotonicNow() - begin < seconds {
+            while tt_monotonic_now() - begin < seconds {
                 // Every frame due by now, in one write.
-                let now = monotonicNow()
+                let now = tt_monotonic_now()
                 var due: [String] = []
                 while begin + Double(stream.events) / rate <= now, due.count < 200 {
                     due.append(stream.frame(at: deviceTime, dt: dt))
@@ -196,9 +197,9 @@ extension TouchTrackerBench {
                     }
                 }
                 let wait = begin + Double(stream.events) / rate
-                if wait > monotonicNow() { sleep(until: min(wait, nextBacklog)) }
+                if wait > tt_monotonic_now() { sleep(until: min(wait, nextBacklog)) }
             }
-            step.achieved = Double(stream.events) / (monotonicNow() - begin)
+            step.achieved = Double(stream.events) / (tt_monotonic_now() - begin)
             if let lift = stream.liftAll() { try control.send(lift) }
             usleep(200_000)
             try control.send("latency stop")
@@ -213,7 +214,7 @@ extension TouchTrackerBench {
                 step.failure = String(format: "the injector reached only %.0f events/s", step.achieved)
             }
         } catch {
-            step.achieved = Double(stream.events) / (monotonicNow() - begin)
+            step.achieved = Double(stream.events) / (tt_monotonic_now() - begin)
             step.failure = running.child.isRunning ? "\(error)" : "disconnected"
         }
         if step.failure == nil, !running.child.isRunning || running.child.standardError.contains("lost the Wayland compositor") {

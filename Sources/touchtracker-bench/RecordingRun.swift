@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import InputReplay
 import TouchKit
@@ -49,7 +50,7 @@ extension TouchTrackerBench {
         guard let last = commands.last else { throw HarnessError("\(path) holds no touchscreen input") }
         let control = running.session.control
         try control.send("latency start \(running.pid)")
-        let begin = monotonicNow() + 0.05
+        let begin = tt_monotonic_now() + 0.05
         for (offset, command) in commands {
             sleep(until: begin + offset)
             try control.send(command)

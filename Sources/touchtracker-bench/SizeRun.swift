@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import TouchTrackerKit
 import WestonHarness
@@ -126,10 +127,10 @@ extension TouchTrackerBench {
         let lines = client.drawing.lines
         var preload = 0.0
         if lines > 0, injectPreload {
-            let start = monotonicNow()
+            let start = tt_monotonic_now()
             try inject(preloadCommands(randomLines(count: lines, in: area, seed: 7)), session: session, pid: pid)
             try settle(session, pid: pid)
-            preload = monotonicNow() - start
+            preload = tt_monotonic_now() - start
         }
         var fingers = Fingers(area: area, seed: 42)
         var clock = 0.0
@@ -162,7 +163,7 @@ extension TouchTrackerBench {
         if record { try control.send("latency start \(pid)") }
         let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
         let frames = Int(seconds * rate)
-        let start = monotonicNow() + 0.01
+        let start = tt_monotonic_now() + 0.01
         // Each frame goes at its own point of its slot: a digitizer's clock is not locked to the
         // display's, so frames meet every phase of the output's refresh. On a fixed schedule every
         // frame would meet the same phase, set by chance at start-up, and the repaint medians of
@@ -222,15 +223,15 @@ extension TouchTrackerBench {
 
     /// Waits until the client has read every event and has not committed for 250 ms.
     func settle(_ session: WestonSession, pid: Int32, timeout: Double = 120) throws {
-        let deadline = monotonicNow() + timeout
+        let deadline = tt_monotonic_now() + timeout
         var lastCommits = -1
-        var quietSince = monotonicNow()
-        while monotonicNow() < deadline {
+        var quietSince = tt_monotonic_now()
+        while tt_monotonic_now() < deadline {
             let backlog = Int(try session.control.send("backlog \(pid)")) ?? 0
             let commits = try session.commitCount()
-            if backlog > 0 || commits != lastCommits { quietSince = monotonicNow() }
+            if backlog > 0 || commits != lastCommits { quietSince = tt_monotonic_now() }
             lastCommits = commits
-            if monotonicNow() - quietSince > 0.25 { return }
+            if tt_monotonic_now() - quietSince > 0.25 { return }
             usleep(10_000)
         }
         throw HarnessError("the client did not settle within \(timeout) s")

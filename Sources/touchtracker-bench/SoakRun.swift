@@ -8,6 +8,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import WestonHarness
 
@@ -41,7 +42,7 @@ extension TouchTrackerBench {
         let area = running.area
         var rng = SeededRandom(seed: 555)
         var result = SoakResult(minutes: minutes)
-        let begin = monotonicNow()
+        let begin = tt_monotonic_now()
         var nextSample = begin
         func point() -> (Double, Double) { area.randomPoint(inset: 30, using: &rng) }
         func send(_ command: String) throws {
@@ -51,20 +52,20 @@ extension TouchTrackerBench {
         /// Frames at 120 Hz for `seconds`, each from `frame(t)` (t from 0 to 1).
         func frames(_ seconds: Double, _ frame: (Double) -> String) throws {
             let n = max(1, Int(seconds * 120))
-            let start = monotonicNow()
+            let start = tt_monotonic_now()
             for i in 1...n {
                 sleep(until: start + Double(i) / 120)
                 try send(frame(Double(i) / Double(n)))
             }
         }
         func sample() {
-            let now = monotonicNow()
+            let now = tt_monotonic_now()
             guard now >= nextSample else { return }
             nextSample = now + 5
             if let kib = statusKiB(pid: running.pid, "VmRSS") { result.rssSamples.append((now - begin, kib)) }
         }
         do {
-            while monotonicNow() - begin < minutes * 60 {
+            while tt_monotonic_now() - begin < minutes * 60 {
                 sample()
                 guard running.child.isRunning else { throw HarnessError("exited") }
                 let kind = Int.random(in: 0..<100, using: &rng)

@@ -13,16 +13,8 @@ import Foundation
 import Testing
 import WestonHarness
 
-/// A small deterministic generator (SplitMix64): every run floods the same stream.
-private struct FloodRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The flood's draws from the shared generator (every run floods the same stream).
+private extension SeededRandom {
     /// A number in 0..<1.
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
@@ -30,7 +22,7 @@ private struct FloodRandom {
 
 /// The stream: each frame is one `touch raw` command (coordinates global).
 private struct FloodStream {
-    var rng: FloodRandom
+    var rng: SeededRandom
     let x0: Double, y0: Double, width: Double, height: Double
     /// Ids the stream has put down and not lifted, with where they are.
     var down: [Int: (x: Double, y: Double)] = [:]
@@ -108,7 +100,7 @@ struct FloodTests {
         withApp(arguments: []) { app in
             let control = app.session.control
             // Fingers stay on the canvas: below a title bar, above the palette and the toolbar.
-            var stream = FloodStream(rng: FloodRandom(state: 1414), x0: app.window.x + 20, y0: app.window.y + 60,
+            var stream = FloodStream(rng: SeededRandom(seed: 1414), x0: app.window.x + 20, y0: app.window.y + 60,
                                      width: app.window.width - 40, height: app.window.height - 220)
             let rate = Self.rate, seconds = Self.seconds
             let begin = Date()
