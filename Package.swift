@@ -79,19 +79,20 @@ let package = Package(
                          .when(configuration: .release)),
         ]),
 
-        // Headless Weston + our plugin, driven from Swift: tests, demo, benchmarks.
-        .target(name: "WestonHarness", dependencies: ["CCairo"]),
+        // Private headless compositors (Weston with our plugin, Sway, GNOME Shell) driven from
+        // Swift, with screenshots and child processes: the tests, the demo and the benchmark.
+        .target(name: "CompositorHarness", dependencies: ["CCairo"]),
         // Headless KWin 5.27 for the end-to-end tests: touch through KDE's fake-input protocol on
         // bindings generated from its own protocols/ (test-only: the app never speaks it).
-        .target(name: "KWinHarness", dependencies: ["WestonHarness", "Wayland", "CWaylandClient"],
+        .target(name: "KWinHarness", dependencies: ["CompositorHarness", "Wayland", "CWaylandClient"],
                 exclude: ["protocols"], plugins: ["WaylandBindingsPlugin"]),
         .executableTarget(name: "touchtracker-session", dependencies: [
-            "WestonHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CompositorHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Latency, CPU and memory under headless Weston, against weston-simple-touch.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
-            "WestonHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
+            "CompositorHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -110,7 +111,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "WestonHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
+            "CompositorHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
         ]),
     ]
 )

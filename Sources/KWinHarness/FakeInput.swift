@@ -7,7 +7,7 @@ import Glibc
 #endif
 import Foundation
 import Wayland
-import WestonHarness
+import CompositorHarness
 
 /// The session's one injecting client. Each call is sent and round-tripped, so KWin has handled
 /// it when the call returns; a KWin that does not answer within `timeout` seconds fails the call

@@ -16,7 +16,7 @@
 import Glibc
 #endif
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 /// A window as KWin's scripting reports it (global logical coordinates, the frame: without a
 /// decoration plugin KWin draws none, so it is the client's window).

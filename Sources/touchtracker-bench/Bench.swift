@@ -16,7 +16,7 @@ import ArgumentParser
 import CShims
 import Foundation
 import TouchTrackerKit
-import WestonHarness
+import CompositorHarness
 
 /// The parts of a run, in the order they run.
 enum BenchPhase: String, CaseIterable, ExpressibleByArgument {

@@ -9,7 +9,7 @@ import Glibc
 #endif
 import CShims
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 struct CadenceResult {
     var hz: Double

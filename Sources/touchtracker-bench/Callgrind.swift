@@ -9,7 +9,7 @@
 import Glibc
 #endif
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 nonisolated(unsafe) private var measuredBody: () -> Void = {}
 

@@ -7,7 +7,7 @@ import Glibc
 #endif
 import TouchKit
 import TouchTrackerKit
-import WestonHarness
+import CompositorHarness
 
 enum CanvasDrawing: Equatable {
     /// `count` random lines 20 to 150 points long.

@@ -4,7 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WestonHarness
+import CompositorHarness
 
 /// A rectangle in global compositor coordinates.
 struct Area {

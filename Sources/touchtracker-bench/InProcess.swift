@@ -8,7 +8,7 @@ import Foundation
 import Graphics
 import TouchKit
 import TouchTrackerKit
-import WestonHarness
+import CompositorHarness
 
 struct HitTestResult {
     var lines: Int

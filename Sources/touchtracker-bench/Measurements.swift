@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Histogram
-import WestonHarness
+import CompositorHarness
 
 /// Latencies in microseconds, 1 µs to 10 s at 3 significant digits.
 typealias Latencies = Histogram<UInt64>

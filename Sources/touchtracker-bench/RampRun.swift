@@ -13,7 +13,7 @@ import Glibc
 #endif
 import CShims
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 /// Up to ten fingers moving at random, as `touch batch` commands, one per frame.
 struct RandomStream {

@@ -9,7 +9,7 @@ import CShims
 import Foundation
 import InputReplay
 import TouchKit
-import WestonHarness
+import CompositorHarness
 
 extension TouchTrackerBench {
     /// The `touch raw` commands of each turn of `entries` with their time from the first, in

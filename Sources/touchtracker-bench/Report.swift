@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Foundation
 import TouchTrackerKit
-import WestonHarness
+import CompositorHarness
 
 extension TouchTrackerBench {
     // MARK: Output

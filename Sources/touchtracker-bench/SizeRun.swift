@@ -8,7 +8,7 @@ import Glibc
 import CShims
 import Foundation
 import TouchTrackerKit
-import WestonHarness
+import CompositorHarness
 
 extension TouchTrackerBench {
     // MARK: One client under Weston

@@ -10,7 +10,7 @@ import Glibc
 #endif
 import CShims
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 struct SoakResult {
     var minutes: Double

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
-import WestonHarness
+import CompositorHarness
 
 @main
 struct TouchTrackerSession: ParsableCommand {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// One app in one private compositor; coordinates are the window's (the plugin takes global ones).
 final class AppUnderTest {

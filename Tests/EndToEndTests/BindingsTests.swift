@@ -6,7 +6,7 @@ import Glibc
 import Foundation
 import Testing
 import Wayland
-import WestonHarness
+import CompositorHarness
 
 /// A bare client of a private Weston, written with the generated bindings only.
 final class BareClient {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Client-side decorations under Weston desktop-shell", .serialized)
 struct DecorationTests {

@@ -1,7 +1,7 @@
 // A1, A2, T1, T2, T9 on the real app under headless Weston, checked on the compositor's screenshots.
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Drawing under Weston", .serialized)
 struct DrawingTests {

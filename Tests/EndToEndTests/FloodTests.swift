@@ -11,7 +11,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// The flood's draws from the shared generator (every run floods the same stream).
 private extension SeededRandom {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 extension AppUnderTest {
     /// The popup menu's window, once it is mapped.

@@ -10,7 +10,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// Starts one GNOME session for the suite it is attached to and ends it, and every process it
 /// started, after the suite's last test. A session that does not start fails the suite.

@@ -2,7 +2,7 @@
 // the app id tying them together.
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Install with meson")
 struct InstallTests {

@@ -13,7 +13,7 @@ import Glibc
 import Foundation
 import KWinHarness
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// Starts one KWin session for the suite it is attached to and ends it, and every process it
 /// started, after the suite's last test. A session that does not start fails the suite.

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("App lifecycle under Weston", .serialized)
 struct LifecycleTests {

@@ -6,7 +6,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Persistence under Weston: unreadable files", .serialized)
 struct PersistenceBadFileTests {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Persistence under Weston: export", .serialized)
 struct PersistenceExportTests {

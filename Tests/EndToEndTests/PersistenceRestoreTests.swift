@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Persistence under Weston: restore", .serialized)
 struct PersistenceRestoreTests {
@@ -169,7 +169,7 @@ struct PersistenceRestoreTests {
                "points": [[600.0, 200.0], [800.0, 400.0]]}
             ]}
             """
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         let written = try? SavedStroke.read(file)
         withPersistentApp(file: file) { app in
             try app.expectScreen("a blue line, a green freehand stroke and a red circle") { pixel in

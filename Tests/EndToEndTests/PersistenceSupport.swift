@@ -6,7 +6,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// One drawing folder and one compositor, across several runs of the app.
 final class PersistentApp {

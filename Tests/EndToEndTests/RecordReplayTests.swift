@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// Runs `touchtracker ARGUMENTS` to its end; its exit status, standard output and error.
 func runTouchTracker(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {

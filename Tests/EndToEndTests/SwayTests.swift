@@ -6,7 +6,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 /// One app in one private Sway; coordinates are global unless a helper says otherwise.
 final class SwayAppUnderTest {

@@ -7,7 +7,7 @@ import Glibc
 #endif
 import Foundation
 import Wayland
-import WestonHarness
+import CompositorHarness
 
 /// A virtual mouse in a Sway session; coordinates are global (the output's layout pixels).
 final class SwayVirtualPointer {

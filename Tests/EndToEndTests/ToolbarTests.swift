@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import WestonHarness
+import CompositorHarness
 
 @Suite("Toolbar and palette under Weston", .serialized)
 struct ToolbarTests {

@@ -21,133 +21,6 @@ public struct WindowInfo: Decodable, Equatable, Sendable {
     }
 }
 
-/// Where the harness finds its parts: the plugin built by meson and our executables.
-public enum HarnessPaths {
-    /// The package root, found from this source file's place in the tree.
-    public static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    /// `TT_WESTON_PLUGIN`, else `.build/meson-helpers/tt-weston-harness.so`, built with meson if missing.
-    public static func plugin() throws -> String {
-        if let path = ProcessInfo.processInfo.environment["TT_WESTON_PLUGIN"] {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw HarnessError("TT_WESTON_PLUGIN=\(path) does not exist")
-            }
-            return path
-        }
-        let build = packageRoot + "/.build/meson-helpers"
-        let path = build + "/tt-weston-harness.so"
-        if !FileManager.default.fileExists(atPath: build + "/build.ninja") {
-            try run(["meson", "setup", build, packageRoot + "/meson-helpers"])
-        }
-        // ninja is cheap when nothing changed, and keeps the plugin in step with its source.
-        try run(["ninja", "-C", build])
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw HarnessError("meson built no plugin at \(path)")
-        }
-        return path
-    }
-
-    /// One of this package's executables: beside the running binary (tests and `swift run` put
-    /// products in one folder), else in `.build/debug`.
-    public static func executable(_ name: String) throws -> String {
-        let env = "TT_BIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
-        if let path = ProcessInfo.processInfo.environment[env] { return path }
-        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var candidates = [me.deletingLastPathComponent().appendingPathComponent(name).path]
-        // Inside an .xctest bundle folder, the products sit one level up.
-        candidates.append(me.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name).path)
-        candidates.append(packageRoot + "/.build/debug/" + name)
-        for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
-        throw HarnessError("cannot find the \(name) executable (looked in \(candidates)); build it with swift build")
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let log = Pipe()
-        process.standardOutput = log
-        process.standardError = log
-        do { try process.run() } catch {
-            throw HarnessError("cannot run \(arguments.joined(separator: " ")): \(error)")
-        }
-        let output = log.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("\(arguments.joined(separator: " ")) failed:\n" + String(decoding: output, as: UTF8.self))
-        }
-    }
-}
-
-/// A process started inside a session, with its output captured to files.
-public final class ChildProcess {
-    public let process: Process
-    public let name: String
-    public let stdoutPath: String
-    public let stderrPath: String
-
-    package init(name: String, executable: String, arguments: [String], environment: [String: String],
-         directory: String) throws {
-        self.name = name
-        stdoutPath = directory + "/\(name).stdout"
-        stderrPath = directory + "/\(name).stderr"
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        // A child inherits the spawning thread's signal mask, and the test runner's threads block
-        // most signals: unblock them for the spawn, or SIGTERM would never reach the child.
-        var unblocked = sigset_t(), previous = sigset_t()
-        sigemptyset(&unblocked)
-        pthread_sigmask(SIG_SETMASK, &unblocked, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        do { try process.run() } catch {
-            throw HarnessError("cannot start \(executable): \(error)")
-        }
-    }
-
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
-
-    /// Waits up to `timeout` seconds; returns the exit status, or nil if it is still running.
-    /// A process ended by a signal reports 128 + the signal number, as a shell would.
-    public func waitForExit(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { return nil }
-            usleep(10_000)
-        }
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
-    }
-
-    public func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
-    }
-
-    /// Ends the process: SIGTERM, then SIGKILL if it lingers.
-    public func stop() {
-        guard process.isRunning else { return }
-        signal(SIGTERM)
-        if waitForExit(timeout: 3) == nil {
-            signal(SIGKILL)
-            _ = waitForExit(timeout: 3)
-        }
-    }
-
-    public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-}
-
 /// A private headless Weston (pixman renderer, our plugin loaded) in its own XDG_RUNTIME_DIR.
 public final class WestonSession: ScreenCapturing {
     public struct Options: Sendable {
@@ -192,7 +65,7 @@ public final class WestonSession: ScreenCapturing {
         let template = NSTemporaryDirectory() + "tt-weston-XXXXXX"
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
-        runtimeDirectory = String(cString: bytes)
+        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         chmod(runtimeDirectory, 0o700)
 
         let plugin = try HarnessPaths.plugin()

@@ -296,8 +296,8 @@ public final class SwaySession: ScreenCapturing {
                     timeout: Double) throws -> String {
         // Output goes to files: nothing to drain while it runs, nothing to block on.
         let base = NSTemporaryDirectory() + "tt-run-\(getpid())-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: base + ".out")
             try? FileManager.default.removeItem(atPath: base + ".err")

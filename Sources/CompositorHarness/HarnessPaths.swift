@@ -1,0 +1,67 @@
+// Where the harness finds its parts: the plugin built by meson and our executables.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Where the harness finds its parts: the plugin built by meson and our executables.
+public enum HarnessPaths {
+    /// The package root, found from this source file's place in the tree.
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// `TT_WESTON_PLUGIN`, else `.build/meson-helpers/tt-weston-harness.so`, built with meson if missing.
+    public static func plugin() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["TT_WESTON_PLUGIN"] {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw HarnessError("TT_WESTON_PLUGIN=\(path) does not exist")
+            }
+            return path
+        }
+        let build = packageRoot + "/.build/meson-helpers"
+        let path = build + "/tt-weston-harness.so"
+        if !FileManager.default.fileExists(atPath: build + "/build.ninja") {
+            try run(["meson", "setup", build, packageRoot + "/meson-helpers"])
+        }
+        // ninja is cheap when nothing changed, and keeps the plugin in step with its source.
+        try run(["ninja", "-C", build])
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HarnessError("meson built no plugin at \(path)")
+        }
+        return path
+    }
+
+    /// One of this package's executables: beside the running binary (tests and `swift run` put
+    /// products in one folder), else in `.build/debug`.
+    public static func executable(_ name: String) throws -> String {
+        let env = "TT_BIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        if let path = ProcessInfo.processInfo.environment[env] { return path }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [me.deletingLastPathComponent().appendingPathComponent(name).path]
+        // Inside an .xctest bundle folder, the products sit one level up.
+        candidates.append(me.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name).path)
+        candidates.append(packageRoot + "/.build/debug/" + name)
+        for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
+        throw HarnessError("cannot find the \(name) executable (looked in \(candidates)); build it with swift build")
+    }
+
+    private static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let log = Pipe()
+        process.standardOutput = log
+        process.standardError = log
+        do { try process.run() } catch {
+            throw HarnessError("cannot run \(arguments.joined(separator: " ")): \(error)")
+        }
+        let output = log.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HarnessError("\(arguments.joined(separator: " ")) failed:\n" + String(decoding: output, as: UTF8.self))
+        }
+    }
+}
