@@ -68,3 +68,16 @@ public final class ChildProcess {
     public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
     public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 }
+
+extension ChildProcess {
+    /// A client of a compositor session, named after its executable (or `name`) and `number`,
+    /// started through ``CleanExec`` (default signal handling, whatever the test runner set) with
+    /// the session's environment, in the session's folder.
+    public static func client(_ executable: String, _ arguments: [String], name: String?, number: Int,
+                              environment: [String: String], directory: String) throws -> ChildProcess {
+        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        let command = CleanExec.command(executable, arguments)
+        return try ChildProcess(name: "\(base)-\(number)", executable: command.executable, arguments: command.arguments,
+                                environment: environment, directory: directory)
+    }
+}

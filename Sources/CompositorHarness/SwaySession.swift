@@ -163,12 +163,8 @@ public final class SwaySession: ScreenCapturing {
     @discardableResult
     public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
                        environment extra: [String: String] = [:]) throws -> ChildProcess {
-        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
-        let command = CleanExec.command(executable, arguments)
-        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: command.executable,
-                                     arguments: command.arguments,
-                                     environment: clientEnvironment.merging(extra) { $1 },
-                                     directory: runtimeDirectory)
+        let child = try ChildProcess.client(executable, arguments, name: name, number: clients.count,
+                                            environment: clientEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
         clients.append(child)
         return child
     }

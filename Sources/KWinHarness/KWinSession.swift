@@ -212,13 +212,9 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     @discardableResult
     public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
                        environment extra: [String: String] = [:]) throws -> ChildProcess {
-        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
         launches += 1
-        let command = CleanExec.command(executable, arguments)
-        let child = try ChildProcess(name: "\(base)-\(launches)", executable: command.executable,
-                                     arguments: command.arguments,
-                                     environment: clientEnvironment.merging(extra) { $1 },
-                                     directory: runtimeDirectory)
+        let child = try ChildProcess.client(executable, arguments, name: name, number: launches,
+                                            environment: clientEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
         clients.append(child)
         return child
     }

@@ -209,14 +209,30 @@ harness_cmd_touch(struct hclient *cl, char **argv, int argc)
 		harness_client_reply(cl, "ok");
 }
 
-/* touch batch: many touch events in one command, all stamped with the same time:
- * "d ID X Y" down, "m ID X Y" motion, "u ID" up, "f" frame. Applied in order; the first bad
- * token stops the batch (what came before it stays applied). */
-void
-harness_cmd_touch_batch(struct hclient *cl, char *args)
+/* One raw event: to Weston as it is, the plugin's list of ids that are down kept as well as it
+ * can (see touch raw below). */
+static void
+touch_apply_raw(struct harness *h, int type, long id, double x, double y, const struct timespec *t)
+{
+	int idx = touch_id_index(h, (int)id);
+
+	if (type == WL_TOUCH_DOWN && idx < 0 && h->n_touch_ids < MAX_TOUCH_POINTS)
+		h->touch_ids[h->n_touch_ids++] = (int)id;
+	else if (type == WL_TOUCH_UP && idx >= 0)
+		h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
+	notify_touch_normalized(h->touch_device, t, (int)id, x, y, NULL, type);
+	h->latency.last_point_ns = harness_monotonic_ns();
+}
+
+/* The events of a touch batch or touch raw command ("d ID X Y", "m ID X Y", "u ID", "f", and for
+ * raw "c"), applied in order, all stamped with the same time; the first bad token stops the
+ * command (what came before it stays applied). */
+static void
+touch_events(struct hclient *cl, char *args, bool raw)
 {
 	struct harness *h = cl->h;
 	struct timespec t = harness_now_monotonic();
+	const char *what = raw ? "touch raw" : "touch batch";
 	char *rest = NULL, *tok;
 	char err[160];
 	int events = 0;
@@ -232,6 +248,11 @@ harness_cmd_touch_batch(struct hclient *cl, char *args)
 			events++;
 			continue;
 		}
+		if (raw && strcmp(tok, "c") == 0) {
+			touch_cancel_all(h);
+			events++;
+			continue;
+		}
 		if (strcmp(tok, "d") == 0) {
 			type = WL_TOUCH_DOWN;
 		} else if (strcmp(tok, "m") == 0) {
@@ -239,13 +260,13 @@ harness_cmd_touch_batch(struct hclient *cl, char *args)
 		} else if (strcmp(tok, "u") == 0) {
 			type = WL_TOUCH_UP;
 		} else {
-			harness_client_reply(cl, "error touch batch: unknown event '%s' after %d events (d ID X Y, m ID X Y, u ID, f)",
-				     tok, events);
+			harness_client_reply(cl, "error %s: unknown event '%s' after %d events (d ID X Y, m ID X Y, u ID, f%s)",
+				     what, tok, events, raw ? ", c" : "");
 			return;
 		}
 		a = strtok_r(NULL, " \t", &rest);
 		if (!harness_parse_long(a, 0, INT32_MAX, &id)) {
-			harness_client_reply(cl, "error touch batch: bad touch id after %d events", events);
+			harness_client_reply(cl, "error %s: bad touch id after %d events", what, events);
 			return;
 		}
 		if (type != WL_TOUCH_UP) {
@@ -253,17 +274,27 @@ harness_cmd_touch_batch(struct hclient *cl, char *args)
 			char *ys = strtok_r(NULL, " \t", &rest);
 
 			if (!harness_parse_double(xs, &x) || !harness_parse_double(ys, &y)) {
-				harness_client_reply(cl, "error touch batch: bad coordinates after %d events", events);
+				harness_client_reply(cl, "error %s: bad coordinates after %d events", what, events);
 				return;
 			}
 		}
-		if (touch_apply(h, type, id, x, y, &t, err, sizeof err) < 0) {
-			harness_client_reply(cl, "error touch batch: %s (after %d events)", err, events);
+		if (raw) {
+			touch_apply_raw(h, type, id, x, y, &t);
+		} else if (touch_apply(h, type, id, x, y, &t, err, sizeof err) < 0) {
+			harness_client_reply(cl, "error %s: %s (after %d events)", what, err, events);
 			return;
 		}
 		events++;
 	}
 	harness_client_reply(cl, "ok %d", events);
+}
+
+/* touch batch: many touch events in one command, all stamped with the same time, each checked
+ * against the points that are down. */
+void
+harness_cmd_touch_batch(struct hclient *cl, char *args)
+{
+	touch_events(cl, args, false);
 }
 
 /* touch raw: events straight to notify_touch_normalized, without touch_apply's checks, as a
@@ -281,62 +312,7 @@ harness_cmd_touch_batch(struct hclient *cl, char *args)
 void
 harness_cmd_touch_raw(struct hclient *cl, char *args)
 {
-	struct harness *h = cl->h;
-	struct timespec t = harness_now_monotonic();
-	char *rest = NULL, *tok;
-	int events = 0;
-
-	for (tok = strtok_r(args, " \t", &rest); tok; tok = strtok_r(NULL, " \t", &rest)) {
-		int type, idx;
-		long id;
-		double x = 0.0, y = 0.0;
-		char *a;
-
-		if (strcmp(tok, "f") == 0) {
-			harness_touch_frame(h);
-			events++;
-			continue;
-		}
-		if (strcmp(tok, "c") == 0) {
-			touch_cancel_all(h);
-			events++;
-			continue;
-		}
-		if (strcmp(tok, "d") == 0) {
-			type = WL_TOUCH_DOWN;
-		} else if (strcmp(tok, "m") == 0) {
-			type = WL_TOUCH_MOTION;
-		} else if (strcmp(tok, "u") == 0) {
-			type = WL_TOUCH_UP;
-		} else {
-			harness_client_reply(cl, "error touch raw: unknown event '%s' after %d events (d ID X Y, m ID X Y, u ID, f, c)",
-				     tok, events);
-			return;
-		}
-		a = strtok_r(NULL, " \t", &rest);
-		if (!harness_parse_long(a, 0, INT32_MAX, &id)) {
-			harness_client_reply(cl, "error touch raw: bad touch id after %d events", events);
-			return;
-		}
-		if (type != WL_TOUCH_UP) {
-			char *xs = strtok_r(NULL, " \t", &rest);
-			char *ys = strtok_r(NULL, " \t", &rest);
-
-			if (!harness_parse_double(xs, &x) || !harness_parse_double(ys, &y)) {
-				harness_client_reply(cl, "error touch raw: bad coordinates after %d events", events);
-				return;
-			}
-		}
-		idx = touch_id_index(h, (int)id);
-		if (type == WL_TOUCH_DOWN && idx < 0 && h->n_touch_ids < MAX_TOUCH_POINTS)
-			h->touch_ids[h->n_touch_ids++] = (int)id;
-		else if (type == WL_TOUCH_UP && idx >= 0)
-			h->touch_ids[idx] = h->touch_ids[--h->n_touch_ids];
-		notify_touch_normalized(h->touch_device, &t, (int)id, x, y, NULL, type);
-		h->latency.last_point_ns = harness_monotonic_ns();
-		events++;
-	}
-	harness_client_reply(cl, "ok %d", events);
+	touch_events(cl, args, true);
 }
 
 void
