@@ -139,6 +139,28 @@ struct RecordReplayTests {
         #expect(drawn.components(separatedBy: " d=\"M ").count - 1 == 1, "the finished line, and not the one in progress: \(drawn)")
     }
 
+    @Test("A1 A8: --replay plays a recording into the live window, through the same adapter: the lines come back, and Undo in the recording still takes one away")
+    func liveReplay() throws {
+        let folder = Self.temporaryFolder()
+        let recording = folder + "/live.ttrec"
+        withApp(arguments: ["--record", recording]) { app in
+            try app.drawLine(0, from: (100, 200), to: (600, 200))
+            try app.drawLine(1, from: (100, 400), to: (600, 450))
+            try app.drawLine(2, from: (700, 100), to: (900, 500))
+            try app.expectScreen("three lines") { pixel in pixel(800, 300) == .black }
+            try app.press(44, with: [29])  // Ctrl+Z takes the third back
+            try app.expectScreen("the third line undone") { pixel in pixel(800, 300) == .white }
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+        }
+        // A new user (a fresh drawing) replays it as fast as it goes.
+        withApp(arguments: ["--replay", recording, "--speed", "0"]) { app in
+            try app.expectScreen("the two lines of the recording, and not the undone one", timeout: 10) { pixel in
+                pixel(350, 200) == .black && pixel(350, 425) == .black && pixel(800, 300) == .white
+            }
+        }
+    }
+
     @Test("An unreadable recording gets one line naming its line number, and no crash")
     func unreadableRecording() throws {
         let folder = Self.temporaryFolder()
