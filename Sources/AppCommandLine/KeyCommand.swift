@@ -37,7 +37,7 @@ public struct KeyCommand: Equatable, Sendable {
         KeyCommand("z", [.control], "Undo", .undo),
         KeyCommand("z", [.control, .shift], "Redo", .redo),
         KeyCommand("y", [.control], "Redo", .redo),
-        KeyCommand("e", [.control], "Export the drawing as PNG and SVG next to its file", .export),
+        KeyCommand("e", [.control], "Export the drawing (PNG, SVG) to the pictures folder", .export),
         KeyCommand("q", [.control], "Quit", .quit),
     ]
 

@@ -111,7 +111,7 @@ struct App {
 
         host.onKeyPress = { [unowned host] press in
             KeyCommand.perform(press, on: controller, quit: { host.stop(.closed) },
-                               export: { document.exportNextToFile(canvas: controller.drawView.bounds.size) })
+                               export: { document.export(canvas: controller.drawView.bounds.size) })
         }
 
         var recorder: Recorder?

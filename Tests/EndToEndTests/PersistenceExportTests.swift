@@ -34,24 +34,35 @@ struct PersistenceExportTests {
         #expect(noArgs != 0 && usage.contains("--png OUT, --svg OUT or both"))
     }
 
-    @Test("Ctrl+E exports the drawing as PNG and SVG next to its file, logs the paths and says so in a banner")
+    @Test("Ctrl+E exports the drawing as PNG and SVG into the user's pictures folder, logs the paths, says so in a banner, and a second export does not overwrite the first")
     func controlE() {
         withPersistentApp { app in
+            // The user's pictures folder, named as a German desktop names it.
+            let pictures = app.session.runtimeDirectory + "/home/Bilder"
+            let config = app.session.runtimeDirectory + "/config"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try "XDG_PICTURES_DIR=\"\(pictures)\"\n".write(toFile: config + "/user-dirs.dirs", atomically: true, encoding: .utf8)
             try app.drawLine(0, from: (100, 300), to: (500, 300))
             try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
             // Keyboard focus follows the mapped window; evdev 29 = left Ctrl, 18 = E.
-            try app.session.key(29, down: true)
-            try app.session.key(18, down: true)
-            try app.session.key(18, down: false)
-            try app.session.key(29, down: false)
-            let folder = app.dataHome + "/touchtracker"
+            func controlE() throws {
+                try app.session.key(29, down: true)
+                try app.session.key(18, down: true)
+                try app.session.key(18, down: false)
+                try app.session.key(29, down: false)
+            }
+            try controlE()
             try app.expectBanner(red: false)
-            #expect(app.log.contains("exported \(folder)/drawing.png and \(folder)/drawing.svg"), "\(app.log)")
-            let png = try Screenshot(contentsOf: folder + "/drawing.png")
+            #expect(app.log.contains("exported \(pictures)/drawing.png and \(pictures)/drawing.svg"), "\(app.log)")
+            let png = try Screenshot(contentsOf: pictures + "/drawing.png")
             // The canvas: the window less the toolbar along its bottom.
             #expect(png.width == 1024 && png.height == 768 - 52)
             #expect(png.pixel(x: 300, y: 300) == .black && png.pixel(x: 300, y: 200) == .white)
-            #expect(String(decoding: contents(folder + "/drawing.svg") ?? Data(), as: UTF8.self).contains("d=\"M 100 300 L 500 300 \""))
+            #expect(String(decoding: contents(pictures + "/drawing.svg") ?? Data(), as: UTF8.self).contains("d=\"M 100 300 L 500 300 \""))
+            try controlE()
+            let deadline = Date().addingTimeInterval(5)
+            while !FileManager.default.fileExists(atPath: pictures + "/drawing 2.svg"), Date() < deadline { usleep(20_000) }
+            #expect(FileManager.default.fileExists(atPath: pictures + "/drawing 2.png"), "\(app.log)")
         }
     }
 }

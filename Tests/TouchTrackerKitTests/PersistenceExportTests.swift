@@ -5,6 +5,7 @@ import Glibc
 import CCairo
 import Graphics
 import Logging
+import Foundation
 import Testing
 import TouchKit
 import TouchTrackerKit
@@ -55,18 +56,34 @@ struct PersistenceExportTests {
         #expect(page.size.width == 16384 && page.scale < 1)
     }
 
-    @Test("Ctrl+E's export writes drawing.png and drawing.svg next to the drawing file")
-    func nextToFile() throws {
+    @Test("Ctrl+E's export writes drawing.png and drawing.svg into the pictures folder (made if missing), never over an earlier export")
+    func intoPictures() throws {
         let folder = TemporaryFolder()
         let document = DrawingDocument(opening: folder.file("drawing.json"), clock: ManualClock(),
                                        logger: Logger(label: "test"), saveInBackground: false)
         for stroke in strokes { document.drawing.add(stroke) }
-        let paths = document.exportNextToFile(canvas: Size(width: 900, height: 800))
-        #expect(paths == [folder.file("drawing.png"), folder.file("drawing.svg")])
-        let image = try #require(PNGImage(path: folder.file("drawing.png")))
+        let pictures = folder.file("Pictures")
+        let paths = document.export(canvas: Size(width: 900, height: 800), into: pictures)
+        #expect(paths == [pictures + "/drawing.png", pictures + "/drawing.svg"])
+        let image = try #require(PNGImage(path: pictures + "/drawing.png"))
         #expect(image.width == 900 && image.height == 800)
         #expect(document.banner.isShowing && document.banner.style == .info)
-        #expect(document.banner.message == "Exported drawing.png and drawing.svg to \(folder.path)")
+        #expect(document.banner.message == "Exported drawing.png and drawing.svg to \(pictures)")
+        #expect(document.export(into: pictures) == [pictures + "/drawing 2.png", pictures + "/drawing 2.svg"])
+        #expect(document.export(into: pictures) == [pictures + "/drawing 3.png", pictures + "/drawing 3.svg"])
+    }
+
+    @Test("The pictures folder: XDG_PICTURES_DIR of user-dirs.dirs ($HOME expanded), else ~/Pictures; one set to the home folder itself means none")
+    func picturesFolder() throws {
+        let folder = TemporaryFolder()
+        let env = { (dirs: String?) -> (String) -> String? in
+            if let dirs { try? Data(dirs.utf8).write(to: URL(fileURLWithPath: folder.file("user-dirs.dirs"))) }
+            return { ["HOME": "/home/ana", "XDG_CONFIG_HOME": folder.path][$0] }
+        }
+        #expect(DrawingLocation.picturesDirectory(environment: env(nil)) == "/home/ana/Pictures")
+        #expect(DrawingLocation.picturesDirectory(environment: env("# made by xdg-user-dirs\nXDG_DESKTOP_DIR=\"$HOME/Schreibtisch\"\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\n")) == "/home/ana/Bilder")
+        #expect(DrawingLocation.picturesDirectory(environment: env("XDG_PICTURES_DIR=\"/srv/art\"\n")) == "/srv/art")
+        #expect(DrawingLocation.picturesDirectory(environment: env("XDG_PICTURES_DIR=\"$HOME/\"\n")) == "/home/ana/Pictures")
     }
 }
 

@@ -66,21 +66,30 @@ public final class DrawingDocument {
 
     // MARK: Export
 
-    /// The files ``exportNextToFile(canvas:)`` writes: the drawing's path with `.png` and `.svg`
-    /// in place of its extension (`drawing.json` → `drawing.png`, `drawing.svg`).
-    public var exportPaths: (png: String, svg: String) {
+    /// The files ``export(canvas:into:)`` writes into `folder`: the drawing's name with `.png`
+    /// and `.svg` (`drawing.json` → `drawing.png`, `drawing.svg`), numbered (`drawing 2.png`)
+    /// past pictures already there: an export never overwrites anything.
+    public func exportPaths(in folder: String) -> (png: String, svg: String) {
         let name = DrawingFile.name(of: path)
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
-        let folder = DrawingFile.folder(of: path)
-        return (DrawingFile.join(folder, stem + ".png"), DrawingFile.join(folder, stem + ".svg"))
+        var number = 1
+        while true {
+            let base = number == 1 ? stem : "\(stem) \(number)"
+            let png = DrawingFile.join(folder, base + ".png"), svg = DrawingFile.join(folder, base + ".svg")
+            if access(png, F_OK) != 0, access(svg, F_OK) != 0 { return (png, svg) }
+            number += 1
+        }
     }
 
-    /// Writes the drawing as PNG and SVG next to its file (Ctrl+E), at least `canvas` in size;
-    /// logs the paths and shows them in the banner. Returns the paths written.
+    /// Writes the drawing as PNG and SVG (Ctrl+E), at least `canvas` in size, into the user's
+    /// pictures folder (made if missing), where people look for them; logs the paths and shows
+    /// where in the banner. Returns the paths written.
     @discardableResult
-    public func exportNextToFile(canvas: Size = DrawingExporter.defaultCanvas) -> [String] {
-        let (png, svg) = exportPaths
+    public func export(canvas: Size = DrawingExporter.defaultCanvas,
+                       into folder: String = DrawingLocation.picturesDirectory()) -> [String] {
         do {
+            try DrawingFile.createFolder(folder)
+            let (png, svg) = exportPaths(in: folder)
             try DrawingExporter.writePNG(drawing.strokes, to: png, minimum: canvas)
             try DrawingExporter.writeSVG(drawing.strokes, to: svg, minimum: canvas)
             logger.notice("exported \(png) and \(svg)")

@@ -26,6 +26,26 @@ public enum DrawingLocation {
         DrawingFile.join(defaultDirectory(environment: environment), defaultFileName)
     }
 
+    /// Where exports go: the user's pictures folder, `XDG_PICTURES_DIR` of
+    /// `$XDG_CONFIG_HOME/user-dirs.dirs` (else `~/.config/user-dirs.dirs`), else `~/Pictures`.
+    /// A pictures folder set to the home folder itself means "none" (xdg-user-dirs writes that
+    /// for a folder the user removed): `~/Pictures` then.
+    public static func picturesDirectory(environment: (String) -> String? = DrawingLocation.environment) -> String {
+        let home = homeDirectory(environment: environment)
+        let fallback = DrawingFile.join(home, "Pictures")
+        let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? DrawingFile.join(home, ".config")
+        guard case .bytes(let bytes)? = try? DrawingFile.read(DrawingFile.join(config, "user-dirs.dirs"), maxBytes: 64 * 1024)
+        else { return fallback }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
+            var value = line.dropFirst("XDG_PICTURES_DIR=".count)
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
+            let path = value.hasPrefix("$HOME") ? home + value.dropFirst("$HOME".count) : String(value)
+            guard path.hasPrefix("/"), path != home, path != home + "/" else { return fallback }
+            return path
+        }
+        return fallback
+    }
+
     /// `$HOME`, else the password database's home for this user, else `/tmp`.
     static func homeDirectory(environment: (String) -> String?) -> String {
         if let home = environment("HOME"), home.hasPrefix("/") { return home }
