@@ -91,11 +91,7 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         self.options = options
         GnomeSession.counter += 1
         socketName = "tt-gnome-\(getpid())-\(GnomeSession.counter)"
-        let template = NSTemporaryDirectory() + "tt-gnome-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
-        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try HarnessPaths.privateFolder("gnome")
         home = runtimeDirectory + "/home"
         do {
             try start(deadline: Date().addingTimeInterval(timeout))
@@ -111,21 +107,9 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
     // MARK: Start-up
 
     private var baseEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
-                     "PYTHONPATH", "PYTHONHOME", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE"] {
-            environment.removeValue(forKey: name)
-        }
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["HOME"] = home
-        environment["XDG_CONFIG_HOME"] = home + "/.config"
-        environment["XDG_DATA_HOME"] = home + "/.local/share"
-        environment["XDG_CACHE_HOME"] = home + "/.cache"
+        var environment = HarnessPaths.sessionEnvironment(runtimeDirectory: runtimeDirectory, home: home)
         environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/bus"
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/system_bus_socket"
-        // No accessibility bus: one service fewer to start and end.
-        environment["NO_AT_BRIDGE"] = "1"
         return environment
     }
 

@@ -74,10 +74,7 @@ public final class SwaySession: ScreenCapturing {
         for tool in ["sway", "swaymsg", "grim"] where WestonSession.which(tool) == nil {
             throw HarnessError("\(tool) is not installed (scripts/setup installs sway and grim)")
         }
-        let template = NSTemporaryDirectory() + "tt-sway-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
-        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        runtimeDirectory = try HarnessPaths.privateFolder("sway")
 
         let config = [
             "output HEADLESS-1 mode \(options.width)x\(options.height) position 0 0",

@@ -62,11 +62,7 @@ public final class WestonSession: ScreenCapturing {
     public init(_ options: Options = Options()) throws {
         WestonSession.counter += 1
         socketName = "tt-\(getpid())-\(WestonSession.counter)"
-        let template = NSTemporaryDirectory() + "tt-weston-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
-        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try HarnessPaths.privateFolder("weston")
 
         let plugin = try HarnessPaths.plugin()
         var environment = ProcessInfo.processInfo.environment

@@ -84,11 +84,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         self.options = options
         KWinSession.counter += 1
         socketName = "tt-kwin-\(getpid())-\(KWinSession.counter)"
-        let template = NSTemporaryDirectory() + "tt-kwin-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed") }
-        runtimeDirectory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try HarnessPaths.privateFolder("kwin")
         home = runtimeDirectory + "/home"
         do {
             try start(deadline: Date().addingTimeInterval(timeout))
@@ -104,20 +100,8 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     // MARK: Start-up
 
     private var baseEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
-                     "PYTHONPATH", "PYTHONHOME", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE",
-                     "QT_QPA_PLATFORM", "QT_SCALE_FACTOR"] {
-            environment.removeValue(forKey: name)
-        }
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["HOME"] = home
-        environment["XDG_CONFIG_HOME"] = home + "/.config"
-        environment["XDG_DATA_HOME"] = home + "/.local/share"
-        environment["XDG_CACHE_HOME"] = home + "/.cache"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/bus"
-        environment["NO_AT_BRIDGE"] = "1"
-        return environment
+        HarnessPaths.sessionEnvironment(runtimeDirectory: runtimeDirectory, home: home,
+                                        alsoRemoving: ["QT_QPA_PLATFORM", "QT_SCALE_FACTOR"])
     }
 
     private func service(_ name: String, _ executable: String, _ arguments: [String],
