@@ -34,7 +34,7 @@ extension Trait where Self == GnomeSessionTrait {
 }
 
 /// The app in the suite's GNOME session; its window is a normal (floating) window placed by mutter.
-final class GnomeAppUnderTest {
+final class GnomeAppUnderTest: DesktopAppUnderTest {
     static let appID = "org.touchtracker.TouchTracker"
     static let titleBarHeight = 37.0
     static let titleBarGrey = Pixel(red: 0xEB, green: 0xEB, blue: 0xEB)
@@ -58,37 +58,6 @@ final class GnomeAppUnderTest {
 
     /// A point of the canvas (which starts below the title bar), in global coordinates.
     func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { inWindow(x, Self.titleBarHeight + y) }
-
-    /// Waits until the app's `--trace` log has `count` lines containing `text`: the app has taken
-    /// the input so far (mutter's remote-desktop input travels through D-Bus and may arrive late).
-    func waitForTrace(_ text: String, count: Int, timeout: Double = 5) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while app.standardError.components(separatedBy: text).count - 1 < count {
-            guard Date() < deadline else {
-                throw HarnessError("the app's trace never had \(count) × '\(text)':\n\(app.standardError)")
-            }
-            usleep(10_000)
-        }
-    }
-
-    /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where
-    /// they started and ended, in global coordinates.
-    func twoFingersDown(steps: Int) throws -> (starts: [(x: Double, y: Double)], ends: [(x: Double, y: Double)]) {
-        let starts = [onCanvas(150, 100), onCanvas(400, 100)]
-        let ends = [onCanvas(150, 500), onCanvas(750, 450)]
-        try down(0, starts[0])
-        try down(1, starts[1])
-        // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
-        try waitForTrace("phase=began", count: 2)
-        for step in 1...steps {
-            let t = Double(step) / Double(steps)
-            for slot in 0...1 {
-                try move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
-                                starts[slot].y + (ends[slot].y - starts[slot].y) * t))
-            }
-        }
-        return (starts, ends)
-    }
 
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }

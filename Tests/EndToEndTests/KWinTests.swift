@@ -38,7 +38,7 @@ extension Trait where Self == KWinSessionTrait {
 }
 
 /// The app in the suite's KWin session; its window is placed (centred) by KWin.
-final class KWinAppUnderTest {
+final class KWinAppUnderTest: DesktopAppUnderTest {
     static let appID = "org.touchtracker.TouchTracker"
 
     let session: KWinSession
@@ -60,36 +60,6 @@ final class KWinAppUnderTest {
 
     /// A point of the canvas (the window's top-left corner is the canvas's), in global coordinates.
     func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + y) }
-
-    /// Waits until the app's `--trace` log has `count` lines containing `text`.
-    func waitForTrace(_ text: String, count: Int, timeout: Double = 5) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while app.standardError.components(separatedBy: text).count - 1 < count {
-            guard Date() < deadline else {
-                throw HarnessError("the app's trace never had \(count) × '\(text)':\n\(app.standardError)")
-            }
-            usleep(10_000)
-        }
-    }
-
-    /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where
-    /// they started and ended, in global coordinates.
-    func twoFingersDown(steps: Int) throws -> (starts: [(x: Double, y: Double)], ends: [(x: Double, y: Double)]) {
-        let starts = [onCanvas(150, 100), onCanvas(400, 100)]
-        let ends = [onCanvas(150, 500), onCanvas(750, 450)]
-        try down(0, starts[0])
-        try down(1, starts[1])
-        // Two fingers are no tap, so the app's tap recognizers let both touches through at once.
-        try waitForTrace("phase=began", count: 2)
-        for step in 1...steps {
-            let t = Double(step) / Double(steps)
-            for slot in 0...1 {
-                try move(slot, (starts[slot].x + (ends[slot].x - starts[slot].x) * t,
-                                starts[slot].y + (ends[slot].y - starts[slot].y) * t))
-            }
-        }
-        return (starts, ends)
-    }
 
     /// One finger draws a finished line.
     func drawLine(_ id: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double), steps: Int = 6) throws {
