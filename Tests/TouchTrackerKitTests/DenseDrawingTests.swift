@@ -119,7 +119,7 @@ struct DenseDrawingTests {
         expectSame(canvas.screen, fromScratch(lines.filter { $0.id != longest.id }), "after the deletion")
     }
 
-    @Test("A4: recolouring a line of a dense drawing keeps its place in the paint order once the cache is re-made")
+    @Test("A8: recolouring a line of a dense drawing keeps its place in the paint order once the cache is re-made")
     func changeKeepsPaintOrder() {
         let lines = Self.denseLines(800)
         let drawing = Drawing(strokes: lines)
