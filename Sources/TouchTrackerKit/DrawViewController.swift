@@ -72,6 +72,9 @@ public final class DrawViewController: ViewController {
         }
     }
 
+    /// Told when the user asks for a new drawing (the toolbar's New); the app's document starts it.
+    public var onNewDrawing: (() -> Void)?
+
     /// Told after the user changed a preference (the app saves them).
     public var onPreferencesChange: ((Preferences) -> Void)?
 
@@ -86,6 +89,10 @@ public final class DrawViewController: ViewController {
 
     private func wireToolbar() {
         let undoStack = drawView.drawing.undoStack
+        toolbar.newButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.drawView.select(nil)
+            self.onNewDrawing?()
+        }
         toolbar.undoButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.select(nil)
             undoStack.undo()

@@ -17,6 +17,7 @@ public enum Strings {
     /// The menu item that deletes the selected line (删除 in Chinese).
     public static var delete: String { isChinese ? "删除" : "Delete" }
     // The toolbar.
+    static var newDrawing: String { isChinese ? "新建" : "New" }
     static var undo: String { isChinese ? "撤销" : "Undo" }
     static var redo: String { isChinese ? "重做" : "Redo" }
     static var line: String { isChinese ? "直线" : "Line" }

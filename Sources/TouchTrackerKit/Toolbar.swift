@@ -1,4 +1,4 @@
-// The draw board's controls (A8), built from TouchKit's Button with target-action: undo and redo,
+// The draw board's controls (A8), built from TouchKit's Button with target-action: New, undo and redo,
 // the tool (line, freehand, circle), the toggles of the book's challenges, and the colour palette.
 import TouchKit
 
@@ -8,6 +8,7 @@ public final class ToolbarView: View {
     static let onTint = Color(hex: 0x3584E4)
     static let offTint = Color(hex: 0x77767B)
 
+    public let newButton = ToolbarView.button(Strings.newDrawing)
     public let undoButton = ToolbarView.button(Strings.undo)
     public let redoButton = ToolbarView.button(Strings.redo)
     public let lineButton = ToolbarView.button(Strings.line)
@@ -20,7 +21,7 @@ public final class ToolbarView: View {
 
     /// Groups, separated by a gap.
     private var groups: [[Button]] {
-        [[undoButton, redoButton], [lineButton, freehandButton, circleButton],
+        [[newButton], [undoButton, redoButton], [lineButton, freehandButton, circleButton],
          [angleButton, speedButton, fingersButton], [paletteButton]]
     }
 

@@ -62,9 +62,10 @@ struct App {
         // system when freed instead of staying in the heap for the rest of the session.
         tt_return_big_blocks(512 * 1024)
 
-        // One app per drawing, checked before any window appears.
-        let drawingPath = options.file ?? DrawingLocation.defaultFile()
-        let lock: DrawingLock?
+        // One app per drawing, checked before any window appears. With no file named, the drawing
+        // the last such session ended on (after New, the newest), else the default drawing.
+        let drawingPath = options.file ?? NewDrawing.drawingToOpen()
+        var lock: DrawingLock?
         switch DrawingLock.acquire(for: drawingPath) {
         case .acquired(let acquired):
             lock = acquired
@@ -76,7 +77,6 @@ struct App {
             logger.warning("opening \(drawingPath) without a lock against a second TouchTracker: \(error.message)")
             lock = nil
         }
-        defer { withExtendedLifetime(lock) {} }
 
         let host: WaylandHost
         do {
@@ -88,6 +88,18 @@ struct App {
         }
         let document = DrawingDocument(opening: drawingPath, clock: host.application.clock,
                                        logger: logger, autosaveDelay: options.autosaveDelay)
+        // The document holds the lock from here on, and moves it to the new file on New.
+        document.lock = lock
+        lock = nil
+        if options.file == nil {
+            document.onNewFile = { path in
+                do throws(FileIOError) {
+                    try NewDrawing.remember(path)
+                } catch {
+                    logger.warning("the next start opens the older drawing: \(error.message)")
+                }
+            }
+        }
         if let unreadable = document.unreadable { printError("touchtracker: \(unreadable.message)") }
         if let damaged = document.damagedJournal { printError("touchtracker: \(damaged.message)") }
 
@@ -105,6 +117,7 @@ struct App {
                 logger.warning("cannot keep the preferences: \(error.message)")
             }
         }
+        controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
         tt_release_free_memory()

@@ -176,8 +176,8 @@ struct GnomeTests {
                     samples(from: from, to: to).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .black }
                 }
                 if to.y == app.onCanvas(0, 300).y {
-                    // The toolbar's Undo, clicked.
-                    let undo = app.inWindow(122, app.window.height - 28)
+                    // The toolbar's Undo, clicked (the second of ten 88 pt buttons, after New).
+                    let undo = app.inWindow(173, app.window.height - 28)
                     try app.session.pointerMotion(x: undo.x, y: undo.y)
                     try app.session.pointerButton(down: true)
                     try app.session.pointerButton(down: false)

@@ -87,9 +87,10 @@ final class PersistentApp {
         }
     }
 
-    /// Waits until the drawing file parses and holds `count` strokes; returns them.
+    /// Waits until the drawing file (or the one at `path`) parses and holds `count` strokes; returns them.
     @discardableResult
-    func waitForFile(strokes count: Int, timeout: Double = 5) throws -> [SavedStroke] {
+    func waitForFile(_ path: String? = nil, strokes count: Int, timeout: Double = 5) throws -> [SavedStroke] {
+        let file = path ?? self.file
         let deadline = Date().addingTimeInterval(timeout)
         var last = "no file"
         repeat {

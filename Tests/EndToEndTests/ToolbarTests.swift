@@ -9,8 +9,8 @@ import CompositorHarness
 
 @Suite("Toolbar and palette under Weston", .serialized)
 struct ToolbarTests {
-    /// Toolbar buttons in a 1024-point-wide window: 9 buttons of 88 pt, 6 pt apart, 10 pt more
-    /// between groups (undo redo | line free circle | angle speed fingers | colours), centred.
+    /// Toolbar buttons in a 1024-point-wide window: 10 buttons of 88 pt, 6 pt apart, 10 pt more
+    /// between groups (new | undo redo | line free circle | angle speed fingers | colours), centred.
     /// The palette's swatch `index` (40 pt wide, 14 pt apart, eight centred above the toolbar).
     func swatchCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
         let rowWidth: Double = 8 * 40 + 7 * 14
@@ -19,8 +19,8 @@ struct ToolbarTests {
     }
 
     func buttonCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
-        let groupOffsets = [0, 0, 1, 1, 1, 2, 2, 2, 3]
-        let used: Double = 9 * 88 + 5 * 6 + 3 * 16
+        let groupOffsets = [0, 1, 1, 2, 2, 2, 3, 3, 3, 4]
+        let used: Double = 10 * 88 + 5 * 6 + 4 * 16
         let x = (app.window.width - used) / 2 + Double(index) * (88 + 6) + Double(groupOffsets[index]) * 10 + 44
         return (x, app.window.height - 26)
     }
@@ -28,7 +28,7 @@ struct ToolbarTests {
     @Test("A8: Colours shows the palette; a swatch sets the pen colour; Undo takes the line back")
     func paletteAndUndo() {
         withApp { app in
-            let colours = buttonCentre(8, in: app)
+            let colours = buttonCentre(9, in: app)
             try app.tap(10, colours.0, colours.1)
             // The palette: eight 40 pt swatches centred above the toolbar; the sixth is blue.
             let sixth = swatchCentre(5, in: app)
@@ -40,7 +40,7 @@ struct ToolbarTests {
             try app.expectScreen("a blue line, the palette gone") { pixel in
                 pixel(300, 200) == Pixel(red: 0x35, green: 0x84, blue: 0xE4) && pixel(sixth.0, sixth.1) == .white
             }
-            let undo = buttonCentre(0, in: app)
+            let undo = buttonCentre(1, in: app)
             try app.tap(12, undo.0, undo.1)
             try app.expectScreen("the line undone") { pixel in pixel(300, 200) == .white }
         }
@@ -49,13 +49,13 @@ struct ToolbarTests {
     @Test("A8: the tool, the toggles and the pen colour survive a restart; a broken preferences file only costs its settings")
     func preferencesSurviveRestart() {
         withApp(arguments: []) { app in
-            let line = buttonCentre(2, in: app), free = buttonCentre(3, in: app), angle = buttonCentre(5, in: app)
+            let line = buttonCentre(3, in: app), free = buttonCentre(4, in: app), angle = buttonCentre(6, in: app)
             // A button's face, left of its label.
             func face(_ b: (Double, Double)) -> (Double, Double) { (b.0 - 36, b.1) }
             let on = try app.session.screenshot().pixel(x: app.window.x + face(line).0, y: app.window.y + face(line).1)
             try app.tap(10, free.0, free.1)
             try app.tap(11, angle.0, angle.1)
-            let colours = buttonCentre(8, in: app)
+            let colours = buttonCentre(9, in: app)
             try app.tap(12, colours.0, colours.1)
             let blue = swatchCentre(5, in: app)
             try app.tap(13, blue.0, blue.1)
@@ -100,7 +100,7 @@ struct ToolbarTests {
     @Test("A8: the Free tool draws the finger's path, not a straight line")
     func freehandTool() {
         withApp { app in
-            let free = buttonCentre(3, in: app)
+            let free = buttonCentre(4, in: app)
             try app.tap(10, free.0, free.1)
             try app.down(0, 100, 300)
             try app.frame()
@@ -141,7 +141,7 @@ struct ToolbarTests {
     @Test("Book challenge: with the Circle tool two fingers span a circle's box")
     func circleTool() {
         withApp { app in
-            let circle = buttonCentre(4, in: app)
+            let circle = buttonCentre(5, in: app)
             try app.tap(10, circle.0, circle.1)
             try app.down(0, 300, 150)
             try app.down(1, 600, 450)

@@ -172,7 +172,21 @@ public final class Autosaver {
         if !armed, timer != nil { lateTimer = seconds > delay }
     }
 
+    /// Stops following the drawing and cancels what is scheduled, once the drawing has gone to
+    /// another file (New): this file keeps what was saved last.
+    public func retire() {
+        isRetired = true
+        timer?.cancel()
+        timer = nil
+        pollTimer?.cancel()
+        pollTimer = nil
+        onStatusChange = nil
+    }
+
+    private var isRetired = false
+
     private func drawingChanged(_ change: Drawing.Change) {
+        guard !isRetired else { return }
         changeCount += 1
         switch change {
         case .added(let stroke): pointCount += stroke.points.count

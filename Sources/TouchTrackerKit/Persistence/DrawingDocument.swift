@@ -1,6 +1,6 @@
 // The drawing as the app keeps it: opened from a file at start, autosaved after each change,
-// saved once more when the app ends, exported on request; the banner tells the user when
-// something is wrong. The executable creates one and hands `drawing` to the canvas.
+// saved once more when the app ends, exported on request, or left in its file for a new one
+// (New); the banner tells the user when something is wrong. The executable creates one and hands `drawing` to the canvas.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +9,12 @@ import TouchKit
 
 public final class DrawingDocument {
     public let drawing: Drawing
-    public let autosaver: Autosaver
+    /// Saves `drawing` into the current file; New gives it a new one.
+    public private(set) var autosaver: Autosaver
+    /// Keeps other TouchTrackers off the current file; New moves it to the new file.
+    public var lock: DrawingLock?
+    /// Told the new file's path after New (the app remembers it for the next start).
+    public var onNewFile: ((String) -> Void)?
     /// Shown across the top of the canvas once ``install(over:)`` put it there.
     public let banner = BannerView()
     /// Set when the file asked for could not be read (it was moved aside).
@@ -24,6 +29,9 @@ public final class DrawingDocument {
 
     private let clock: Clock
     private let logger: Logger
+    private let autosaveDelay: Double
+    private let saveInBackground: Bool
+    private let limits: DrawingFormat.Limits
     /// A message shown for a while (an unreadable file, an export); a failing save goes over it.
     private var notice: (text: String, style: BannerView.Style)?
     private var noticeTimer: TimerToken?
@@ -36,6 +44,9 @@ public final class DrawingDocument {
         let opened = DrawingFile.open(path, limits: limits, rescueFolders: rescueFolders)
         self.clock = clock
         self.logger = logger
+        self.autosaveDelay = autosaveDelay
+        self.saveInBackground = saveInBackground
+        self.limits = limits
         unreadable = opened.unreadable
         damagedJournal = opened.damagedJournal
         drawing = Drawing(strokes: opened.strokes)
@@ -101,6 +112,47 @@ public final class DrawingDocument {
             showNotice("Export failed: \(error)", style: .error, seconds: 8)
             return []
         }
+    }
+
+    // MARK: New
+
+    /// Starts a new, empty drawing in a new file beside the current one (``NewDrawing/path(beside:)``),
+    /// after saving the current drawing into its own file, where it stays. The undo history goes
+    /// with the old drawing: nothing done before New can be undone into the new file, and the old
+    /// drawing is never changed again by this session. The lock moves to the new file; the banner
+    /// says where it is. If the old drawing cannot be saved, nothing changes and the banner says
+    /// why. Returns the new file's path, or nil when nothing changed.
+    @discardableResult
+    public func startNew() -> String? {
+        if let failure = autosaver.saveNow() {
+            logger.error("new drawing not started: \(failure.message)")
+            showNotice("No new drawing: \(failure.message). Your drawing is kept.", style: .error, seconds: 8)
+            return nil
+        }
+        var newPath = NewDrawing.path(beside: path)
+        var newLock: DrawingLock?
+        for _ in 0..<8 {
+            switch DrawingLock.acquire(for: newPath) {
+            case .acquired(let acquired): newLock = acquired
+            case .held: newPath = NewDrawing.path(beside: newPath); continue
+            case .unavailable(let error): logger.warning("new drawing \(newPath) without a lock: \(error.message)")
+            }
+            break
+        }
+        let old = autosaver
+        old.retire()
+        autosaver = Autosaver(drawing: drawing, path: newPath, clock: clock, delay: autosaveDelay,
+                              inBackground: saveInBackground, limits: limits, logger: logger)
+        autosaver.onStatusChange = { [unowned self] _ in self.updateBanner() }
+        lock = newLock
+        drawing.replaceAll(with: [], undoable: false)
+        drawing.undoStack.removeAll()
+        autosaver.setNeedsSave()  // the new file exists at once
+        logger.notice("new drawing \(newPath); \(old.path) kept")
+        showNotice("New drawing \(DrawingFile.name(of: newPath)) in \(DrawingFile.folder(of: newPath)); "
+                   + "\(DrawingFile.name(of: old.path)) is kept", style: .info, seconds: 5)
+        onNewFile?(newPath)
+        return newPath
     }
 
     // MARK: Ending

@@ -1,0 +1,64 @@
+// Where New puts a drawing, and which drawing a start without a file opens. New never touches
+// an existing drawing: it picks the first free numbered name beside the current one
+// (`drawing.json` → `drawing 2.json`, `drawing 3.json`, ...). A start with no file argument
+// reopens the drawing the last such session ended on, remembered in a small file beside the
+// default drawing, so that New followed by quitting does not send the user back to an older
+// drawing; a session opened on a named file leaves that memory alone.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum NewDrawing {
+    /// The file New starts in, beside `current`: the current name without its number, numbered
+    /// from 2 past every drawing, journal or lock already there.
+    public static func path(beside current: String) -> String {
+        let folder = DrawingFile.folder(of: current)
+        let (stem, ext) = split(DrawingFile.name(of: current))
+        var number = 2
+        while true {
+            let candidate = DrawingFile.join(folder, "\(stem) \(number)\(ext)")
+            let taken = [candidate, DrawingJournal.path(for: candidate), DrawingLock.lockPath(for: candidate)]
+                .contains { (path: String) in access(path, F_OK) == 0 }
+            if !taken { return candidate }
+            number += 1
+        }
+    }
+
+    /// "drawing 3.json" → ("drawing", ".json"); "sketch" → ("sketch", "").
+    static func split(_ name: String) -> (stem: String, ext: String) {
+        var stem = name, ext = ""
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            stem = String(name[..<dot])
+            ext = String(name[dot...])
+        }
+        // A trailing " N" is New's own numbering: the next one counts on from the same stem.
+        if let space = stem.lastIndex(of: " "), space != stem.startIndex,
+           let number = Int(stem[stem.index(after: space)...]), number >= 2 {
+            stem = String(stem[..<space])
+        }
+        return (stem, ext)
+    }
+
+    /// The file remembering the drawing a start with no file argument opens.
+    public static func memoryFile(environment: (String) -> String? = DrawingLocation.environment) -> String {
+        DrawingFile.join(DrawingLocation.defaultDirectory(environment: environment), ".last-drawing")
+    }
+
+    /// The drawing to open when none is named: the remembered one if it still exists, else
+    /// the default drawing.
+    public static func drawingToOpen(environment: (String) -> String? = DrawingLocation.environment) -> String {
+        if case .bytes(let bytes)? = try? DrawingFile.read(memoryFile(environment: environment), maxBytes: 4096) {
+            let path = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            if path.hasPrefix("/"), access(path, F_OK) == 0 { return path }
+        }
+        return DrawingLocation.defaultFile(environment: environment)
+    }
+
+    /// Remembers `path` as the drawing the next start with no file argument opens.
+    public static func remember(_ path: String,
+                                environment: (String) -> String? = DrawingLocation.environment) throws(FileIOError) {
+        let file = memoryFile(environment: environment)
+        try DrawingFile.createFolder(DrawingFile.folder(of: file))
+        try DrawingFile.writeAtomically(Array((path + "\n").utf8), to: file)
+    }
+}
