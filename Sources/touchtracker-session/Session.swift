@@ -16,13 +16,18 @@ struct TouchTrackerSession: ParsableCommand {
     @Option(help: "Where the headless demo saves its screenshot.")
     var screenshot = "touchtracker-demo.png"
 
+    @Option(help: "Write the software-centre screenshots into this folder (in private headless Westons) and exit.")
+    var listingScreenshots: String?
+
     @Argument(help: "Arguments passed to touchtracker.")
     var appArguments: [String] = []
 
     mutating func run() throws {
         let app = try HarnessPaths.executable("touchtracker")
         let environment = ProcessInfo.processInfo.environment
-        if environment["WAYLAND_DISPLAY"] != nil {
+        if let listingScreenshots {
+            try ListingScreenshots(app: app, folder: listingScreenshots).run()
+        } else if environment["WAYLAND_DISPLAY"] != nil {
             try execute(app, appArguments)
         } else if environment["DISPLAY"] != nil {
             try runNested(app)

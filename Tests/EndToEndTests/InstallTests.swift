@@ -1,5 +1,5 @@
-// `meson install` of the app into a fresh prefix: binary, .desktop file, icon and man page, with
-// the app id tying them together.
+// `meson install` of the app into a fresh prefix: binary, .desktop file, icon, man page, MIME type
+// and software-centre listing, with the app id tying them together.
 import Foundation
 import Testing
 import CompositorHarness
@@ -41,7 +41,7 @@ struct InstallTests {
         let desktop = prefix + "/share/applications/\(appID).desktop"
         let files = ["/bin/touchtracker", "/share/applications/\(appID).desktop",
                      "/share/icons/hicolor/scalable/apps/\(appID).svg", "/share/man/man1/touchtracker.1",
-                     "/share/mime/packages/\(appID).xml"]
+                     "/share/mime/packages/\(appID).xml", "/share/metainfo/\(appID).metainfo.xml"]
         for file in files {
             #expect(FileManager.default.fileExists(atPath: prefix + file), "missing \(file)")
         }
@@ -67,8 +67,41 @@ struct InstallTests {
         #expect(version.status == 0 && version.output.hasPrefix("0."), "\(version.output)")
         let svg = try String(contentsOfFile: prefix + "/share/icons/hicolor/scalable/apps/\(appID).svg", encoding: .utf8)
         #expect(svg.contains("<svg"))
-        // The meson test target validates the .desktop file too.
-        let mesonTest = try run(["meson", "test", "-C", work + "/build", "desktop-file"])
+        // The meson test targets validate the .desktop file and the listing too.
+        let mesonTest = try run(["meson", "test", "-C", work + "/build", "desktop-file", "metainfo"])
         #expect(mesonTest.status == 0, "\(mesonTest.output)")
+
+        // The software-centre listing: valid for AppStream with no error, warning or note, tied to
+        // the .desktop file and to the drawing type.
+        let metainfo = prefix + "/share/metainfo/\(appID).metainfo.xml"
+        let listing = try run(["appstreamcli", "validate", "--no-net", metainfo])
+        #expect(listing.status == 0, "\(listing.output)")
+        let problems = listing.output.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") || $0.hasPrefix("I:") }
+        #expect(problems.isEmpty, "\(listing.output)")
+        let component = try String(contentsOfFile: metainfo, encoding: .utf8)
+        #expect(component.contains("<launchable type=\"desktop-id\">\(appID).desktop</launchable>"))
+        #expect(component.contains("<mediatype>application/vnd.touchtracker.drawing+json</mediatype>"))
+        #expect(component.contains("<control>touch</control>") && component.contains("<content_rating type=\"oars-1.1\""))
+        #expect(!component.contains("@URL@"), "the project address is filled in")
+    }
+
+    @Test("Every screenshot the listing names is in the repository, as a 1024 x 768 PNG of the app")
+    func listingScreenshotsExist() throws {
+        let template = try String(contentsOfFile: HarnessPaths.packageRoot
+            + "/meson-helpers/data/org.touchtracker.TouchTracker.metainfo.xml.in", encoding: .utf8)
+        // "<image ...>@URL@/raw/HEAD/data/screenshots/drawing.png</image>": the path in the repository.
+        let images = template.components(separatedBy: "<image").dropFirst().compactMap { element -> String? in
+            guard let start = element.range(of: "@URL@/raw/HEAD/"), let end = element.range(of: "</image>") else { return nil }
+            return String(element[start.upperBound..<end.lowerBound])
+        }
+        #expect(images.count == template.components(separatedBy: "<image").count - 1, "every image is in the repository")
+        #expect(images.count >= 3)
+        for image in images {
+            let path = HarnessPaths.packageRoot + "/" + image
+            let shot = try Screenshot(contentsOf: path)
+            #expect(shot.width == 1024 && shot.height == 768, "\(image): \(shot.width) x \(shot.height)")
+            // The app's toolbar is along the bottom, its light grey behind the buttons.
+            #expect(shot.pixel(x: 4, y: 760) == Pixel(red: 0xF6, green: 0xF5, blue: 0xF4), "\(image) shows the app")
+        }
     }
 }
