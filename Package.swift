@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // Linux calls Swift's Glibc module does not expose (memfd seals, signalfd, timerfd), and the
         // monotonic clock every module that times something reads.
         .target(name: "CShims"),
@@ -62,10 +63,12 @@ let package = Package(
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app.
         .target(name: "AppCommandLine"),
+        // The desktop's Save dialog through xdg-desktop-portal, over D-Bus with libdbus.
+        .target(name: "DesktopPortal", dependencies: ["CDBus"]),
         // Recording and replaying input: the recording format, device traces, the replay.
         .target(name: "InputReplay", dependencies: ["TouchKit"]),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay",
+            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // Release builds link the Swift runtime in: only what the app uses is loaded and

@@ -120,10 +120,11 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         return path
     }
 
-    private func service(_ name: String, _ executable: String, _ arguments: [String]) throws -> ChildProcess {
+    private func service(_ name: String, _ executable: String, _ arguments: [String],
+                         environment: [String: String]? = nil) throws -> ChildProcess {
         let command = CleanExec.command(executable, arguments)
         let child = try ChildProcess(name: name, executable: command.executable, arguments: command.arguments,
-                                     environment: baseEnvironment, directory: runtimeDirectory)
+                                     environment: environment ?? baseEnvironment, directory: runtimeDirectory)
         services.append(child)
         return child
     }
@@ -166,10 +167,14 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
             """.write(toFile: systemConfig, atomically: true, encoding: .utf8)
         let dbus = try which("dbus-daemon")
         let systemBus = try service("dbus-system", dbus, ["--config-file=\(systemConfig)", "--nofork", "--print-address=1"])
+        // The services the session bus starts on demand (xdg-desktop-portal and its GTK backend,
+        // whose Save dialog is a window of this session) get the session's display and desktop,
+        // as gnome-session hands them over in a real login.
         let sessionBus = try service("dbus-session", dbus, [
             "--config-file=/usr/share/dbus-1/session.conf", "--address=unix:path=\(runtimeDirectory)/bus",
             "--nofork", "--print-address=1",
-        ])
+        ], environment: baseEnvironment.merging(["WAYLAND_DISPLAY": socketName, "XDG_SESSION_TYPE": "wayland",
+                                                 "XDG_CURRENT_DESKTOP": "GNOME"]) { $1 })
         for bus in [systemBus, sessionBus] {
             try wait(for: "\(bus.name) to listen", deadline: deadline, process: bus) { !bus.standardOutput.isEmpty }
         }

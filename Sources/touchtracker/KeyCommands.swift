@@ -22,10 +22,12 @@ extension KeyCommand {
 extension KeyCommand {
     /// Does what `press` stands for, if it is a shortcut: in the live app, and in a replay (which
     /// quits and exports nothing).
-    static func perform(_ press: KeyPress, on controller: DrawViewController, quit: () -> Void, export: () -> Void) {
+    static func perform(_ press: KeyPress, on controller: DrawViewController, quit: () -> Void, export: () -> Void,
+                        exportAs: () -> Void) {
         switch matching(press)?.action {
         case .quit: quit()
         case .export: export()
+        case .exportAs: exportAs()
         case .deleteSelection: controller.perform(.deleteSelection)
         case .deselect: controller.perform(.cancel)
         case .undo: controller.perform(.undo)

@@ -64,7 +64,7 @@ struct Replay {
         }
         target.key = { keysym, modifiers, name in
             KeyCommand.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name),
-                               on: controller, quit: {}, export: {})
+                               on: controller, quit: {}, export: {}, exportAs: {})
         }
         // Painted where the live app painted, as it did: its line cache then takes the same path.
         var screen: ImageSurface?

@@ -122,9 +122,11 @@ struct App {
         document.install(over: controller.drawView)
         tt_release_free_memory()
 
+        let exportAs = ExportAs(document: document, clock: host.application.clock, logger: logger)
         host.onKeyPress = { [unowned host] press in
             KeyCommand.perform(press, on: controller, quit: { host.stop(.closed) },
-                               export: { document.export(canvas: controller.drawView.bounds.size) })
+                               export: { document.export(canvas: controller.drawView.bounds.size) },
+                               exportAs: { exportAs.run(canvas: controller.drawView.bounds.size) })
         }
 
         var recorder: Recorder?

@@ -65,4 +65,24 @@ struct PersistenceExportTests {
             #expect(FileManager.default.fileExists(atPath: pictures + "/drawing 2.png"), "\(app.log)")
         }
     }
+
+    @Test("Ctrl+Shift+E with no desktop portal (Weston here has no session bus) exports into the pictures folder as Ctrl+E does, and says so")
+    func exportAsWithoutPortal() {
+        withPersistentApp { app in
+            let pictures = app.session.runtimeDirectory + "/home/Pictures"
+            let config = app.session.runtimeDirectory + "/config"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try "XDG_PICTURES_DIR=\"\(pictures)\"\n".write(toFile: config + "/user-dirs.dirs", atomically: true, encoding: .utf8)
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
+            // evdev 29 = left Ctrl, 42 = left Shift, 18 = E.
+            for (code, down) in [(29, true), (42, true), (18, true), (18, false), (42, false), (29, false)] {
+                try app.session.key(code, down: down)
+            }
+            try app.expectBanner(red: false)
+            #expect(app.log.contains("no Save dialog ("), "\(app.log)")
+            #expect(app.log.contains("exported \(pictures)/drawing.png and \(pictures)/drawing.svg"), "\(app.log)")
+            #expect(try Screenshot(contentsOf: pictures + "/drawing.png").pixel(x: 300, y: 300) == .black)
+        }
+    }
 }

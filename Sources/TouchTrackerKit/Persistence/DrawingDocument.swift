@@ -114,6 +114,27 @@ public final class DrawingDocument {
         }
     }
 
+    /// Writes the drawing to `path`, the file a Save dialog chose (the user agreed to replace it
+    /// if it was there), as SVG when the name ends in `.svg`, else as PNG; the banner says where.
+    /// Returns whether it was written.
+    @discardableResult
+    public func export(canvas: Size = DrawingExporter.defaultCanvas, to path: String) -> Bool {
+        do {
+            if path.lowercased().hasSuffix(".svg") {
+                try DrawingExporter.writeSVG(drawing.strokes, to: path, minimum: canvas)
+            } else {
+                try DrawingExporter.writePNG(drawing.strokes, to: path, minimum: canvas)
+            }
+            logger.notice("exported \(path)")
+            showNotice("Exported \(DrawingFile.name(of: path)) to \(DrawingFile.folder(of: path))", style: .info, seconds: 4)
+            return true
+        } catch {
+            logger.error("export failed: \(error)")
+            showNotice("Export failed: \(error)", style: .error, seconds: 8)
+            return false
+        }
+    }
+
     // MARK: New
 
     /// Starts a new, empty drawing in a new file beside the current one (``NewDrawing/path(beside:)``),
