@@ -109,6 +109,7 @@ let package = Package(
             "InputReplay", "TouchTrackerKit", "Graphics", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
+        .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics", "CShims",
             .product(name: "PropertyBased", package: "swift-property-based"),
