@@ -164,6 +164,16 @@ public final class WestonSession: ScreenCapturing {
         throw HarnessError("no window with app id \(appID) after \(timeout) s; windows: \((try? windows()) ?? [])\n\(process?.standardError ?? "")")
     }
 
+    /// Waits until `process` shows a popup (an xdg_popup: a menu).
+    public func waitForPopup(of process: ChildProcess, timeout: Double = 5) throws -> WindowInfo {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let popup = try windows().first(where: { $0.popup && $0.pid == process.pid }) { return popup }
+            usleep(20_000)
+        }
+        throw HarnessError("no popup menu after \(timeout) s")
+    }
+
     public func output() throws -> (x: Double, y: Double, width: Double, height: Double) {
         let parts = try control.send("output").split(separator: " ").compactMap { Double($0) }
         guard parts.count == 4 else { throw HarnessError("bad output reply") }

@@ -23,7 +23,7 @@ struct ListingScreenshots {
             try stage.fan(fingers: 4, from: (512, 100), length: 420, spread: 0.7)
             // Halfway along the third line.
             try stage.tap(at: Stage.fanPoint(2, of: 4, from: (512, 100), length: 420, spread: 0.7, at: 0.5))
-            _ = try stage.waitForPopup()
+            _ = try stage.session.waitForPopup(of: stage.process)
         }
         try scene("palette.png") { stage in
             for (swatch, start) in [(1, (250.0, 150.0)), (5, (520.0, 150.0)), (4, (790.0, 150.0))] {
@@ -106,18 +106,9 @@ struct Stage {
         }
     }
 
-    /// One finger's line.
+    /// One finger's line, finished.
     func line(from a: (Double, Double), to b: (Double, Double)) throws {
-        let start = at(a)
-        try session.touchDown(20, x: start.x, y: start.y)
-        try session.touchFrame()
-        for step in 1...8 {
-            let t = Double(step) / 8
-            let p = at((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t))
-            try session.touchMotion(20, x: p.x, y: p.y)
-            try session.touchFrame()
-            usleep(16_000)
-        }
+        try hold([(10, a, b)])
         try session.touchUp(20)
         try session.touchFrame()
         usleep(100_000)
@@ -145,12 +136,4 @@ struct Stage {
         (window.width / 2 - (8 * 40 + 7 * 14) / 2 + Double(index) * 54 + 20, window.height - 52 - 32)
     }
 
-    func waitForPopup(timeout: Double = 5) throws -> WindowInfo {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let popup = try session.windows().first(where: { $0.popup && $0.pid == process.pid }) { return popup }
-            usleep(20_000)
-        }
-        throw HarnessError("no Delete menu after \(timeout) s")
-    }
 }

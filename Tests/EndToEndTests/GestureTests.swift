@@ -10,12 +10,7 @@ import CompositorHarness
 extension AppUnderTest {
     /// The popup menu's window, once it is mapped.
     func waitForPopup(timeout: Double = 5) throws -> WindowInfo {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let popup = try session.windows().first(where: { $0.popup && $0.pid == app.pid }) { return popup }
-            usleep(20_000)
-        }
-        throw HarnessError("no popup menu after \(timeout) s")
+        try session.waitForPopup(of: app, timeout: timeout)
     }
 
     func waitForNoPopup(timeout: Double = 5) throws {

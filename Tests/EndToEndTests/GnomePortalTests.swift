@@ -47,15 +47,7 @@ struct GnomePortalTests {
             let session = app.session
             let pictures = session.home + "/Pictures"
             try? FileManager.default.removeItem(atPath: pictures)
-            let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
-            try app.down(0, a)
-            usleep(100_000)
-            for step in 1...6 {
-                let t = Double(step) / 6
-                try app.move(0, (x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
-            }
-            try app.up(0)
-            try session.waitForScreen("the line") { shot in shot.pixel(x: (a.x + b.x) / 2, y: a.y) == .black }
+            try app.drawLine(0, from: app.onCanvas(200, 300), to: app.onCanvas(600, 300))
 
             try press(session, Key.e, with: [Key.leftCtrl, Key.leftShift])
             let dialog = try waitForDialog(session)

@@ -62,6 +62,20 @@ final class GnomeAppUnderTest: DesktopAppUnderTest {
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
     func up(_ slot: Int) throws { try session.touchUp(slot) }
+
+    /// One finger's straight line from `a` to `b` (global points), waited for on screen.
+    func drawLine(_ slot: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) throws {
+        try down(slot, a)
+        // One finger may still be a tap, so its touchesBegan waits for it to move: give
+        // mutter's input a moment instead of waiting for the trace.
+        usleep(100_000)
+        for step in 1...6 {
+            let t = Double(step) / 6
+            try move(slot, (x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
+        }
+        try up(slot)
+        try session.waitForScreen("the line") { shot in shot.pixel(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) == .black }
+    }
 }
 
 /// Runs `body` with a fresh app in the suite's GNOME session. An error fails the test with the
@@ -287,16 +301,7 @@ struct GnomeTests {
     func tapLineThenDelete() {
         withGnomeApp { app in
             let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
-            try app.down(0, a)
-            // One finger may still be a tap, so its touchesBegan waits for it to move: give
-            // mutter's input a moment instead of waiting for the trace.
-            usleep(100_000)
-            for step in 1...6 {
-                let t = Double(step) / 6
-                try app.move(0, (x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
-            }
-            try app.up(0)
-            try app.session.waitForScreen("the line") { shot in shot.pixel(x: (a.x + b.x) / 2, y: a.y) == .black }
+            try app.drawLine(0, from: a, to: b)
             // A tap near the line: the double tap's window passes, then the line turns green and
             // the menu opens as an xdg_popup above the finger.
             let near = app.onCanvas(400, 306)

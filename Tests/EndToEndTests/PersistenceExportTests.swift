@@ -8,6 +8,16 @@ import CompositorHarness
 
 @Suite("Persistence under Weston: export", .serialized)
 struct PersistenceExportTests {
+    /// Names `home/NAME` in the session as the user's pictures folder (user-dirs.dirs), so no
+    /// export lands in the real home folder.
+    static func setPicturesFolder(_ name: String, for app: PersistentApp) throws -> String {
+        let pictures = app.session.runtimeDirectory + "/home/" + name
+        let config = app.session.runtimeDirectory + "/config"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "XDG_PICTURES_DIR=\"\(pictures)\"\n".write(toFile: config + "/user-dirs.dirs", atomically: true, encoding: .utf8)
+        return pictures
+    }
+
     @Test("touchtracker export --png and --svg write the drawing without a compositor")
     func exportCommand() throws {
         let folder = NSTemporaryDirectory() + "tt-export-\(getpid())"
@@ -38,10 +48,7 @@ struct PersistenceExportTests {
     func controlE() {
         withPersistentApp { app in
             // The user's pictures folder, named as a German desktop names it.
-            let pictures = app.session.runtimeDirectory + "/home/Bilder"
-            let config = app.session.runtimeDirectory + "/config"
-            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-            try "XDG_PICTURES_DIR=\"\(pictures)\"\n".write(toFile: config + "/user-dirs.dirs", atomically: true, encoding: .utf8)
+            let pictures = try Self.setPicturesFolder("Bilder", for: app)
             try app.drawLine(0, from: (100, 300), to: (500, 300))
             try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
             // Keyboard focus follows the mapped window; evdev 29 = left Ctrl, 18 = E.
@@ -69,10 +76,7 @@ struct PersistenceExportTests {
     @Test("Ctrl+Shift+E with no desktop portal (Weston here has no session bus) exports into the pictures folder as Ctrl+E does, and says so")
     func exportAsWithoutPortal() {
         withPersistentApp { app in
-            let pictures = app.session.runtimeDirectory + "/home/Pictures"
-            let config = app.session.runtimeDirectory + "/config"
-            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-            try "XDG_PICTURES_DIR=\"\(pictures)\"\n".write(toFile: config + "/user-dirs.dirs", atomically: true, encoding: .utf8)
+            let pictures = try Self.setPicturesFolder("Pictures", for: app)
             try app.drawLine(0, from: (100, 300), to: (500, 300))
             try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
             // evdev 29 = left Ctrl, 42 = left Shift, 18 = E.
