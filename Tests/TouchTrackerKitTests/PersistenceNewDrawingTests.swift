@@ -52,6 +52,15 @@ struct PersistenceNewDrawingTests {
         #expect(doc.close() == nil)
     }
 
+    @Test("A9: New on an empty drawing changes nothing and makes no file")
+    func newOnEmpty() throws {
+        let folder = TemporaryFolder()
+        let doc = document(folder.file("drawing.json"), ManualClock())
+        #expect(doc.startNew() == nil)
+        #expect(doc.path == folder.file("drawing.json") && doc.banner.message == "drawing.json is empty: draw here")
+        #expect(!folder.names.contains("drawing 2.json"))
+    }
+
     @Test("A9: New numbers past drawings, journals and locks already there, and counts on from a numbered name")
     func numbering() {
         let folder = TemporaryFolder()

@@ -142,9 +142,14 @@ public final class DrawingDocument {
     /// with the old drawing: nothing done before New can be undone into the new file, and the old
     /// drawing is never changed again by this session. The lock moves to the new file; the banner
     /// says where it is. If the old drawing cannot be saved, nothing changes and the banner says
-    /// why. Returns the new file's path, or nil when nothing changed.
+    /// why. An empty drawing is already new: then nothing changes either (no trail of empty files).
+    /// Returns the new file's path, or nil when nothing changed.
     @discardableResult
     public func startNew() -> String? {
+        if drawing.strokes.isEmpty {
+            showNotice("\(DrawingFile.name(of: path)) is empty: draw here", style: .info, seconds: 3)
+            return nil
+        }
         if let failure = autosaver.saveNow() {
             logger.error("new drawing not started: \(failure.message)")
             showNotice("No new drawing: \(failure.message). Your drawing is kept.", style: .error, seconds: 8)
