@@ -54,7 +54,7 @@ public final class FileChooserPortal {
         let sender = String(bus.uniqueName.dropFirst().map { $0 == "." ? "_" : $0 })
         let request = "/org/freedesktop/portal/desktop/request/\(sender)/\(token)"
         bus.addMatch(Self.responseRule(request))
-        guard let message = dbus_message_new_method_call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+        guard let message = tt_dbus_message_new_method_call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
                                                          "org.freedesktop.portal.FileChooser", "SaveFile") else {
             return done(.unavailable("out of memory"))
         }
@@ -88,11 +88,11 @@ public final class FileChooserPortal {
         var outcome: Outcome?
         let open = bus.readAvailable { message in
             guard let current = waiting, outcome == nil else { return }
-            let type = dbus_message_get_type(message)
-            if dbus_message_get_reply_serial(message) == current.serial {
+            let type = tt_dbus_message_get_type(message)
+            if tt_dbus_message_get_reply_serial(message) == current.serial {
                 if type == tt_dbus_message_error {
                     // No portal on this bus (ServiceUnknown), or no FileChooser in it (UnknownMethod).
-                    let name = dbus_message_get_error_name(message).map { String(cString: $0) } ?? "error"
+                    let name = tt_dbus_message_get_error_name(message).map { String(cString: $0) } ?? "error"
                     var reader = MessageReader(message)
                     outcome = .unavailable("\(name): \(reader?.string() ?? "")")
                 } else if var reader = MessageReader(message), let handle = reader.string(), handle != current.request {
@@ -100,8 +100,8 @@ public final class FileChooserPortal {
                     bus.addMatch(Self.responseRule(handle))
                     waiting?.request = handle
                 }
-            } else if type == tt_dbus_message_signal, dbus_message_is_signal(message, "org.freedesktop.portal.Request", "Response") != 0,
-                      let path = dbus_message_get_path(message), String(cString: path) == current.request {
+            } else if type == tt_dbus_message_signal, tt_dbus_message_is_signal(message, "org.freedesktop.portal.Request", "Response") != 0,
+                      let path = tt_dbus_message_get_path(message), String(cString: path) == current.request {
                 outcome = Self.outcome(of: message, filters: current.filters)
             }
         }

@@ -7,21 +7,21 @@ import CDBus
 
 /// Appends values to a message through a libdbus iterator.
 struct MessageWriter {
-    var iter = DBusMessageIter()
+    var iter = TTDBusMessageIter()
 
-    init(_ message: OpaquePointer) { dbus_message_iter_init_append(message, &iter) }
+    init(_ message: OpaquePointer) { tt_dbus_message_iter_init_append(message, &iter) }
     private init() {}
 
     mutating func string(_ value: String) {
         value.withCString { text in
             var pointer: UnsafePointer<CChar>? = text
-            _ = dbus_message_iter_append_basic(&iter, tt_dbus_type_string, &pointer)
+            _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_string, &pointer)
         }
     }
 
     mutating func uint32(_ value: UInt32) {
         var value = value
-        _ = dbus_message_iter_append_basic(&iter, tt_dbus_type_uint32, &value)
+        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_uint32, &value)
     }
 
     /// A byte array ending in a nul byte, as the portal takes file names.
@@ -29,7 +29,7 @@ struct MessageWriter {
         container(tt_dbus_type_array, "y") { inner in
             for byte in Array(value.utf8) + [0] {
                 var byte = byte
-                _ = dbus_message_iter_append_basic(&inner.iter, tt_dbus_type_byte, &byte)
+                _ = tt_dbus_message_iter_append_basic(&inner.iter, tt_dbus_type_byte, &byte)
             }
         }
     }
@@ -37,9 +37,9 @@ struct MessageWriter {
     /// An open container (array, struct, dict entry, variant) filled by `fill`.
     mutating func container(_ type: Int32, _ signature: String?, _ fill: (inout MessageWriter) -> Void) {
         var inner = MessageWriter()
-        _ = dbus_message_iter_open_container(&iter, type, signature, &inner.iter)
+        _ = tt_dbus_message_iter_open_container(&iter, type, signature, &inner.iter)
         fill(&inner)
-        _ = dbus_message_iter_close_container(&iter, &inner.iter)
+        _ = tt_dbus_message_iter_close_container(&iter, &inner.iter)
     }
 
     /// One `{sv}` entry of an options dictionary.
@@ -53,39 +53,39 @@ struct MessageWriter {
 
 /// Reads values from a message through a libdbus iterator.
 struct MessageReader {
-    var iter = DBusMessageIter()
+    var iter = TTDBusMessageIter()
 
     init?(_ message: OpaquePointer) {
-        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+        guard tt_dbus_message_iter_init(message, &iter) != 0 else { return nil }
     }
     private init() {}
 
     var type: Int32 {
         var copy = iter
-        return dbus_message_iter_get_arg_type(&copy)
+        return tt_dbus_message_iter_get_arg_type(&copy)
     }
 
-    mutating func next() { _ = dbus_message_iter_next(&iter) }
+    mutating func next() { _ = tt_dbus_message_iter_next(&iter) }
 
     /// The string (or object path) here, if that is what is here.
     mutating func string() -> String? {
         guard type == tt_dbus_type_string || type == tt_dbus_type_object_path else { return nil }
         var pointer: UnsafePointer<CChar>?
-        dbus_message_iter_get_basic(&iter, &pointer)
+        tt_dbus_message_iter_get_basic(&iter, &pointer)
         return pointer.map { String(cString: $0) }
     }
 
     mutating func uint32() -> UInt32? {
         guard type == tt_dbus_type_uint32 else { return nil }
-        var value: dbus_uint32_t = 0
-        dbus_message_iter_get_basic(&iter, &value)
+        var value: UInt32 = 0
+        tt_dbus_message_iter_get_basic(&iter, &value)
         return value
     }
 
     /// The container here, opened.
     mutating func recurse() -> MessageReader {
         var inner = MessageReader()
-        dbus_message_iter_recurse(&iter, &inner.iter)
+        tt_dbus_message_iter_recurse(&iter, &inner.iter)
         return inner
     }
 
