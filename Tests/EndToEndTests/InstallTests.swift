@@ -8,20 +8,7 @@ import CompositorHarness
 struct InstallTests {
     func run(_ arguments: [String], in directory: String? = nil,
              environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runCommand(arguments, in: directory, environment: environment)
     }
 
     @Test("meson install puts the binary, a valid .desktop file named by the app id, an SVG icon, a man page and the drawing file type into the prefix; a desktop resolves drawings to the app")
