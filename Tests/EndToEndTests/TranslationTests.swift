@@ -57,6 +57,25 @@ func toolbarDifferences(_ a: ImageSurface, _ b: ImageSurface) -> Int {
     return count
 }
 
+/// The window as `touchtracker replay` draws it with no input (as it first shows, 1024 by 768),
+/// run by `executable` (the tests' build unless given) with `environment` added; no compositor.
+func replayedWindow(executable: String? = nil, environment: [String: String]) throws -> (status: Int32, error: String, shot: Screenshot?) {
+    let folder = NSTemporaryDirectory() + "tt-replayed-window-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let recording = folder + "/empty.ttrec", picture = folder + "/window.png"
+    try "touchtracker-input 1\nwindow 1024 768 1 titlebar\n".write(toFile: recording, atomically: true, encoding: .utf8)
+    let arguments = ["replay", recording, "--png", picture]
+    let (status, error): (Int32, String)
+    if let executable {
+        (status, error) = try runCommand([executable] + arguments, environment: environment)
+    } else {
+        let run = try runTouchTracker(arguments, environment: environment)
+        (status, error) = (run.status, run.error)
+    }
+    return (status, error, try? Screenshot(contentsOf: picture))
+}
+
 @Suite("Translations")
 struct TranslationTests {
     /// Where screenshots are kept for a look (not removed).
@@ -108,26 +127,19 @@ struct TranslationTests {
 
     @Test("A language with no catalogue, or no catalogues at all, leaves the window in English; Spanish shows Spanish")
         func fallbackToEnglish() throws {
-        let folder = NSTemporaryDirectory() + "tt-translation-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // No compositor needed: `touchtracker replay` draws the window as it first shows.
-        let recording = folder + "/empty.ttrec"
-        try "touchtracker-input 1\nwindow 1024 768 1 titlebar\n".write(toFile: recording, atomically: true, encoding: .utf8)
         let english = expectedWindow(width: 1024, height: 768) { $0 }.image
         let spanishWords = try POFile("es.po").translations
         let spanish = expectedWindow(width: 1024, height: 768) { spanishWords[$0] ?? $0 }.image
         let cases: [(String, [String: String], ImageSurface)] = [
             ("no catalogue for the language", ["LANGUAGE": "xx"], english),
-            ("no catalogues where they are looked for", ["LANGUAGE": "de", "TOUCHTRACKER_LOCALEDIR": folder + "/none"], english),
+            ("no catalogues where they are looked for", ["LANGUAGE": "de", "TOUCHTRACKER_LOCALEDIR": "/nonexistent"], english),
             ("a locale that is not installed, no catalogue for it", ["LC_ALL": "xx_YY.UTF-8"], english),
             ("Spanish", ["LANGUAGE": "es"], spanish),
         ]
         for (what, environment, expected) in cases {
-            let picture = folder + "/window.png"
-            let replay = try runTouchTracker(["replay", recording, "--png", picture], environment: environment)
+            let replay = try replayedWindow(environment: environment)
             #expect(replay.status == 0, "\(what): \(replay.error)")
-            let drawn = try Screenshot(contentsOf: picture)
+            let drawn = try #require(replay.shot, "\(what): no picture")
             let (count, example) = toolbarDifferences(expected, drawn, origin: (0, 0))
             #expect(count == 0, "\(what): \(count) toolbar pixels differ, e.g. \(example)")
         }
