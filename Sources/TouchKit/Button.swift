@@ -31,7 +31,7 @@ open class Button: Control {
     }
 
     /// How far a title too wide for the button may shrink, as a fraction of ``fontSize``
-    /// (UIKit's `minimumScaleFactor`): translations run longer than English.
+    /// (UIKit's `minimumScaleFactor`; C3): translations run longer than English.
     open var minimumScaleFactor = 0.7 {
         didSet { if minimumScaleFactor != oldValue { setNeedsDisplay() } }
     }

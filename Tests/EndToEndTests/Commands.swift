@@ -1,4 +1,5 @@
 // Running the tools the tests check against (meson, msgfmt, xgettext, desktop-file-validate).
+import CompositorHarness
 import Foundation
 
 /// Runs a program found on PATH to its end; its exit status and its output and errors together.
@@ -7,9 +8,8 @@ func runCommand(_ arguments: [String], in directory: String? = nil,
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    // Tools' messages in English, which the tests read.
+    process.environment = HarnessPaths.environmentInEnglish.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let pipe = Pipe()
     process.standardOutput = pipe

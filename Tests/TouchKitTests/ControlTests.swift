@@ -268,7 +268,7 @@ struct ControlTests {
         #expect(h.window.takeDirtyRect() == Rect(x: 10, y: 10, width: 60, height: 30))
     }
 
-    @Test("A title too wide for its button shrinks to fit, but not below its minimum scale")
+    @Test("C3: a title too wide for its button shrinks to fit, but not below its minimum scale")
     func buttonTitleShrinksToFit() {
         // 60 points wide, 52 of them for the title.
         let button = Button(title: "Undo", tintColor: .red, frame: Rect(x: 0, y: 0, width: 60, height: 30))
