@@ -112,6 +112,8 @@ let package = Package(
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "CompositorHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
+            // The translation tests draw the window they expect to see, with the app's own views.
+            "TouchKit", "Graphics", "TouchTrackerKit", "WaylandHost",
         ]),
     ]
 )
