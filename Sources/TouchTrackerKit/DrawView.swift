@@ -353,8 +353,7 @@ public final class DrawView: View {
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             strokesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(along: old)
-            setNeedsDisplay(along: line)
+            setNeedsDisplay(along: old, and: line)
         }
     }
 
@@ -508,7 +507,30 @@ public final class DrawView: View {
     /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
     /// diagonal line then repaints a band, not a square.
     private func setNeedsDisplay(along stroke: Stroke) {
-        for band in stroke.bands() { setNeedsDisplay(band) }
+        setNeedsDisplay(stroke.bands())
+    }
+
+    /// The bands of a line before and after it moved: a band and its moved self are marked as one
+    /// rectangle where their union is hardly larger (a line turning about where it landed moves
+    /// little near that end), which halves the dirty region's work for a moving line.
+    private func setNeedsDisplay(along old: Stroke, and new: Stroke) {
+        let before = old.bands(), after = new.bands()
+        var rects: [Rect] = []
+        rects.reserveCapacity(max(before.count, after.count) + 1)
+        for i in 0..<max(before.count, after.count) {
+            guard i < before.count else { rects.append(after[i]); continue }
+            guard i < after.count else { rects.append(before[i]); continue }
+            let (a, b) = (before[i], after[i])
+            let union = a.union(b), overlap = a.intersection(b)
+            let covered = a.width * a.height + b.width * b.height - overlap.width * overlap.height
+            if !overlap.isEmpty, union.width * union.height <= covered * 1.25 {
+                rects.append(union)
+            } else {
+                rects.append(a)
+                rects.append(b)
+            }
+        }
+        setNeedsDisplay(rects)
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
