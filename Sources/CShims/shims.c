@@ -84,3 +84,13 @@ size_t tt_heap_bytes_in_use(void) {
 void tt_return_big_blocks(size_t bytes) {
     mallopt(M_MMAP_THRESHOLD, (int)bytes);
 }
+
+int tt_pipe_nonblocking(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+}
+
+int tt_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}

@@ -72,6 +72,11 @@ public final class WaylandHost {
     private var tabletManager: ZwpTabletManagerV2?
     private var fractionalScaleManager: WpFractionalScaleManagerV1?
     private var viewporter: WpViewporter?
+    private var dataDeviceManager: WlDataDeviceManager?
+    /// The system clipboard (P1), once the compositor offers wl_data_device_manager.
+    private var clipboard: Clipboard?
+    /// The clipboard's pipes, polled by the loop beside the display.
+    private let watches = FDWatches()
     private var seats: [UInt32: Seat] = [:]
     private var outputs: [UInt32: Output] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
@@ -93,6 +98,9 @@ public final class WaylandHost {
                 latencyLogger: Logger? = nil) throws {
         latencyReporter = latencyLogger.map { LatencyReporter(logger: $0) }
         self.logger = logger
+        // The clipboard writes into pipes other programs hold: one that closes its end early must
+        // give the write an EPIPE error, not kill the app (P7).
+        signal(SIGPIPE, SIG_IGN)
         signalFD = tt_signalfd_for_termination()
         guard signalFD >= 0 else { throw HostError("signalfd: \(String(cString: strerror(errno)))") }
         // Compositor event times are CLOCK_MONOTONIC on Linux; TouchKit's clock uses the same base.
@@ -167,6 +175,7 @@ public final class WaylandHost {
             self.record(.key(keysym: key.keysym, modifiers: key.modifiers.rawValue, name: key.name))
             self.onKeyPress?(key)
         }
+        makeClipboard()
         for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
         pendingSeats.removeAll()
         try connection.roundtrip()
@@ -196,6 +205,9 @@ public final class WaylandHost {
                 let manager = registry.bind(name: name, as: ZwpTabletManagerV2.self, version: 1)
                 tabletManager = manager
                 for seat in seats.values { seat.bindTablets(manager) }
+            case WlDataDeviceManager.interfaceName:
+                dataDeviceManager = registry.bind(name: name, as: WlDataDeviceManager.self, version: min(version, 3))
+                if toplevel != nil { makeClipboard() }
             case ZxdgDecorationManagerV1.interfaceName:
                 decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
             case WpPresentation.interfaceName:
@@ -210,7 +222,7 @@ public final class WaylandHost {
                 break
             }
         case .globalRemove(let name):
-            seats[name] = nil
+            if let seat = seats.removeValue(forKey: name) { clipboard?.removeSeat(seat.seat) }
             if let output = outputs.removeValue(forKey: name) { toplevel?.outputRemoved(output.output) }
         }
     }
@@ -232,6 +244,20 @@ public final class WaylandHost {
         seat.latencyReporter = latencyReporter
         seat.popup = popupMenu
         seats[name] = seat
+        clipboard?.addSeat(wlSeat)
+    }
+
+    /// The clipboard on the compositor's data device manager, for every seat (P1).
+    private func makeClipboard() {
+        guard clipboard == nil, let dataDeviceManager else { return }
+        let clipboard = Clipboard(manager: dataDeviceManager, watches: watches, clock: clock, logger: logger) {
+            [unowned self] in
+            guard let seat = self.lastInputSeat, let serial = seat.lastUserSerial else { return nil }
+            return (seat.seat, serial)
+        }
+        for seat in seats.values { clipboard.addSeat(seat.seat) }
+        self.clipboard = clipboard
+        application.pasteboard = clipboard
     }
 
     /// A resize arrow over the window's border, the arrow over its chrome (title bar, controls), a
@@ -323,11 +349,12 @@ public final class WaylandHost {
             throw error
         }
         timer.arm(clock.nextDeadline)
+        let watched = watches.pollFDs()
         var fds = [
             pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
             pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-        ]
+        ] + watched.map(\.fd)
         let ready = poll(&fds, nfds_t(fds.count), -1)
         if ready < 0 {
             connection.cancelRead()
@@ -356,6 +383,8 @@ public final class WaylandHost {
             if let due = clock.nextDeadline, due <= now { record(.timers(now)) }
             clock.fireDueTimers(at: now)
         }
+        // The clipboard's pipes, after the events that may have started or ended transfers.
+        watches.dispatch(zip(watched, fds.dropFirst(3)).map { ($0.token, $1) })
         if fds[2].revents != 0 {
             let signal = tt_signalfd_read(signalFD)
             if signal != 0 {

@@ -107,6 +107,10 @@ struct App {
         }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
+        // What copy and paste have to say (a paste declined or damaged) goes in the banner.
+        controller.drawView.onNotice = { text, style in
+            document.showNotice(text, style: style, seconds: style == .error ? 8 : 5)
+        }
         tt_release_free_memory()
 
         host.onKeyPress = { [unowned host] press in
