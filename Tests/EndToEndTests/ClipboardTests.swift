@@ -1,0 +1,125 @@
+// Copy and paste under a real headless Weston (P2-P5): Ctrl+C in the app, read back by a second
+// Wayland client of our own (tt-clipboard-probe) as PNG, SVG and the app's own type; a paste into a
+// second app with its own drawing, undone with Ctrl+Z; another program's text declined.
+// Weston gives the selection to the client with keyboard focus; kiosk-shell focuses the window
+// mapped last and, when it goes, the one under it.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import CompositorHarness
+
+@Suite("Copy and paste under Weston", .serialized)
+struct ClipboardTests {
+    static let drawingType = "application/vnd.touchtracker.drawing+json"
+
+    /// Ctrl (evdev 29) with `key`: 46 = C, 47 = V, 44 = Z.
+    static func control(_ key: Int, in session: WestonSession) throws {
+        try session.key(29, down: true)
+        try session.key(key, down: true)
+        try session.key(key, down: false)
+        try session.key(29, down: false)
+    }
+
+    /// Runs the probe to read `type` from the clipboard; returns its bytes and the types offered.
+    static func probeRead(_ type: String, in session: WestonSession) throws -> (bytes: Data, types: [String]) {
+        let out = session.runtimeDirectory + "/probe-\(UUID().uuidString)"
+        let probe = try session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["read", type, out])
+        guard let status = probe.waitForExit(timeout: 15) else {
+            probe.stop()
+            throw HarnessError("the probe did not finish: \(probe.standardError)")
+        }
+        let types = probe.standardOutput.split(separator: "\n").first { $0.hasPrefix("types:") }
+            .map { $0.dropFirst(6).split(separator: " ").map(String.init) } ?? []
+        guard status == 0, let bytes = contents(out) else {
+            throw HarnessError("the probe could not read \(type) (status \(status)): \(probe.standardOutput)\(probe.standardError)")
+        }
+        return (bytes, types)
+    }
+
+    /// Waits until the probe's window is gone (kiosk-shell then focuses the app again).
+    static func waitForProbeGone(_ session: WestonSession) throws {
+        let deadline = Date().addingTimeInterval(5)
+        while try session.windows().contains(where: { $0.appID == "tt-clipboard-probe" }) {
+            guard Date() < deadline else { throw HarnessError("the probe's window stayed") }
+            usleep(20_000)
+        }
+    }
+
+    @Test("P2: Ctrl+C puts the drawing on the clipboard; a second client reads it back as PNG (the line's pixels), SVG and the app's own type")
+    func copyReadBack() {
+        withPersistentApp { app in
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
+            try Self.control(46, in: app.session)
+
+            let (png, types) = try Self.probeRead("image/png", in: app.session)
+            #expect(types == [Self.drawingType, "image/png", "image/svg+xml"], "\(types)")
+            let pngPath = app.session.runtimeDirectory + "/copied.png"
+            try png.write(to: URL(fileURLWithPath: pngPath))
+            let picture = try Screenshot(contentsOf: pngPath)
+            // Cropped to the line: 400 pt long and 10 wide, its box 2 pt wider all round for the
+            // antialiased edge, with an 8 pt margin: 430 x 30.
+            #expect(picture.width == 430 && picture.height == 30, "\(picture.width)x\(picture.height)")
+            #expect(picture.pixel(x: picture.width / 2, y: picture.height / 2) == .black)
+            #expect(picture.pixel(x: 2, y: 2) == .white && picture.pixel(x: picture.width / 2, y: 1) == .white)
+            try Self.waitForProbeGone(app.session)
+
+            let svg = String(decoding: try Self.probeRead("image/svg+xml", in: app.session).bytes, as: UTF8.self)
+            #expect(svg.contains("<svg") && svg.contains("d=\"M 15 15 L 415 15 \""), "\(svg)")
+            try Self.waitForProbeGone(app.session)
+
+            let own = try Self.probeRead(Self.drawingType, in: app.session).bytes
+            let ownPath = app.session.runtimeDirectory + "/copied.json"
+            try own.write(to: URL(fileURLWithPath: ownPath))
+            let strokes = try SavedStroke.read(ownPath)
+            #expect(strokes.count == 1 && strokes.first?.points == [[100, 300], [500, 300]], "\(strokes)")
+        }
+    }
+
+    @Test("P3: lines copied in one app paste into a second app with its own drawing, as one step that Ctrl+Z takes back")
+    func pasteIntoSecondApp() {
+        withPersistentApp { first in
+            try first.drawLine(0, from: (100, 200), to: (500, 200))
+            try first.drawLine(0, from: (100, 400), to: (500, 400))
+            try first.expectScreen("two lines") { pixel in pixel(300, 200) == .black && pixel(300, 400) == .black }
+            try Self.control(46, in: first.session)
+
+            // The second app, on its own drawing, maps over the first and takes the focus.
+            let second = try PersistentApp(session: first.session)
+            try second.launch()
+            try second.expectScreen("an empty canvas") { pixel in pixel(300, 200) == .white }
+            try Self.control(47, in: second.session)
+            try second.expectScreen("the pasted lines") { pixel in pixel(300, 200) == .black && pixel(300, 400) == .black }
+            let pasted = try second.waitForFile(strokes: 2)
+            #expect(pasted.map(\.points) == [[[100, 200], [500, 200]], [[100, 400], [500, 400]]], "\(pasted)")
+            try Self.control(44, in: second.session)
+            try second.expectScreen("the paste undone") { pixel in pixel(300, 200) == .white && pixel(300, 400) == .white }
+            try second.waitForFile(strokes: 0)
+            // The first drawing is untouched.
+            #expect(try first.waitForFile(strokes: 2).count == 2)
+            second.app.stop()
+        }
+    }
+
+    @Test("P5: another program's text on the clipboard is declined with a banner, the drawing unchanged")
+    func textDeclined() {
+        withPersistentApp(arguments: ["--verbose"]) { app in
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.waitForFile(strokes: 1)
+            let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"),
+                                               ["offer", "text/plain;charset=utf-8", "hello"])
+            defer { probe.stop() }
+            let deadline = Date().addingTimeInterval(10)
+            while !app.log.contains("the selection offers text/plain;charset=utf-8") {
+                guard Date() < deadline else { throw HarnessError("the app never saw the text offer: \(probe.standardError)") }
+                usleep(50_000)
+            }
+            try Self.control(47, in: app.session)
+            try app.expectBanner(red: false)
+            #expect(try app.waitForFile(strokes: 1).first?.points == [[100, 300], [500, 300]])
+            try app.expectScreen("the line, alone") { pixel in pixel(300, 300) == .black && pixel(300, 330) == .white }
+        }
+    }
+}
