@@ -88,7 +88,7 @@ final class Clipboard: Pasteboard {
             return
         }
         var fds: [Int32] = [-1, -1]
-        guard tt_pipe_nonblocking(&fds) == 0 else {
+        guard tt_pipe_for_reading(&fds) == 0 else {
             let reason = String(cString: strerror(errno))
             _ = clock.schedule(at: clock.now) { completion(.failed("no pipe for the clipboard: \(reason)")) }
             return

@@ -109,6 +109,7 @@ struct App {
         document.install(over: controller.drawView)
         // What copy and paste have to say (a paste declined or damaged) goes in the banner.
         controller.drawView.onNotice = { text, style in
+            logger.notice("\(text)")
             document.showNotice(text, style: style, seconds: style == .error ? 8 : 5)
         }
         tt_release_free_memory()

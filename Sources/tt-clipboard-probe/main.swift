@@ -2,13 +2,18 @@
 // tell only the client with keyboard focus what the clipboard holds, so the probe maps a small
 // window of its own to get focus, then reads or takes the selection as any other program would:
 //
-//   tt-clipboard-probe read TYPE OUT    writes the selection's TYPE into the file OUT; prints
-//                                       "types: A B ..." (what the selection offers) and exits 0,
-//                                       or 3 when TYPE is not offered
-//   tt-clipboard-probe offer TYPE TEXT  takes the selection, offering TEXT as TYPE; unmaps its
-//                                       window (so focus goes back to the window under it), prints
-//                                       "offering", and serves reads until the selection is taken
-//                                       from it or it is terminated
+//   tt-clipboard-probe read TYPE OUT      writes the selection's TYPE into the file OUT; prints
+//                                         "types: A B ..." (what the selection offers) and exits
+//                                         0, or 3 when TYPE is not offered
+//   tt-clipboard-probe stall TYPE SECONDS asks for TYPE like `read`, then reads nothing for
+//                                         SECONDS with the pipe open (a reader that hangs)
+//   tt-clipboard-probe offer TYPE TEXT    takes the selection, offering TEXT as TYPE; unmaps its
+//                                         window (so focus goes back to the window under it),
+//                                         prints "offering", and serves reads until the selection
+//                                         is taken from it or it is terminated
+//   tt-clipboard-probe offer-silent TYPE  the same, but sends nothing: it keeps each pipe open
+//   tt-clipboard-probe offer-endless TYPE the same, but sends bytes without end, until the reader
+//                                         closes its end
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,10 +32,14 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, ["read", "offer"].contains(arguments[0]) else {
-    fail("usage: tt-clipboard-probe read TYPE OUT | offer TYPE TEXT", status: 2)
+let modes = ["read": 3, "stall": 3, "offer": 3, "offer-silent": 2, "offer-endless": 2]
+guard let mode = arguments.first, modes[mode] == arguments.count else {
+    fail("usage: tt-clipboard-probe read TYPE OUT | stall TYPE SECONDS | offer TYPE TEXT | offer-silent TYPE | offer-endless TYPE", status: 2)
 }
-let (mode, type, argument) = (arguments[0], arguments[1], arguments[2])
+let type = arguments[1]
+let argument = arguments.count > 2 ? arguments[2] : ""
+// offer-endless writes until the reader hangs up: that is an error to see, not a signal to die of.
+signal(SIGPIPE, SIG_IGN)
 
 final class Probe {
     let connection: Connection
@@ -153,13 +162,22 @@ do {
     try probe.wait("keyboard focus and the selection") { probe.focusSerial != nil && probe.selection != nil }
     let selection = probe.selection!
     say("types: \((selection?.types ?? []).joined(separator: " "))")
-    if mode == "read" {
+    if mode == "read" || mode == "stall" {
         guard let selection, selection.types.contains(type) else { fail("the selection does not offer \(type)", status: 3) }
         var fds: [Int32] = [-1, -1]
-        guard tt_pipe_nonblocking(&fds) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
+        guard tt_pipe_for_reading(&fds) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
         selection.offer.receive(mimeType: type, fd: fds[1])
         close(fds[1])
         _ = try probe.connection.flush()
+        if mode == "stall" {
+            // Out of the way, so the app is seen and focused while the pipe hangs.
+            probe.unmap()
+            _ = try probe.connection.roundtrip()
+            say("stalling")
+            usleep(UInt32((Double(argument) ?? 1) * 1_000_000))
+            close(fds[0])
+            exit(0)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         let deadline = tt_monotonic_now() + 10
@@ -184,12 +202,24 @@ do {
         guard let device = probe.device, let source = probe.makeSource() else { fail("no data device") }
         var taken = false
         source.offer(mimeType: type)
+        var held: [Int32] = []
         source.onEvent = { event in
             switch event {
             case .send(_, let fd):
-                let text = Array(argument.utf8)
-                _ = write(fd, text, text.count)
-                close(fd)
+                switch mode {
+                case "offer-silent":
+                    held.append(fd)
+                case "offer-endless":
+                    let block = [UInt8](repeating: UInt8(ascii: " "), count: 65536)
+                    var sent = 0
+                    while write(fd, block, block.count) > 0 { sent += block.count }
+                    say("sent \(sent) bytes: \(String(cString: strerror(errno)))")
+                    close(fd)
+                default:
+                    let text = Array(argument.utf8)
+                    _ = write(fd, text, text.count)
+                    close(fd)
+                }
             case .cancelled: taken = true
             default: break
             }

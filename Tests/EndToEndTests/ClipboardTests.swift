@@ -118,8 +118,95 @@ struct ClipboardTests {
             }
             try Self.control(47, in: app.session)
             try app.expectBanner(red: false)
+            #expect(app.log.contains("The clipboard holds nothing TouchTracker can paste"), "\(app.log)")
             #expect(try app.waitForFile(strokes: 1).first?.points == [[100, 300], [500, 300]])
             try app.expectScreen("the line, alone") { pixel in pixel(300, 300) == .black && pixel(300, 330) == .white }
+        }
+    }
+
+    /// Starts the probe offering the clipboard in `mode` and waits until the app (run with
+    /// --verbose) has seen the offer.
+    static func probeOffer(_ arguments: [String], to app: PersistentApp) throws -> ChildProcess {
+        let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), arguments)
+        let deadline = Date().addingTimeInterval(10)
+        while !app.log.contains("the selection offers \(arguments[1])") {
+            guard Date() < deadline else {
+                probe.stop()
+                throw HarnessError("the app never saw the offer: \(probe.standardError)")
+            }
+            usleep(50_000)
+        }
+        return probe
+    }
+
+    @Test("P4: hostile bytes under the app's own type are refused with a red banner, the drawing unchanged")
+    func hostileOwnType() {
+        withPersistentApp(arguments: ["--verbose"]) { app in
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.waitForFile(strokes: 1)
+            let probe = try Self.probeOffer(["offer", Self.drawingType, "{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[[[[NaN"], to: app)
+            defer { probe.stop() }
+            try Self.control(47, in: app.session)
+            try app.expectBanner(red: true)
+            #expect(app.log.contains("Cannot paste: the clipboard's drawing is damaged: "), "\(app.log)")
+            #expect(try app.waitForFile(strokes: 1).count == 1)
+        }
+    }
+
+    @Test("P4 P7: a paste whose owner sends nothing fails after 5 s, one that never ends is cut at 128 MiB; the app draws meanwhile")
+    func stalledAndEndlessPastes() {
+        withPersistentApp(arguments: ["--verbose"]) { app in
+            let silent = try Self.probeOffer(["offer-silent", Self.drawingType], to: app)
+            try Self.control(47, in: app.session)
+            // The app keeps drawing while it waits.
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.expectScreen("a line drawn while the paste waits") { pixel in pixel(300, 300) == .black }
+            #expect(!PersistentApp.showsBanner(try app.session.screenshot(), in: app.window))
+            try app.expectBanner(red: true, timeout: 10)
+            #expect(app.log.contains("Cannot paste: the program holding the clipboard sent nothing for 5 s"), "\(app.log)")
+            silent.stop()
+
+            let endless = try Self.probeOffer(["offer-endless", Self.drawingType], to: app)
+            defer { endless.stop() }
+            try app.expectNoBanner(timeout: 15)
+            try Self.control(47, in: app.session)
+            try app.expectBanner(red: true, timeout: 30)
+            let deadline = Date().addingTimeInterval(10)
+            while !endless.standardOutput.contains("sent "), Date() < deadline { usleep(50_000) }
+            #expect(endless.standardOutput.contains("Broken pipe"), "the app hung up: \(endless.standardOutput)")
+            #expect(app.log.contains("Cannot paste: the clipboard holds more than 128 MiB"), "\(app.log)")
+            #expect(try app.waitForFile(strokes: 1).count == 1)
+        }
+    }
+
+    @Test("P7: a reader that takes nothing does not stop the app, and is dropped after 10 s")
+    func stalledReader() throws {
+        // A drawing of 4,000 lines: its copy is far more than a pipe holds.
+        let folder = try HarnessPaths.privateFolder("clipboard")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/big.json"
+        let strokes = (1...4000).map { i in
+            "{\"id\":\(i),\"kind\":\"line\",\"color\":[0,0,0,1],\"width\":2,\"points\":[[\(i % 900 + 50),600],[\(i % 900 + 60),650]]}"
+        }
+        try ("{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[" + strokes.joined(separator: ",\n") + "]}")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        withPersistentApp(file: file) { app in
+            try Self.control(46, in: app.session)
+            let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["stall", Self.drawingType, "30"])
+            defer { probe.stop() }
+            let deadline = Date().addingTimeInterval(10)
+            while !probe.standardOutput.contains("stalling") {
+                guard Date() < deadline else { throw HarnessError("the probe never asked: \(probe.standardError)") }
+                usleep(50_000)
+            }
+            try Self.waitForProbeGone(app.session)
+            try app.drawLine(0, from: (100, 300), to: (500, 300))
+            try app.expectScreen("a line drawn while the reader hangs") { pixel in pixel(300, 300) == .black }
+            let dropped = Date().addingTimeInterval(15)
+            while !app.log.contains("not sent: the reader took nothing for 10 s") {
+                guard Date() < dropped else { throw HarnessError("the stalled transfer was never dropped") }
+                usleep(100_000)
+            }
         }
     }
 }
