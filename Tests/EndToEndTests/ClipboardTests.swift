@@ -209,4 +209,37 @@ struct ClipboardTests {
             }
         }
     }
+
+    @Test("P2 P6 M2: the tapped line's menu copies that line; a long press on empty canvas offers Paste, which lays the copy 20 pt off the original")
+    func copyAndPasteThroughTheMenu() {
+        withApp(arguments: ["--verbose"]) { app in
+            try app.drawLine(0, from: (200, 300), to: (600, 300))
+            try app.drawLine(1, from: (200, 500), to: (600, 500))
+            try app.tap(2, 400, 305)
+            var popup = try app.waitForPopup()
+            // Delete, then Copy: Copy is the last item.
+            try app.tap(3, popup.x - app.window.x + popup.width - 20, popup.y - app.window.y + popup.height / 2)
+            try app.waitForNoPopup()
+            #expect(app.app.standardError.contains("menu: chose Copy"), "\(app.app.standardError)")
+            let copied = try Self.probeRead(Self.drawingType, in: app.session).bytes
+            let path = app.session.runtimeDirectory + "/menu-copy.json"
+            try copied.write(to: URL(fileURLWithPath: path))
+            #expect(try SavedStroke.read(path).map(\.points) == [[[200, 300], [600, 300]]], "the selected line only")
+            try Self.waitForProbeGone(app.session)
+
+            // A long press on empty canvas: Copy and Paste once the finger lifts.
+            try app.down(4, 400, 650)
+            try app.frame()
+            usleep(800_000)
+            try app.up(4)
+            try app.frame()
+            popup = try app.waitForPopup()
+            try app.tap(5, popup.x - app.window.x + popup.width - 20, popup.y - app.window.y + popup.height / 2)
+            try app.waitForNoPopup()
+            #expect(app.app.standardError.contains("menu: chose Paste"), "\(app.app.standardError)")
+            try app.expectScreen("the pasted line 20 pt right of and below the original") { pixel in
+                pixel(400, 320) == .black && pixel(610, 320) == .black && pixel(300, 300) == .black && pixel(400, 650) == .white
+            }
+        }
+    }
 }
