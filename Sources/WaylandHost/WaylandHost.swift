@@ -14,6 +14,11 @@ public final class WaylandHost {
     public let window: Window
     /// Key presses for the app (after the host's own: none yet).
     public var onKeyPress: ((KeyPress) -> Void)?
+    /// A live replay's recorded paste (`--replay`): the app pastes it as if it had just arrived.
+    public var onReplayedPaste: ((PasteboardReadResult) -> Void)?
+
+    /// Records what a paste received, in the turn it arrived (`--record`; the app tells the host).
+    public func recordPaste(_ result: PasteboardReadResult) { record(.paste(result)) }
 
     /// Told of every call into the input adapter, each turn of the loop and firing of timers,
     /// keys, the edit menu's choices and the window's geometry, in order (`--record`).
@@ -299,6 +304,11 @@ public final class WaylandHost {
         let at = replaySpeed > 0 ? replayStart + next.offset / replaySpeed : clock.now
         _ = clock.schedule(at: at) { [unowned self] in
             guard let turn = self.replayTurns.popFirst() else { return }
+            // A replay neither reads nor takes the live clipboard: its Copy and Paste do nothing,
+            // and a recorded paste brings what the recorded app received.
+            let pasteboard = self.application.pasteboard
+            self.application.pasteboard = nil
+            defer { self.application.pasteboard = pasteboard }
             for entry in turn.entries {
                 switch entry {
                 case .input(let event): self.input.apply(event)
@@ -308,6 +318,7 @@ public final class WaylandHost {
                     let menu = self.application.menuController
                     if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
                 case .menuDismissed: self.application.menuController.menuWasDismissed()
+                case .paste(let result): self.onReplayedPaste?(result)
                 case .turn, .timers, .window, .setting: break  // the live app's own clock, compositor and preferences
                 }
             }

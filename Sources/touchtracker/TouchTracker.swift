@@ -132,6 +132,11 @@ struct App {
             }
         }
         defer { withExtendedLifetime(recorder) {} }
+        // A paste is recorded with what it received, and a replay pastes that (P3).
+        if recorder != nil {
+            controller.drawView.onPasteArrived = { [unowned host] result in host.recordPaste(result) }
+        }
+        host.onReplayedPaste = { result in controller.drawView.pasteArrived(result) }
         if let path = options.replay {
             let size = host.window.bounds.size
             do {

@@ -242,4 +242,34 @@ struct ClipboardTests {
             }
         }
     }
+
+    @Test("P3: a recorded copy and paste replays without a compositor to the drawing the live app saved")
+    func recordedPasteReplays() throws {
+        let folder = RecordReplayTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = folder + "/paste.ttrec"
+        var saved = false
+        withApp(arguments: ["--record", recording]) { app in
+            try app.drawLine(0, from: (200, 300), to: (600, 300))
+            try app.expectScreen("the line") { pixel in pixel(400, 300) == .black }
+            try Self.control(46, in: app.session)
+            try Self.control(47, in: app.session)
+            try app.expectScreen("the pasted line") { pixel in pixel(400, 320) == .black }
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+            _ = try runTouchTracker(["export", "--file", app.session.runtimeDirectory + "/data/touchtracker/drawing.json",
+                                     "--svg", folder + "/live.svg"])
+            saved = true
+        }
+        guard saved else { return }
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(text.contains("\npaste data 7b"), "the paste's bytes are recorded")
+        let replay = try runTouchTracker(["replay", recording, "--svg", folder + "/replay.svg"])
+        #expect(replay.status == 0, "\(replay.error)")
+        func paths(_ file: String) throws -> [String] {
+            try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("<path") }.map(String.init)
+        }
+        #expect(try paths("live.svg").count == 2)
+        #expect(try paths("replay.svg") == paths("live.svg"))
+    }
 }
