@@ -37,7 +37,7 @@ public struct KeyCommand: Equatable, Sendable {
         KeyCommand("z", [.control], "Undo", .undo),
         KeyCommand("z", [.control, .shift], "Redo", .redo),
         KeyCommand("y", [.control], "Redo", .redo),
-        KeyCommand("c", [.control], "Copy the selected line, or the whole drawing, to the clipboard", .copy),
+        KeyCommand("c", [.control], "Copy the selected line, or else the whole drawing", .copy),
         KeyCommand("v", [.control], "Paste lines copied in TouchTracker", .paste),
         KeyCommand("e", [.control], "Export the drawing (PNG, SVG) to the pictures folder", .export),
         KeyCommand("q", [.control], "Quit", .quit),
