@@ -29,9 +29,6 @@ final class Clipboard: Pasteboard {
     private var writers: [ObjectIdentifier: PipeWriter] = [:]
     private var readers: [ObjectIdentifier: PipeReader] = [:]
 
-    /// Told when the selection changes (the menu's Paste item may come or go).
-    var onChange: (() -> Void)?
-
     init(manager: WlDataDeviceManager, watches: FDWatches, clock: Clock, logger: Logger,
          authorisation: @escaping () -> (seat: WlSeat, serial: UInt32)?) {
         self.manager = manager
@@ -43,9 +40,7 @@ final class Clipboard: Pasteboard {
 
     /// Listens to `seat`'s selection.
     func addSeat(_ seat: WlSeat) {
-        let device = Device(device: manager.getDataDevice(seat: seat), logger: logger)
-        device.onSelection = { [unowned self] in self.onChange?() }
-        devices[ObjectIdentifier(seat)] = device
+        devices[ObjectIdentifier(seat)] = Device(device: manager.getDataDevice(seat: seat), logger: logger)
     }
 
     func removeSeat(_ seat: WlSeat) { devices[ObjectIdentifier(seat)] = nil }
@@ -146,7 +141,6 @@ private final class Device {
     /// Offers announced (`data_offer`) and not yet named as the selection or a drag's.
     private var announced: [ObjectIdentifier: Offer] = [:]
     private(set) var selection: Offer?
-    var onSelection: (() -> Void)?
     private let logger: Logger
 
     init(device: WlDataDevice, logger: Logger) {
@@ -174,7 +168,6 @@ private final class Device {
             selection?.offer.destroy()
             selection = offer.flatMap { announced.removeValue(forKey: ObjectIdentifier($0)) }
             logger.debug("clipboard: the selection offers \(selection?.types.joined(separator: ", ") ?? "nothing")")
-            onSelection?()
         case .enter(_, _, _, _, let offer):
             // Drag and drop is not taken: the offer is declined by never accepting a type.
             if let offer { announced.removeValue(forKey: ObjectIdentifier(offer))?.offer.destroy() }
