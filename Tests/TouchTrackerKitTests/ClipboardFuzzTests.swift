@@ -7,15 +7,8 @@ import TouchTrackerKit
 
 @Suite("Copy and paste: hostile clipboard contents")
 struct ClipboardFuzzTests {
-    /// Small limits, so generated pastes cross them often.
-    static let limits: DrawingFormat.Limits = {
-        var limits = DrawingFormat.Limits()
-        limits.maxStrokes = 8
-        limits.maxPointsPerStroke = 12
-        limits.maxTotalPoints = 40
-        limits.maxFileBytes = 4096
-        return limits
-    }()
+    /// The loader fuzz's small limits, so generated pastes cross them often.
+    static let limits = PersistenceFuzzTests.limits
 
     /// Pastes `bytes` (as the pasteboard would deliver them) into a drawing of two lines; checks
     /// no crash, one clear message on failure, and the drawing untouched then.

@@ -54,6 +54,17 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// A canvas with a pasteboard, a presenter recording the menu, and a line across it at y 100.
+    static func withMenuAndALine() -> (Canvas, MemoryPasteboard, RecordingPresenter) {
+        let (canvas, pasteboard, _) = Canvas.withPasteboard()
+        let presenter = RecordingPresenter()
+        canvas.menu.presenter = presenter
+        canvas.drawLine(1, from: Point(x: 20, y: 100), to: Point(x: 380, y: 100))
+        return (canvas, pasteboard, presenter)
+    }
+}
+
 final class Notices {
     var list: [(text: String, style: BannerView.Style)] = []
 }
@@ -163,10 +174,7 @@ struct ClipboardTests {
 
     @Test("P2 P5 M1: a tapped line's menu holds Delete and Copy, and Paste only while the clipboard holds a drawing")
     func menuItems() throws {
-        let (canvas, pasteboard, _) = Canvas.withPasteboard()
-        let presenter = RecordingPresenter()
-        canvas.menu.presenter = presenter
-        canvas.drawLine(1, from: Point(x: 20, y: 100), to: Point(x: 380, y: 100))
+        let (canvas, pasteboard, presenter) = Canvas.withMenuAndALine()
         canvas.tap(2, 200, 104)
         #expect(presenter.shown.last?.items.map(\.title) == ["Delete", "Copy"])
         let copy = try #require(canvas.menu.visibleItems.first { $0.action == .copy })
@@ -178,10 +186,7 @@ struct ClipboardTests {
 
     @Test("P6: a long press on empty canvas shows Copy and Paste when the finger lifts, and draws nothing")
     func longPressOnEmptyCanvas() throws {
-        let (canvas, pasteboard, _) = Canvas.withPasteboard()
-        let presenter = RecordingPresenter()
-        canvas.menu.presenter = presenter
-        canvas.drawLine(1, from: Point(x: 20, y: 100), to: Point(x: 380, y: 100))
+        let (canvas, pasteboard, presenter) = Canvas.withMenuAndALine()
         canvas.drawView.copy()
         canvas.down(2, 200, 250)
         canvas.frame()
