@@ -25,6 +25,9 @@ final class Clipboard: Pasteboard {
     /// What we offer while we own the selection; each type's bytes are made on the first `send`.
     private var source: WlDataSource?
     private var items: [(item: PasteboardItem, bytes: [UInt8]?)] = []
+    /// Set by a copy until the compositor next names the selection: in between (a Ctrl+V read in
+    /// the same turn as the Ctrl+C) what we offer is the clipboard, and a paste takes it directly.
+    private var awaitingOwnSelection = false
     /// Transfers under way, kept alive until they end.
     private var writers: [ObjectIdentifier: PipeWriter] = [:]
     private var readers: [ObjectIdentifier: PipeReader] = [:]
@@ -40,7 +43,9 @@ final class Clipboard: Pasteboard {
 
     /// Listens to `seat`'s selection.
     func addSeat(_ seat: WlSeat) {
-        devices[ObjectIdentifier(seat)] = Device(device: manager.getDataDevice(seat: seat), logger: logger)
+        let device = Device(device: manager.getDataDevice(seat: seat), logger: logger)
+        device.onSelection = { [unowned self] in self.awaitingOwnSelection = false }
+        devices[ObjectIdentifier(seat)] = device
     }
 
     func removeSeat(_ seat: WlSeat) { devices[ObjectIdentifier(seat)] = nil }
@@ -53,7 +58,10 @@ final class Clipboard: Pasteboard {
 
     // MARK: Pasteboard
 
-    var types: [String] { currentOffer?.types ?? [] }
+    var types: [String] {
+        if awaitingOwnSelection { return items.map(\.item.type) }
+        return currentOffer?.types ?? []
+    }
 
     func setItems(_ items: [PasteboardItem]) -> Bool {
         guard let (seat, serial) = authorisation(), let device = devices[ObjectIdentifier(seat)] else {
@@ -73,11 +81,18 @@ final class Clipboard: Pasteboard {
         // Our previous source goes when the compositor cancels it (it will: the selection changed).
         self.source = source
         self.items = items.map { ($0, nil) }
+        awaitingOwnSelection = true
         logger.debug("clipboard: offering \(items.map(\.type).joined(separator: ", ")) (serial \(serial))")
         return true
     }
 
     func read(_ type: String, maxBytes: Int, completion: @escaping (PasteboardReadResult) -> Void) {
+        if awaitingOwnSelection, let bytes = bytes(of: type) {
+            _ = clock.schedule(at: clock.now) {
+                completion(bytes.count > maxBytes ? .tooLarge(maxBytes: maxBytes) : .data(bytes))
+            }
+            return
+        }
         guard let offer = currentOffer, offer.types.contains(type) else {
             _ = clock.schedule(at: clock.now) { completion(.failed("the clipboard no longer holds a drawing")) }
             return
@@ -104,12 +119,10 @@ final class Clipboard: Pasteboard {
     // MARK: Serving our selection
 
     private func send(_ type: String, to fd: Int32, from source: WlDataSource) {
-        guard source === self.source, let index = items.firstIndex(where: { $0.item.type == type }) else {
+        guard source === self.source, let bytes = bytes(of: type) else {
             close(fd)  // a type we never offered, or a source already replaced
             return
         }
-        let bytes = items[index].bytes ?? items[index].item.data()
-        items[index].bytes = bytes
         var key: ObjectIdentifier?
         let writer = PipeWriter(fd: fd, bytes: bytes, watches: watches, clock: clock) { [unowned self] problem in
             if let problem { self.logger.notice("clipboard: \(type) not sent: \(problem)") }
@@ -121,11 +134,20 @@ final class Clipboard: Pasteboard {
         }
     }
 
+    /// Our bytes of `type`, made on first use and kept; nil for a type we do not offer.
+    private func bytes(of type: String) -> [UInt8]? {
+        guard let index = items.firstIndex(where: { $0.item.type == type }) else { return nil }
+        let bytes = items[index].bytes ?? items[index].item.data()
+        items[index].bytes = bytes
+        return bytes
+    }
+
     private func cancelled(_ cancelled: WlDataSource) {
         cancelled.destroy()
         guard cancelled === source else { return }
         source = nil
         items = []
+        awaitingOwnSelection = false
     }
 }
 
@@ -141,6 +163,8 @@ private final class Device {
     /// Offers announced (`data_offer`) and not yet named as the selection or a drag's.
     private var announced: [ObjectIdentifier: Offer] = [:]
     private(set) var selection: Offer?
+    /// Told whenever the compositor names the selection.
+    var onSelection: (() -> Void)?
     private let logger: Logger
 
     init(device: WlDataDevice, logger: Logger) {
@@ -168,6 +192,7 @@ private final class Device {
             selection?.offer.destroy()
             selection = offer.flatMap { announced.removeValue(forKey: ObjectIdentifier($0)) }
             logger.debug("clipboard: the selection offers \(selection?.types.joined(separator: ", ") ?? "nothing")")
+            onSelection?()
         case .enter(_, _, _, _, let offer):
             // Drag and drop is not taken: the offer is declined by never accepting a type.
             if let offer { announced.removeValue(forKey: ObjectIdentifier(offer))?.offer.destroy() }
