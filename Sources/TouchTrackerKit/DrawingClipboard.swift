@@ -58,17 +58,25 @@ public enum DrawingClipboard {
     /// ``pasteOffset`` right and down as often as that takes (a second paste lands beyond the first).
     public static func placed(_ strokes: [Stroke], in drawing: Drawing,
                               limits: DrawingFormat.Limits = .standard) -> [Stroke] {
+        // Every line's shape, hashed once: a spatial query per pasted line costs too much in a
+        // dense drawing, where each cell holds thousands of lines.
+        var shapes = Set<Shape>(minimumCapacity: drawing.strokes.count)
+        for stroke in drawing.strokes { shapes.insert(Shape(stroke)) }
         var moved = strokes
-        for _ in 0..<maxShifts where moved.contains(where: { liesOnALine($0, in: drawing) }) {
+        var shifts = 0
+        while shifts < maxShifts, moved.contains(where: { shapes.contains(Shape($0)) }) {
             let next = moved.map { $0.translated(dx: pasteOffset, dy: pasteOffset) }
             guard next.allSatisfy({ DrawingFormat.problem(with: $0, limits: limits) == nil }) else { break }
             moved = next
+            shifts += 1
         }
         return moved
     }
 
-    /// Whether `drawing` has a line of the same kind through exactly the same points.
-    private static func liesOnALine(_ stroke: Stroke, in drawing: Drawing) -> Bool {
-        drawing.strokes(intersecting: stroke.bounds).contains { $0.kind == stroke.kind && $0.points == stroke.points }
+    /// What "lies exactly on" compares: the kind and the points, not the colour or width.
+    private struct Shape: Hashable {
+        let kind: Stroke.Kind
+        let points: StrokePoints
+        init(_ stroke: Stroke) { (kind, points) = (stroke.kind, stroke.points) }
     }
 }
