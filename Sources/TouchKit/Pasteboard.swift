@@ -6,8 +6,9 @@
 /// clipboard (a headless replay, unit tests that do not set one). TouchKit knows no MIME type; the
 /// app chooses what it writes and reads.
 public protocol Pasteboard: AnyObject {
-    /// The types the clipboard offers now, in the order its owner listed them (empty when it is
-    /// empty, or when the app does not have keyboard focus: Wayland tells only the focused client).
+    /// The types the clipboard offers, in the order its owner listed them; empty when it is empty.
+    /// On Wayland this is what the compositor last told the app, which it does only when the app
+    /// has keyboard focus.
     var types: [String] { get }
 
     /// Makes the app the clipboard's owner, offering `items` in order (best first). Each item's
