@@ -115,6 +115,8 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "CompositorHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
             "tt-clipboard-probe",
+            // The translation tests draw the window they expect to see, with the app's own views.
+            "TouchKit", "Graphics", "TouchTrackerKit", "WaylandHost",
         ]),
     ]
 )

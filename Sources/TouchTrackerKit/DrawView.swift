@@ -76,6 +76,10 @@ public final class DrawView: View {
     /// undoable move when the drag ends).
     private var dragOffset = Point.zero
 
+    /// Live lines are drafted (drawn unsmoothed) in frames that would cost too much otherwise.
+    private var liveQuality = LiveLineQuality()
+    private var clock: Clock? { window?.application?.clock }
+
     /// The canvas colour under the lines.
     public static let paperColor = Color.white
 
@@ -412,6 +416,7 @@ public final class DrawView: View {
             updateCircle(event)
             return
         }
+        if let now = clock?.now { liveQuality.lineMoved(at: now) }
         for touch in ordered(touches, event) {
             guard var line = strokesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
@@ -577,6 +582,16 @@ public final class DrawView: View {
         }
     }
 
+    /// Redraws drafted live lines smooth once the fingers have rested (or waits on if they moved).
+    private func polishLiveLines() {
+        guard let clock else { return liveQuality.reset() }
+        if liveQuality.polishFired(at: clock.now) {
+            for line in strokesInProgress.values { setNeedsDisplay(along: line) }
+        } else {
+            liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
+        }
+    }
+
     /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
     /// diagonal line then repaints a band, not a square.
     private func setNeedsDisplay(along stroke: Stroke) {
@@ -610,10 +625,13 @@ public final class DrawView: View {
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
-        context.setAntialiasing(.fast)
-        for line in strokesInProgress.values where line.bounds.intersects(rect) {
-            StrokeRenderer.draw(line, in: context)
-        }
+        let live = strokesInProgress.values.filter { $0.bounds.intersects(rect) }
+        let scale = (context as? CairoContext)?.deviceScale ?? 1
+        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: scale) }
+        let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
+        context.setAntialiasing(quality)
+        for line in live { StrokeRenderer.draw(line, in: context) }
+        if quality == .draft, let clock { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
     }
 }

@@ -44,7 +44,7 @@ struct Replay {
         }.first ?? 0
         let clock = ReplayClock(now: start)
         let application = Application(clock: clock)
-        let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: size, showsTitleBar: titleBar)
+        let window = WaylandHost.offscreenWindow(title: Strings.appName, size: size, showsTitleBar: titleBar)
         application.addWindow(window)
         let controller = DrawViewController(drawing: Drawing(strokes: strokes))
         if options.trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }

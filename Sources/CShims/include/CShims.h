@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+// gettext (bindtextdomain, dgettext): glibc has it, but Swift's Glibc module does not import it.
+#include <libintl.h>
+#include <locale.h>
 
 /// A sealed-capable anonymous file (memfd_create with MFD_CLOEXEC | MFD_ALLOW_SEALING). -1 on error.
 int tt_memfd_create(const char *name);

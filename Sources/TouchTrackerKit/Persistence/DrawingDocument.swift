@@ -93,12 +93,12 @@ public final class DrawingDocument {
             try DrawingExporter.writePNG(drawing.strokes, to: png, minimum: canvas)
             try DrawingExporter.writeSVG(drawing.strokes, to: svg, minimum: canvas)
             logger.notice("exported \(png) and \(svg)")
-            showNotice("Exported \(DrawingFile.name(of: png)) and \(DrawingFile.name(of: svg)) to \(DrawingFile.folder(of: png))",
-                       style: .info, seconds: 4)
+            showNotice(Strings.exported(png: DrawingFile.name(of: png), svg: DrawingFile.name(of: svg),
+                                        folder: DrawingFile.folder(of: png)), style: .info, seconds: 4)
             return [png, svg]
         } catch {
             logger.error("export failed: \(error)")
-            showNotice("Export failed: \(error)", style: .error, seconds: 8)
+            showNotice(Strings.exportFailed("\(error)"), style: .error, seconds: 8)
             return []
         }
     }
@@ -151,8 +151,7 @@ public final class DrawingDocument {
             }
         }
         if case .failing(let error) = autosaver.status {
-            banner.show("Cannot save \(DrawingFile.name(of: path)): \(error.reason). Your drawing is kept; retrying…",
-                        style: .error)
+            banner.show(Strings.cannotSave(name: DrawingFile.name(of: path), reason: error.reason), style: .error)
         } else if let notice {
             banner.show(notice.text, style: notice.style)
         } else {
