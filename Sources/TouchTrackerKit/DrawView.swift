@@ -1,7 +1,7 @@
 // The canvas of the book's TouchTracker: every finger draws its own line, red while the finger is
 // down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
 // recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
-// line up and a pan drags it (A3-A7).
+// line up and a pan drags it (A3-A7). Its edit menu also copies and pastes lines (P2-P6).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -138,30 +138,44 @@ public final class DrawView: View {
 
     private func tap(at point: Point) {
         select(drawing.stroke(near: point, within: Self.selectionRadius)?.id)
-        guard let menu else { return }
         if selectedStrokeID != nil {
-            // The view becomes the target of the menu item's action (R4, R5).
-            becomeFirstResponder()
-            menu.menuItems = [MenuController.Item(title: Strings.delete, action: Self.deleteAction)]
-            menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: self)
-            menu.setMenuVisible(true)
+            showMenu(at: point)
         } else {
-            menu.setMenuVisible(false)
+            menu?.setMenuVisible(false)
         }
+    }
+
+    /// Shows the edit menu at `point`: Delete, Copy and Paste, as far as each applies now (M1).
+    private func showMenu(at point: Point) {
+        guard let menu else { return }
+        // The view becomes the target of the menu items' actions (R4, R5).
+        becomeFirstResponder()
+        menu.menuItems = [MenuController.Item(title: Strings.delete, action: Self.deleteAction),
+                          MenuController.Item(title: Strings.copy, action: Self.copyAction),
+                          MenuController.Item(title: Strings.paste, action: Self.pasteAction)]
+        menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: self)
+        menu.setMenuVisible(true)
     }
 
     private func longPress(_ recognizer: LongPressGestureRecognizer) {
         switch recognizer.state {
         case .began:
-            select(drawing.stroke(near: recognizer.location(in: self), within: Self.selectionRadius)?.id)
+            let point = recognizer.location(in: self)
+            select(drawing.stroke(near: point, within: Self.selectionRadius)?.id)
             if let id = selectedStrokeID {
                 lift(id)
-                // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
-                for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
-                strokesInProgress.removeAll()
+            } else {
+                // On empty canvas the press asks for the edit menu, shown when the finger lifts (P6).
+                menuPressPoint = point
             }
+            // The finger picked a line up or asked for the menu: it does not also draw one (the
+            // book's "mysterious lines").
+            for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+            strokesInProgress.removeAll()
         case .ended, .cancelled:
             select(nil)
+            if let point = menuPressPoint, recognizer.state == .ended { showMenu(at: point) }
+            menuPressPoint = nil
         default:
             break
         }
@@ -248,15 +262,88 @@ public final class DrawView: View {
     public override var canBecomeFirstResponder: Bool { true }
 
     public override func canPerformAction(_ action: Action, withSender sender: Any?) -> Bool {
-        if action == Self.deleteAction { return selectedStrokeID != nil }
-        return super.canPerformAction(action, withSender: sender)
+        switch action {
+        case Self.deleteAction: return selectedStrokeID != nil
+        case Self.copyAction: return pasteboard != nil && !linesToCopy.isEmpty
+        case Self.pasteAction: return pasteboard.map { DrawingClipboard.canPaste($0.types) } ?? false
+        default: return super.canPerformAction(action, withSender: sender)
+        }
     }
 
     public override func perform(_ action: Action, sender: Any?, event: Event?) {
-        if action == Self.deleteAction {
-            deleteSelectedLine()
-        } else {
-            super.perform(action, sender: sender, event: event)
+        switch action {
+        case Self.deleteAction: deleteSelectedLine()
+        case Self.copyAction: copy()
+        case Self.pasteAction: paste()
+        default: super.perform(action, sender: sender, event: event)
+        }
+    }
+
+    // MARK: Copy and paste (P2-P6)
+
+    /// The menu items' actions: UIKit's standard edit actions.
+    public static let copyAction = Action.copy
+    public static let pasteAction = Action.paste
+    /// Told what a copy or paste has to tell the user (the executable shows it in the banner).
+    public var onNotice: ((String, BannerView.Style) -> Void)?
+    /// What a paste may hold: the drawing file's limits (P4).
+    public var pasteLimits = DrawingFormat.Limits.standard
+    /// Where a long press on empty canvas asked for the menu (shown when the finger lifts, P6).
+    private var menuPressPoint: Point?
+    /// Told of every paste's bytes as they arrive, before they are applied (`--record`).
+    public var onPasteArrived: ((PasteboardReadResult) -> Void)?
+
+    private var pasteboard: Pasteboard? { window?.application?.pasteboard }
+
+    /// The selected line, else every line (P2).
+    private var linesToCopy: [Stroke] {
+        if let stroke = selectedStrokeID.flatMap(drawing.stroke) { return [stroke] }
+        return drawing.strokes
+    }
+
+    /// Copies the selected line, or the whole drawing when none is selected (P2; the menu's Copy,
+    /// Ctrl+C). Returns whether something went onto the clipboard.
+    @discardableResult
+    public func copy() -> Bool {
+        let lines = linesToCopy
+        guard !lines.isEmpty, let pasteboard else { return false }
+        guard pasteboard.setItems(DrawingClipboard.items(for: lines)) else {
+            onNotice?(Strings.copyFailed, .error)
+            return false
+        }
+        return true
+    }
+
+    /// Asks the clipboard for lines copied in TouchTracker; they are added when they arrive (P3;
+    /// the menu's Paste, Ctrl+V). Anything else on the clipboard is declined with a banner (P5).
+    public func paste() {
+        guard let pasteboard else { return }
+        guard DrawingClipboard.canPaste(pasteboard.types) else {
+            onNotice?(Strings.nothingToPaste, .info)
+            return
+        }
+        pasteboard.read(DrawingClipboard.drawingType, maxBytes: pasteLimits.maxFileBytes) { [weak self] result in
+            self?.pasteArrived(result)
+        }
+    }
+
+    /// Applies what a paste read: the lines on top as one undoable step, or a banner saying why
+    /// not, the drawing untouched (P3, P4). A replay calls this with the recorded result.
+    public func pasteArrived(_ result: PasteboardReadResult) {
+        onPasteArrived?(result)
+        switch result {
+        case .data(let bytes):
+            do throws(DrawingParseError) {
+                let strokes = try DrawingClipboard.strokesToPaste(bytes, into: drawing, limits: pasteLimits)
+                select(nil)
+                drawing.add(contentsOf: strokes, actionName: "Paste")
+            } catch {
+                onNotice?(Strings.pasteFailed(error.message), .error)
+            }
+        case .tooLarge(let limit):
+            onNotice?(Strings.pasteTooLarge(DrawingFormat.byteCount(limit)), .error)
+        case .failed(let reason):
+            onNotice?(Strings.pasteFailed(reason), .error)
         }
     }
 

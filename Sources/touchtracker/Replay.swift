@@ -66,6 +66,8 @@ struct Replay {
             KeyCommand.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name),
                                on: controller, quit: {}, export: {})
         }
+        // No clipboard here: a recorded paste brings what the live app received (P3).
+        target.paste = { result in controller.drawView.pasteArrived(result) }
         // Painted where the live app painted, as it did: its line cache then takes the same path.
         var screen: ImageSurface?
         func paint() {

@@ -111,6 +111,11 @@ struct App {
         }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
+        // What copy and paste have to say (a paste declined or damaged) goes in the banner.
+        controller.drawView.onNotice = { text, style in
+            logger.notice("\(text)")
+            document.showNotice(text, style: style, seconds: style == .error ? 8 : 5)
+        }
         tt_release_free_memory()
 
         host.onKeyPress = { [unowned host] press in
@@ -131,6 +136,11 @@ struct App {
             }
         }
         defer { withExtendedLifetime(recorder) {} }
+        // A paste is recorded with what it received, and a replay pastes that (P3).
+        if recorder != nil {
+            controller.drawView.onPasteArrived = { [unowned host] result in host.recordPaste(result) }
+        }
+        host.onReplayedPaste = { result in controller.drawView.pasteArrived(result) }
         if let path = options.replay {
             let size = host.window.bounds.size
             do {

@@ -12,6 +12,10 @@ public enum Strings {
     public static var appName: String { tr("TouchTracker") }
     // Translators: the popup's item that deletes the selected line.
     public static var delete: String { tr("Delete") }
+    // Translators: the popup's item that copies the selected line (or the whole drawing) to the clipboard.
+    public static var copy: String { tr("Copy") }
+    // Translators: the popup's item that pastes lines copied in TouchTracker.
+    public static var paste: String { tr("Paste") }
 
     // The toolbar: short, a button is about 80 points wide.
     // Translators: toolbar button, undoes the last change.
@@ -71,6 +75,31 @@ public enum Strings {
     static func exported(png: String, svg: String, folder: String) -> String {
         // Translators: banner after Ctrl+E; {png} and {svg} are file names, {folder} a folder.
         Localization.fill(tr("Exported {png} and {svg} to {folder}"), ["png": png, "svg": svg, "folder": folder])
+    }
+
+    /// Ctrl+V or Paste found only another program's text or pictures on the clipboard (P5).
+    static var nothingToPaste: String {
+        // Translators: banner after Ctrl+V when the clipboard holds another program's text or picture.
+        tr("The clipboard holds nothing TouchTracker can paste (it takes lines copied in TouchTracker)")
+    }
+
+    /// A paste was damaged, broke a limit or never came (P4).
+    static func pasteFailed(_ reason: String) -> String {
+        // Translators: banner; {reason} is the reason in English, e.g. "the drawing would have more than 250000 lines".
+        Localization.fill(tr("Cannot paste: {reason}. Your drawing is unchanged"), ["reason": reason])
+    }
+
+    /// A paste was cut off at the drawing file's size limit (P4).
+    static func pasteTooLarge(_ limit: String) -> String {
+        // Translators: banner; {limit} is a size such as "128 MiB".
+        Localization.fill(tr("Cannot paste: the clipboard holds more than {limit}, the largest drawing TouchTracker reads. Your drawing is unchanged"),
+                          ["limit": limit])
+    }
+
+    /// The compositor or the app could not take the clipboard (P2).
+    static var copyFailed: String {
+        // Translators: banner when Ctrl+C or Copy could not put anything on the clipboard.
+        tr("Cannot copy: the compositor offers no clipboard, or no key or touch authorised it")
     }
 
     /// Ctrl+E failed.

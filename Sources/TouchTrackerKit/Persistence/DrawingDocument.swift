@@ -126,7 +126,9 @@ public final class DrawingDocument {
 
     // MARK: Banner
 
-    private func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
+    /// Shows `text` in the banner for `seconds` (a paste that failed, an export); a failing save
+    /// goes over it.
+    public func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
         notice = (text, style)
         noticeTimer?.cancel()
         noticeTimer = clock.schedule(at: clock.now + seconds) { [weak self] in
