@@ -93,6 +93,8 @@ let package = Package(
         .executableTarget(name: "touchtracker-session", dependencies: [
             "CompositorHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // A second Wayland client for the clipboard's end-to-end tests: reads or takes the selection.
+        .executableTarget(name: "tt-clipboard-probe", dependencies: ["Wayland", "CShims"]),
         // Latency, CPU and memory under headless Weston, against weston-simple-touch.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
@@ -117,6 +119,9 @@ let package = Package(
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "CompositorHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
+            "tt-clipboard-probe",
+            // The translation tests draw the window they expect to see, with the app's own views.
+            "TouchKit", "Graphics", "TouchTrackerKit", "WaylandHost",
         ]),
     ]
 )

@@ -12,7 +12,7 @@ public struct KeyCommand: Equatable, Sendable {
 
     /// What a shortcut does; the executable performs it.
     public enum Action: Equatable, Sendable {
-        case deleteSelection, deselect, undo, redo, export, exportAs, quit
+        case deleteSelection, deselect, undo, redo, copy, paste, export, exportAs, quit
     }
 
     /// The key's XKB name in lowercase ("q", "e", "delete", "escape").
@@ -37,6 +37,8 @@ public struct KeyCommand: Equatable, Sendable {
         KeyCommand("z", [.control], "Undo", .undo),
         KeyCommand("z", [.control, .shift], "Redo", .redo),
         KeyCommand("y", [.control], "Redo", .redo),
+        KeyCommand("c", [.control], "Copy the selected line, or else the whole drawing", .copy),
+        KeyCommand("v", [.control], "Paste lines copied in TouchTracker", .paste),
         KeyCommand("e", [.control], "Export the drawing (PNG, SVG) to the pictures folder", .export),
         KeyCommand("e", [.control, .shift], "Export as PNG or SVG through the desktop's Save dialog", .exportAs),
         KeyCommand("q", [.control], "Quit", .quit),

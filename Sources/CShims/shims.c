@@ -84,3 +84,17 @@ size_t tt_heap_bytes_in_use(void) {
 void tt_return_big_blocks(size_t bytes) {
     mallopt(M_MMAP_THRESHOLD, (int)bytes);
 }
+
+int tt_pipe_for_reading(int fds[2]) {
+    if (pipe2(fds, O_CLOEXEC) < 0) return -1;
+    if (tt_set_nonblocking(fds[0]) == 0) return 0;
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+}
+
+int tt_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}

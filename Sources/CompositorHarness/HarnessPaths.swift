@@ -75,12 +75,24 @@ public enum HarnessPaths {
         return path
     }
 
+    /// This process's environment with the app's language pinned to English (C.UTF-8, no
+    /// LANGUAGE, no catalogue folder of the caller's), so that tests read the words they expect
+    /// whatever the developer's own language; tests of other languages set theirs on top.
+    public static var environmentInEnglish: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "TOUCHTRACKER_LOCALEDIR"] {
+            environment.removeValue(forKey: name)
+        }
+        environment["LANG"] = "C.UTF-8"
+        return environment
+    }
+
     /// This process's environment made private to a desktop session in `runtimeDirectory`: no
     /// display, bus or desktop of the caller's, its own home and XDG folders, its session bus in
     /// the runtime folder, no accessibility bus (one service fewer to start and end).
     public static func sessionEnvironment(runtimeDirectory: String, home: String,
                                           alsoRemoving extra: [String] = []) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = environmentInEnglish
         for name in ["WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
                      "PYTHONPATH", "PYTHONHOME", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE"] + extra {
             environment.removeValue(forKey: name)

@@ -145,7 +145,7 @@ public final class SwaySession: ScreenCapturing {
 
     /// The environment a Wayland client of this session needs.
     public var clientEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = HarnessPaths.environmentInEnglish
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketName
         environment["SWAYSOCK"] = ipcSocket

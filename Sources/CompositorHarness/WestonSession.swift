@@ -113,7 +113,7 @@ public final class WestonSession: ScreenCapturing {
 
     /// The environment a Wayland client of this session needs.
     public var clientEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = HarnessPaths.environmentInEnglish
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketName
         environment.removeValue(forKey: "DISPLAY")

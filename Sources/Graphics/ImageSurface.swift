@@ -73,6 +73,32 @@ public final class ImageSurface {
     }
 }
 
+extension ImageSurface {
+    /// The image as PNG bytes, in memory (for the clipboard).
+    public func pngData() throws -> [UInt8] {
+        flush()
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw GraphicsError("cannot make a PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+        return sink.bytes
+    }
+}
+
+/// Collects what Cairo writes to a stream (a PNG, an SVG document) into memory.
+final class ByteSink {
+    var bytes: [UInt8] = []
+
+    /// Cairo's `cairo_write_func_t`; `closure` is an unretained `ByteSink`.
+    static let write: cairo_write_func_t = { closure, data, length in
+        guard let closure else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+        if let data, length > 0 { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length))) }
+        return CAIRO_STATUS_SUCCESS
+    }
+}
+
 /// A drawing failure with a message for the user.
 public struct GraphicsError: Error, CustomStringConvertible {
     public let description: String

@@ -3,9 +3,11 @@
 import CCairo
 import TouchKit
 
-/// An SVG file being drawn. Draw inside ``draw(_:)``, then call ``finish()`` to complete the file.
+/// An SVG file (or document in memory) being drawn. Draw inside ``draw(_:)``, then call
+/// ``finish()`` to complete it.
 public final class SVGSurface {
     let surface: OpaquePointer
+    /// The file written, or "" for a document in memory.
     public let path: String
     public let width: Double
     public let height: Double
@@ -26,6 +28,23 @@ public final class SVGSurface {
         cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
     }
 
+    /// Starts an SVG document in memory (for the clipboard): ``data`` once finished.
+    public init(width: Double, height: Double) {
+        path = ""
+        self.width = width
+        self.height = height
+        let sink = ByteSink()
+        self.sink = sink
+        surface = cairo_svg_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(), width, height)
+        cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+    }
+
+    /// Where a document in memory goes; kept alive as long as the surface writes into it.
+    private var sink: ByteSink?
+
+    /// The finished document in memory (empty for a file, or before ``finish()``).
+    public var data: [UInt8] { finished ? sink?.bytes ?? [] : [] }
+
     deinit {
         if !finished { cairo_surface_finish(surface) }
         cairo_surface_destroy(surface)
@@ -44,7 +63,7 @@ public final class SVGSurface {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw GraphicsError("cannot write \(path): \(String(cString: cairo_status_to_string(status)))")
+            throw GraphicsError("cannot write \(path.isEmpty ? "an SVG document" : path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 }

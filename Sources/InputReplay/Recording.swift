@@ -25,6 +25,9 @@ public enum RecordingEntry: Equatable, Sendable {
     /// A preference the app started with (the tool, a toggle, the pen's colour), by name: the
     /// replay starts from the same ones.
     case setting(name: String, value: String)
+    /// What a paste received from the clipboard, in the turn it arrived: a replay pastes this
+    /// instead of reading the clipboard it runs beside (P3).
+    case paste(PasteboardReadResult)
 }
 
 /// The recording format: its header line, and each entry as a line.
@@ -56,7 +59,43 @@ public enum RecordingFormat {
         case .menuChoice(let action): return "menu choose \(action)"
         case .menuDismissed: return "menu dismissed"
         case let .setting(name, value): return "setting \(name) \(value)"
+        case .paste(.data(let bytes)): return "paste data " + hex(bytes)
+        case .paste(.tooLarge(let limit)): return "paste too-large \(limit)"
+        case .paste(.failed(let reason)): return "paste failed " + reason.filter { $0 != "\n" && $0 != "\r" }
         }
+    }
+
+    /// Bytes as lowercase hex: a paste may hold any bytes, and a recording is lines of text.
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func bytes(fromHex text: Substring) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let high = value(utf8[i]), let low = value(utf8[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
     }
 
     /// Reads a whole recording. The first line must be the header (a newer version is refused by
@@ -142,6 +181,23 @@ public enum RecordingFormat {
             let value = line.drop { $0 == " " || $0 == "\t" }.dropFirst("setting".count).drop { $0 == " " || $0 == "\t" }
                 .dropFirst(words[1].count).drop { $0 == " " || $0 == "\t" }
             return .setting(name: String(words[1]), value: String(value))
+        case "paste":
+            switch words.count >= 2 ? words[1] : "" {
+            case "data":
+                try count(2...3)
+                guard let bytes = words.count == 3 ? bytes(fromHex: words[2]) : [] else { throw fail("'paste data' takes hex digits") }
+                return .paste(.data(bytes))
+            case "too-large":
+                try count(3...3)
+                guard let limit = Int(words[2]), limit >= 0 else { throw fail("'paste too-large' takes a byte count") }
+                return .paste(.tooLarge(maxBytes: limit))
+            case "failed":
+                let reason = line.drop { $0 == " " || $0 == "\t" }.dropFirst("paste".count).drop { $0 == " " || $0 == "\t" }
+                    .dropFirst("failed".count).drop { $0 == " " || $0 == "\t" }
+                return .paste(.failed(String(reason)))
+            default:
+                throw fail("'paste' takes 'data HEX', 'too-large BYTES' or 'failed REASON'")
+            }
         case "menu":
             if words.count == 2, words[1] == "dismissed" { return .menuDismissed }
             guard words.count == 3, words[1] == "choose" else { throw fail("'menu' takes 'choose ACTION' or 'dismissed'") }

@@ -44,6 +44,8 @@ public struct ReplayTarget {
     public var menu: (_ chosenAction: String?) -> Void
     /// A preference the recorded app started with.
     public var setting: (_ name: String, _ value: String) -> Void = { _, _ in }
+    /// What a paste received (the canvas pastes it, P3).
+    public var paste: (PasteboardReadResult) -> Void = { _ in }
 
     public init(input: TouchInput) {
         self.input = input
@@ -85,6 +87,7 @@ public enum Replayer {
             case .menuChoice(let action): target.menu(action)
             case .menuDismissed: target.menu(nil)
             case let .setting(name, value): target.setting(name, value)
+            case .paste(let result): target.paste(result)
             }
         }
         if inTurn { endOfTurn() }

@@ -13,6 +13,8 @@ open class Application: Responder {
     private var ignoreDepth = 0
     /// The edit menu (M1), one per application.
     public private(set) lazy var menuController = MenuController(application: self)
+    /// The system clipboard (P1), set by the host; nil where there is none.
+    public var pasteboard: Pasteboard?
 
     public init(clock: Clock) {
         self.clock = clock

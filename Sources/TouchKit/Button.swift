@@ -30,6 +30,15 @@ open class Button: Control {
         didSet { if fontSize != oldValue { setNeedsDisplay() } }
     }
 
+    /// How far a title too wide for the button may shrink, as a fraction of ``fontSize``
+    /// (UIKit's `minimumScaleFactor`; C3): translations run longer than English.
+    open var minimumScaleFactor = 0.7 {
+        didSet { if minimumScaleFactor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Room kept free on each side of the title, in points.
+    static let titleInset = 4.0
+
     public init(title: String = "", tintColor: Color = Color(hex: 0x007AFF), frame: Rect = .zero) {
         self.title = title
         self.tintColor = tintColor
@@ -54,8 +63,17 @@ open class Button: Control {
         fillRoundedRect(bounds, radius: cornerRadius, in: context)
         if !title.isEmpty, let text = context as? TextRenderingContext {
             let color = isEnabled ? titleColor : titleColor.withAlpha(titleColor.alpha * 0.6)
-            text.drawText(title, centeredIn: bounds, color: color, fontSize: fontSize)
+            text.drawText(title, centeredIn: bounds, color: color, fontSize: titleFontSize(in: text))
         }
+    }
+
+    /// ``fontSize``, or smaller (not below ``minimumScaleFactor`` of it) so that the title fits
+    /// the button's width.
+    public func titleFontSize(in text: TextRenderingContext) -> Double {
+        let room = bounds.width - 2 * Self.titleInset
+        let width = text.measureText(title, fontSize: fontSize).width
+        guard width > room, width > 0 else { return fontSize }
+        return max(fontSize * minimumScaleFactor, fontSize * max(0, room) / width)
     }
 }
 
@@ -63,6 +81,8 @@ open class Button: Control {
 public protocol TextRenderingContext: GraphicsContext {
     /// Draws one line of `text` centred in `rect` (user space) in the given colour and size.
     func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
+    /// The size one line of `text` takes at `fontSize`, in points.
+    func measureText(_ text: String, fontSize: Double) -> Size
 }
 
 /// Fills a rectangle with rounded corners as one polygon (the context has no arcs): each corner

@@ -22,6 +22,9 @@ public enum Antialiasing: Hashable, Sendable {
     /// Coarser coverage steps at a fraction of the cost, for what is redrawn every frame (a line
     /// under a moving finger): at 60 frames a second the difference cannot be seen.
     case fast
+    /// No smoothing at all: whole pixels, about a quarter of ``fast``'s cost, for frames that
+    /// would otherwise miss their deadline. What is drawn so must be drawn again smooth soon.
+    case draft
 }
 
 /// The drawing operations views use, in the spirit of `CGContext`.

@@ -307,6 +307,16 @@ open class View: Responder {
         window.setNeedsDisplay(inWindowRect: convert(rect, to: nil))
     }
 
+    /// Marks each of `rects` (in this view's coordinates) as needing to be redrawn: the same as a
+    /// call per rectangle, converted to the window's coordinates once (a moving line marks dozens).
+    open func setNeedsDisplay(_ rects: [Rect]) {
+        guard let window else { return }
+        let origin = convert(Point.zero, to: nil)
+        for rect in rects where !rect.isEmpty {
+            window.setNeedsDisplay(inWindowRect: rect.offsetBy(dx: origin.x, dy: origin.y))
+        }
+    }
+
     /// Draws the view's content. `rect` is the area to redraw, in the view's coordinates; the
     /// context is already translated to the view and clipped to its bounds and to `rect`, and the
     /// background colour is filled. Default: draws nothing.

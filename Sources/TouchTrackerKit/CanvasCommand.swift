@@ -11,6 +11,10 @@ public enum CanvasCommand: Sendable {
     /// Ctrl+Z and Ctrl+Shift+Z.
     case undo
     case redo
+    /// Ctrl+C: copy the selected line, or the whole drawing (P2).
+    case copy
+    /// Ctrl+V: paste lines copied in TouchTracker (P3, P5).
+    case paste
 }
 
 extension DrawViewController {
@@ -32,6 +36,10 @@ extension DrawViewController {
             guard drawView.drawing.undoStack.canRedo else { return false }
             drawView.select(nil)
             drawView.drawing.undoStack.redo()
+        case .copy:
+            return drawView.copy()
+        case .paste:
+            drawView.paste()
         }
         return true
     }

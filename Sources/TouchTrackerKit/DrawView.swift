@@ -1,7 +1,7 @@
 // The canvas of the book's TouchTracker: every finger draws its own line, red while the finger is
 // down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
 // recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
-// line up and a pan drags it (A3-A7).
+// line up and a pan drags it (A3-A7). Its edit menu also copies and pastes lines (P2-P6).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,6 +76,10 @@ public final class DrawView: View {
     /// undoable move when the drag ends).
     private var dragOffset = Point.zero
 
+    /// Live lines are drafted (drawn unsmoothed) in frames that would cost too much otherwise.
+    private var liveQuality = LiveLineQuality()
+    private var clock: Clock? { window?.application?.clock }
+
     /// The canvas colour under the lines.
     public static let paperColor = Color.white
 
@@ -134,30 +138,44 @@ public final class DrawView: View {
 
     private func tap(at point: Point) {
         select(drawing.stroke(near: point, within: Self.selectionRadius)?.id)
-        guard let menu else { return }
         if selectedStrokeID != nil {
-            // The view becomes the target of the menu item's action (R4, R5).
-            becomeFirstResponder()
-            menu.menuItems = [MenuController.Item(title: Strings.delete, action: Self.deleteAction)]
-            menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: self)
-            menu.setMenuVisible(true)
+            showMenu(at: point)
         } else {
-            menu.setMenuVisible(false)
+            menu?.setMenuVisible(false)
         }
+    }
+
+    /// Shows the edit menu at `point`: Delete, Copy and Paste, as far as each applies now (M1).
+    private func showMenu(at point: Point) {
+        guard let menu else { return }
+        // The view becomes the target of the menu items' actions (R4, R5).
+        becomeFirstResponder()
+        menu.menuItems = [MenuController.Item(title: Strings.delete, action: Self.deleteAction),
+                          MenuController.Item(title: Strings.copy, action: Self.copyAction),
+                          MenuController.Item(title: Strings.paste, action: Self.pasteAction)]
+        menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: self)
+        menu.setMenuVisible(true)
     }
 
     private func longPress(_ recognizer: LongPressGestureRecognizer) {
         switch recognizer.state {
         case .began:
-            select(drawing.stroke(near: recognizer.location(in: self), within: Self.selectionRadius)?.id)
+            let point = recognizer.location(in: self)
+            select(drawing.stroke(near: point, within: Self.selectionRadius)?.id)
             if let id = selectedStrokeID {
                 lift(id)
-                // The finger picked a line up: it does not also draw one (the book's "mysterious lines").
-                for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
-                strokesInProgress.removeAll()
+            } else {
+                // On empty canvas the press asks for the edit menu, shown when the finger lifts (P6).
+                menuPressPoint = point
             }
+            // The finger picked a line up or asked for the menu: it does not also draw one (the
+            // book's "mysterious lines").
+            for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+            strokesInProgress.removeAll()
         case .ended, .cancelled:
             select(nil)
+            if let point = menuPressPoint, recognizer.state == .ended { showMenu(at: point) }
+            menuPressPoint = nil
         default:
             break
         }
@@ -244,15 +262,88 @@ public final class DrawView: View {
     public override var canBecomeFirstResponder: Bool { true }
 
     public override func canPerformAction(_ action: Action, withSender sender: Any?) -> Bool {
-        if action == Self.deleteAction { return selectedStrokeID != nil }
-        return super.canPerformAction(action, withSender: sender)
+        switch action {
+        case Self.deleteAction: return selectedStrokeID != nil
+        case Self.copyAction: return pasteboard != nil && !linesToCopy.isEmpty
+        case Self.pasteAction: return pasteboard.map { DrawingClipboard.canPaste($0.types) } ?? false
+        default: return super.canPerformAction(action, withSender: sender)
+        }
     }
 
     public override func perform(_ action: Action, sender: Any?, event: Event?) {
-        if action == Self.deleteAction {
-            deleteSelectedLine()
-        } else {
-            super.perform(action, sender: sender, event: event)
+        switch action {
+        case Self.deleteAction: deleteSelectedLine()
+        case Self.copyAction: copy()
+        case Self.pasteAction: paste()
+        default: super.perform(action, sender: sender, event: event)
+        }
+    }
+
+    // MARK: Copy and paste (P2-P6)
+
+    /// The menu items' actions: UIKit's standard edit actions.
+    public static let copyAction = Action.copy
+    public static let pasteAction = Action.paste
+    /// Told what a copy or paste has to tell the user (the executable shows it in the banner).
+    public var onNotice: ((String, BannerView.Style) -> Void)?
+    /// What a paste may hold: the drawing file's limits (P4).
+    public var pasteLimits = DrawingFormat.Limits.standard
+    /// Where a long press on empty canvas asked for the menu (shown when the finger lifts, P6).
+    private var menuPressPoint: Point?
+    /// Told of every paste's bytes as they arrive, before they are applied (`--record`).
+    public var onPasteArrived: ((PasteboardReadResult) -> Void)?
+
+    private var pasteboard: Pasteboard? { window?.application?.pasteboard }
+
+    /// The selected line, else every line (P2).
+    private var linesToCopy: [Stroke] {
+        if let stroke = selectedStrokeID.flatMap(drawing.stroke) { return [stroke] }
+        return drawing.strokes
+    }
+
+    /// Copies the selected line, or the whole drawing when none is selected (P2; the menu's Copy,
+    /// Ctrl+C). Returns whether something went onto the clipboard.
+    @discardableResult
+    public func copy() -> Bool {
+        let lines = linesToCopy
+        guard !lines.isEmpty, let pasteboard else { return false }
+        guard pasteboard.setItems(DrawingClipboard.items(for: lines)) else {
+            onNotice?(Strings.copyFailed, .error)
+            return false
+        }
+        return true
+    }
+
+    /// Asks the clipboard for lines copied in TouchTracker; they are added when they arrive (P3;
+    /// the menu's Paste, Ctrl+V). Anything else on the clipboard is declined with a banner (P5).
+    public func paste() {
+        guard let pasteboard else { return }
+        guard DrawingClipboard.canPaste(pasteboard.types) else {
+            onNotice?(Strings.nothingToPaste, .info)
+            return
+        }
+        pasteboard.read(DrawingClipboard.drawingType, maxBytes: pasteLimits.maxFileBytes) { [weak self] result in
+            self?.pasteArrived(result)
+        }
+    }
+
+    /// Applies what a paste read: the lines on top as one undoable step, or a banner saying why
+    /// not, the drawing untouched (P3, P4). A replay calls this with the recorded result.
+    public func pasteArrived(_ result: PasteboardReadResult) {
+        onPasteArrived?(result)
+        switch result {
+        case .data(let bytes):
+            do throws(DrawingParseError) {
+                let strokes = try DrawingClipboard.strokesToPaste(bytes, into: drawing, limits: pasteLimits)
+                select(nil)
+                drawing.add(contentsOf: strokes, actionName: "Paste")
+            } catch {
+                onNotice?(Strings.pasteFailed(error.message), .error)
+            }
+        case .tooLarge(let limit):
+            onNotice?(Strings.pasteTooLarge(DrawingFormat.byteCount(limit)), .error)
+        case .failed(let reason):
+            onNotice?(Strings.pasteFailed(reason), .error)
         }
     }
 
@@ -325,6 +416,7 @@ public final class DrawView: View {
             updateCircle(event)
             return
         }
+        if let now = clock?.now { liveQuality.lineMoved(at: now) }
         for touch in ordered(touches, event) {
             guard var line = strokesInProgress[ObjectIdentifier(touch)] else { continue }
             let old = line
@@ -348,8 +440,7 @@ public final class DrawView: View {
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             strokesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(along: old)
-            setNeedsDisplay(along: line)
+            setNeedsDisplay(along: old, and: line)
         }
     }
 
@@ -490,10 +581,43 @@ public final class DrawView: View {
         }
     }
 
+    /// Redraws drafted live lines smooth once the fingers have rested (or waits on if they moved).
+    private func polishLiveLines() {
+        guard let clock else { return liveQuality.reset() }
+        if liveQuality.polishFired(at: clock.now) {
+            for line in strokesInProgress.values { setNeedsDisplay(along: line) }
+        } else {
+            liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
+        }
+    }
+
     /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
     /// diagonal line then repaints a band, not a square.
     private func setNeedsDisplay(along stroke: Stroke) {
-        for band in stroke.bands() { setNeedsDisplay(band) }
+        setNeedsDisplay(stroke.bands())
+    }
+
+    /// The bands of a line before and after it moved: a band and its moved self are marked as one
+    /// rectangle where their union is hardly larger (a line turning about where it landed moves
+    /// little near that end), which halves the dirty region's work for a moving line.
+    private func setNeedsDisplay(along old: Stroke, and new: Stroke) {
+        let before = old.bands(), after = new.bands()
+        var rects: [Rect] = []
+        rects.reserveCapacity(max(before.count, after.count) + 1)
+        for i in 0..<max(before.count, after.count) {
+            guard i < before.count else { rects.append(after[i]); continue }
+            guard i < after.count else { rects.append(before[i]); continue }
+            let (a, b) = (before[i], after[i])
+            let union = a.union(b), overlap = a.intersection(b)
+            let covered = a.width * a.height + b.width * b.height - overlap.width * overlap.height
+            if !overlap.isEmpty, union.width * union.height <= covered * 1.25 {
+                rects.append(union)
+            } else {
+                rects.append(a)
+                rects.append(b)
+            }
+        }
+        setNeedsDisplay(rects)
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
@@ -523,10 +647,13 @@ public final class DrawView: View {
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
-        context.setAntialiasing(.fast)
-        for line in strokesInProgress.values where line.bounds.intersects(rect) {
-            StrokeRenderer.draw(line, in: context)
-        }
+        let live = strokesInProgress.values.filter { $0.bounds.intersects(rect) }
+        let scale = (context as? CairoContext)?.deviceScale ?? 1
+        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: scale) }
+        let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
+        context.setAntialiasing(quality)
+        for line in live { StrokeRenderer.draw(line, in: context) }
+        if quality == .draft, let clock { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
     }
 }

@@ -49,6 +49,35 @@ public final class Drawing {
         return added
     }
 
+    /// Adds strokes on top as one undoable step (a paste), each with a fresh id if its id was
+    /// taken; returns them as added. Undo removes them all, redo puts them all back.
+    @discardableResult
+    public func add(contentsOf newStrokes: [Stroke], actionName: String = "Paste") -> [Stroke] {
+        guard !newStrokes.isEmpty else { return [] }
+        let added = newStrokes.map { insert($0, at: strokes.count) }
+        undoStack.register(actionName, undo: { [unowned self] in self.remove(added.map(\.id), actionName: actionName) })
+        return added
+    }
+
+    /// Removes several strokes as one undoable step; undo puts each back at its place.
+    public func remove(_ ids: [StrokeID], actionName: String) {
+        let found = ids.compactMap { id in indexByID[id].map { (index: $0, id: id) } }.sorted { $0.index > $1.index }
+        guard !found.isEmpty else { return }
+        var removed: [(index: Int, stroke: Stroke)] = []
+        for (index, id) in found {
+            let stroke = strokes.remove(at: index)
+            indexByID[id] = nil
+            removed.append((index, stroke))
+        }
+        reindex(from: found.last!.index)
+        for (_, stroke) in removed { notify(.removed(stroke)) }
+        undoStack.register(actionName, undo: { [unowned self] in
+            // Lowest place first, so that each goes back where it was.
+            let back = removed.reversed().map { self.insert($0.stroke, at: min($0.index, self.strokes.count)) }
+            self.undoStack.register(actionName, undo: { [unowned self] in self.remove(back.map(\.id), actionName: actionName) })
+        })
+    }
+
     /// Removes a stroke; undo puts it back at its place in the paint order.
     public func remove(_ id: StrokeID, actionName: String = "Delete") {
         guard let index = indexByID[id] else { return }

@@ -58,7 +58,12 @@ final class Seat {
     private var popupTouches: [Int32: Point] = [:]
     private var pointerOnPopup = false
     /// The serial of the latest touch down or button press: what a popup grab must quote.
-    private(set) var lastPressSerial: UInt32?
+    private(set) var lastPressSerial: UInt32? {
+        didSet { lastUserSerial = lastPressSerial }
+    }
+    /// The serial of the latest key press, touch down or button press: what taking the clipboard
+    /// must quote (Ctrl+C's key press, the press on the menu's Copy).
+    private(set) var lastUserSerial: UInt32?
 
     /// The latest input serial, for requests that need one (popup grabs, move).
     private(set) var lastSerial: UInt32 = 0 {
@@ -103,9 +108,13 @@ final class Seat {
         }
         if capabilities.contains(.keyboard), keyboard == nil {
             let keyboard = seat.getKeyboard()
-            keyboard.onEvent = { [unowned self] in
+            keyboard.onEvent = { [unowned self] event in
                 self.receivedInput = true
-                self.keymap.handle($0)
+                if case .key(let serial, _, _, let state) = event, state == .pressed {
+                    self.lastSerial = serial
+                    self.lastUserSerial = serial
+                }
+                self.keymap.handle(event)
             }
             self.keyboard = keyboard
         } else if !capabilities.contains(.keyboard), keyboard != nil {

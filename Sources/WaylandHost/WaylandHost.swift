@@ -14,6 +14,11 @@ public final class WaylandHost {
     public let window: Window
     /// Key presses for the app (after the host's own: none yet).
     public var onKeyPress: ((KeyPress) -> Void)?
+    /// A live replay's recorded paste (`--replay`): the app pastes it as if it had just arrived.
+    public var onReplayedPaste: ((PasteboardReadResult) -> Void)?
+
+    /// Records what a paste received, in the turn it arrived (`--record`; the app tells the host).
+    public func recordPaste(_ result: PasteboardReadResult) { record(.paste(result)) }
 
     /// Told of every call into the input adapter, each turn of the loop and firing of timers,
     /// keys, the edit menu's choices and the window's geometry, in order (`--record`).
@@ -72,6 +77,11 @@ public final class WaylandHost {
     private var tabletManager: ZwpTabletManagerV2?
     private var fractionalScaleManager: WpFractionalScaleManagerV1?
     private var viewporter: WpViewporter?
+    private var dataDeviceManager: WlDataDeviceManager?
+    /// The system clipboard (P1), once the compositor offers wl_data_device_manager.
+    private var clipboard: Clipboard?
+    /// The clipboard's pipes, polled by the loop beside the display.
+    private let watches = FDWatches()
     private var seats: [UInt32: Seat] = [:]
     private var outputs: [UInt32: Output] = [:]
     private var pendingSeats: [(name: UInt32, version: UInt32)] = []
@@ -93,6 +103,9 @@ public final class WaylandHost {
                 latencyLogger: Logger? = nil) throws {
         latencyReporter = latencyLogger.map { LatencyReporter(logger: $0) }
         self.logger = logger
+        // The clipboard writes into pipes other programs hold: one that closes its end early must
+        // give the write an EPIPE error, not kill the app (P7).
+        signal(SIGPIPE, SIG_IGN)
         signalFD = tt_signalfd_for_termination()
         guard signalFD >= 0 else { throw HostError("signalfd: \(String(cString: strerror(errno)))") }
         // Compositor event times are CLOCK_MONOTONIC on Linux; TouchKit's clock uses the same base.
@@ -167,6 +180,7 @@ public final class WaylandHost {
             self.record(.key(keysym: key.keysym, modifiers: key.modifiers.rawValue, name: key.name))
             self.onKeyPress?(key)
         }
+        makeClipboard()
         for seat in pendingSeats { bindSeat(name: seat.name, version: seat.version) }
         pendingSeats.removeAll()
         try connection.roundtrip()
@@ -196,6 +210,9 @@ public final class WaylandHost {
                 let manager = registry.bind(name: name, as: ZwpTabletManagerV2.self, version: 1)
                 tabletManager = manager
                 for seat in seats.values { seat.bindTablets(manager) }
+            case WlDataDeviceManager.interfaceName:
+                dataDeviceManager = registry.bind(name: name, as: WlDataDeviceManager.self, version: min(version, 3))
+                if toplevel != nil { makeClipboard() }
             case ZxdgDecorationManagerV1.interfaceName:
                 decorationManager = registry.bind(name: name, as: ZxdgDecorationManagerV1.self, version: 1)
             case WpPresentation.interfaceName:
@@ -210,7 +227,7 @@ public final class WaylandHost {
                 break
             }
         case .globalRemove(let name):
-            seats[name] = nil
+            if let seat = seats.removeValue(forKey: name) { clipboard?.removeSeat(seat.seat) }
             if let output = outputs.removeValue(forKey: name) { toplevel?.outputRemoved(output.output) }
         }
     }
@@ -232,6 +249,20 @@ public final class WaylandHost {
         seat.latencyReporter = latencyReporter
         seat.popup = popupMenu
         seats[name] = seat
+        clipboard?.addSeat(wlSeat)
+    }
+
+    /// The clipboard on the compositor's data device manager, for every seat (P1).
+    private func makeClipboard() {
+        guard clipboard == nil, let dataDeviceManager else { return }
+        let clipboard = Clipboard(manager: dataDeviceManager, watches: watches, clock: clock, logger: logger) {
+            [unowned self] in
+            guard let seat = self.lastInputSeat, let serial = seat.lastUserSerial else { return nil }
+            return (seat.seat, serial)
+        }
+        for seat in seats.values { clipboard.addSeat(seat.seat) }
+        self.clipboard = clipboard
+        application.pasteboard = clipboard
     }
 
     /// A resize arrow over the window's border, the arrow over its chrome (title bar, controls), a
@@ -273,6 +304,11 @@ public final class WaylandHost {
         let at = replaySpeed > 0 ? replayStart + next.offset / replaySpeed : clock.now
         _ = clock.schedule(at: at) { [unowned self] in
             guard let turn = self.replayTurns.popFirst() else { return }
+            // A replay neither reads nor takes the live clipboard: its Copy and Paste do nothing,
+            // and a recorded paste brings what the recorded app received.
+            let pasteboard = self.application.pasteboard
+            self.application.pasteboard = nil
+            defer { self.application.pasteboard = pasteboard }
             for entry in turn.entries {
                 switch entry {
                 case .input(let event): self.input.apply(event)
@@ -282,6 +318,7 @@ public final class WaylandHost {
                     let menu = self.application.menuController
                     if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
                 case .menuDismissed: self.application.menuController.menuWasDismissed()
+                case .paste(let result): self.onReplayedPaste?(result)
                 case .turn, .timers, .window, .setting: break  // the live app's own clock, compositor and preferences
                 }
             }
@@ -323,11 +360,12 @@ public final class WaylandHost {
             throw error
         }
         timer.arm(clock.nextDeadline)
+        let watched = watches.pollFDs()
         var fds = [
             pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
             pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-        ]
+        ] + watched.map(\.fd)
         let ready = poll(&fds, nfds_t(fds.count), -1)
         if ready < 0 {
             connection.cancelRead()
@@ -356,6 +394,8 @@ public final class WaylandHost {
             if let due = clock.nextDeadline, due <= now { record(.timers(now)) }
             clock.fireDueTimers(at: now)
         }
+        // The clipboard's pipes, after the events that may have started or ended transfers.
+        watches.dispatch(zip(watched, fds.dropFirst(3)).map { ($0.token, $1) })
         if fds[2].revents != 0 {
             let signal = tt_signalfd_read(signalFD)
             if signal != 0 {

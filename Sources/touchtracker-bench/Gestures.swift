@@ -37,6 +37,28 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
         rig.settle(seconds: 0.5)
     }
 
+    // The ramp's stream (RampRun.swift): fingers flying across the canvas at up to 2,500 pt/s, so
+    // every frame moves several lines hundreds of points long; a frame at 240 Hz.
+    func fastFingers(_ rig: Rig) {
+        var stream = RandomStream(area: fingerArea, seed: 7)
+        // A second of it first, unmeasured, so that every finger is down and its line long.
+        let warmup = 240
+        for n in 0..<warmup {
+            rig.turn(parseTouchCommand(stream.frame(at: Double(n) / 240, dt: 1.0 / 240)))
+            rig.idle(1.0 / 240)
+        }
+        let commands = (warmup..<warmup + frames).map { parseTouchCommand(stream.frame(at: Double($0) / 240, dt: 1.0 / 240)) }
+        let events = commands.reduce(0) { $0 + $1.count { if case .frame = $0 { false } else { true } } }
+        measure(GestureStep(name: "fast fingers, long lines (the ramp's stream), dense drawing", unit: "frame", units: frames, events: events)) {
+            for frame in commands {
+                rig.turn(frame)
+                rig.idle(1.0 / 240)
+            }
+        }
+        if let lift = stream.liftAll() { rig.turn(parseTouchCommand(lift)) }
+        rig.settle(seconds: 0.5)
+    }
+
     do {
         let rig = Rig(strokes: [], width: width, height: height)
         rigReady(rig)
@@ -46,6 +68,7 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
     let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height)
     rigReady(rig)
     tenFingers(rig, name: "ten fingers moving, dense drawing")
+    fastFingers(rig)
     let view = rig.controller.drawView
     let drawing = view.drawing
 

@@ -32,6 +32,8 @@ extension KeyCommand {
         case .deselect: controller.perform(.cancel)
         case .undo: controller.perform(.undo)
         case .redo: controller.perform(.redo)
+        case .copy: controller.perform(.copy)
+        case .paste: controller.perform(.paste)
         case nil: break
         }
     }

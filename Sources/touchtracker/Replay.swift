@@ -44,7 +44,7 @@ struct Replay {
         }.first ?? 0
         let clock = ReplayClock(now: start)
         let application = Application(clock: clock)
-        let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: size, showsTitleBar: titleBar)
+        let window = WaylandHost.offscreenWindow(title: Strings.appName, size: size, showsTitleBar: titleBar)
         application.addWindow(window)
         let controller = DrawViewController(drawing: Drawing(strokes: strokes))
         if options.trace { controller.drawView.traceLogger = Logger(label: "touchtracker.trace") }
@@ -66,6 +66,8 @@ struct Replay {
             KeyCommand.perform(KeyPress(keysym: keysym, modifiers: KeyPress.Modifiers(rawValue: modifiers), name: name),
                                on: controller, quit: {}, export: {}, exportAs: {})
         }
+        // No clipboard here: a recorded paste brings what the live app received (P3).
+        target.paste = { result in controller.drawView.pasteArrived(result) }
         // Painted where the live app painted, as it did: its line cache then takes the same path.
         var screen: ImageSurface?
         func paint() {

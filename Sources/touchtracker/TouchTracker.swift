@@ -17,6 +17,8 @@ enum TouchTracker {
     static let commandLine = TouchTrackerCommandLine(version: "0.1.0", appID: appID)
 
     static func main() {
+        // Before any string is shown: the user's language for the window's words.
+        let localization = Localization.start()
         let invocation: Invocation
         do {
             invocation = try commandLine.parse(Array(CommandLine.arguments.dropFirst()))
@@ -28,7 +30,7 @@ enum TouchTracker {
             switch invocation {
             case .help(let text): print(text, terminator: "")
             case .version(let version): print(version)
-            case .runApp(let options): try App(options: options).run()
+            case .runApp(let options): try App(options: options, localization: localization).run()
             case .export(let options): try Export(options: options).run()
             case .measureFile(let options): try MeasureFile(options: options).run()
             case .replay(let options): try Replay(options: options).run()
@@ -52,9 +54,11 @@ struct ExitStatus: Error {
 /// The app itself: a window drawing with touch, until it is closed.
 struct App {
     let options: AppOptions
+    let localization: Localization.Setup
 
     func run() throws {
         let logger = bootstrapLogging(verbose: options.verbose)
+        logger.debug("language: locale \(localization.locale), LANGUAGE \(getenv("LANGUAGE").map { String(cString: $0) } ?? "unset"), catalogues in \(localization.directory ?? "glibc's default folder")")
         // Past `ulimit -f` a write then fails with EFBIG, reported like a full disk, instead of
         // the signal killing the app with the drawing unsaved.
         signal(SIGXFSZ, SIG_IGN)
@@ -80,7 +84,7 @@ struct App {
 
         let host: WaylandHost
         do {
-            host = try WaylandHost(title: "TouchTracker", appID: TouchTracker.appID, displayName: options.display, logger: logger,
+            host = try WaylandHost(title: Strings.appName, appID: TouchTracker.appID, displayName: options.display, logger: logger,
                                    latencyLogger: options.latency ? Logger(label: "touchtracker.latency") : nil)
         } catch {
             printError("touchtracker: \(error)")
@@ -120,6 +124,11 @@ struct App {
         controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
         document.install(over: controller.drawView)
+        // What copy and paste have to say (a paste declined or damaged) goes in the banner.
+        controller.drawView.onNotice = { text, style in
+            logger.notice("\(text)")
+            document.showNotice(text, style: style, seconds: style == .error ? 8 : 5)
+        }
         tt_release_free_memory()
 
         let exportAs = ExportAs(document: document, clock: host.application.clock, logger: logger)
@@ -142,6 +151,11 @@ struct App {
             }
         }
         defer { withExtendedLifetime(recorder) {} }
+        // A paste is recorded with what it received, and a replay pastes that (P3).
+        if recorder != nil {
+            controller.drawView.onPasteArrived = { [unowned host] result in host.recordPaste(result) }
+        }
+        host.onReplayedPaste = { result in controller.drawView.pasteArrived(result) }
         if let path = options.replay {
             let size = host.window.bounds.size
             do {

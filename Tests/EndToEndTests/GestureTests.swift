@@ -66,7 +66,8 @@ struct GestureTests {
                 pixel(300, 300) == .green && pixel(300, 500) == .black
                     && pixel(popup.x - app.window.x + 4, popup.y - app.window.y + popup.height / 2).red < 60
             }
-            try app.tap(3, popup.x - app.window.x + popup.width / 2, popup.y - app.window.y + popup.height / 2)
+            // Delete is the menu's first item (Copy follows it, P2).
+            try app.tap(3, popup.x - app.window.x + 24, popup.y - app.window.y + popup.height / 2)
             try app.waitForNoPopup()
             try app.expectScreen("the selected line gone, the other kept") { pixel in
                 pixel(300, 300) == .white && pixel(300, 500) == .black
@@ -92,7 +93,7 @@ struct GestureTests {
             try app.drawLine(0, from: (200, 300), to: (600, 300))
             try app.tap(1, 400, 305)
             let popup = try app.waitForPopup()
-            try app.session.pointerMotion(x: popup.x + popup.width / 2, y: popup.y + popup.height / 2)
+            try app.session.pointerMotion(x: popup.x + 24, y: popup.y + popup.height / 2)
             try app.session.pointerButton(down: true)
             try app.session.pointerButton(down: false)
             try app.waitForNoPopup()
@@ -103,7 +104,7 @@ struct GestureTests {
             try app.drawLine(0, from: (200, 300), to: (600, 300))
             try app.tap(1, 400, 305)
             let popup = try app.waitForPopup()
-            try app.tap(2, popup.x - app.window.x + popup.width / 2, popup.y - app.window.y + popup.height / 2)
+            try app.tap(2, popup.x - app.window.x + 24, popup.y - app.window.y + popup.height / 2)
             try app.waitForNoPopup()
             #expect(app.app.standardError.contains("menu: chose 删除"))
         }

@@ -313,7 +313,8 @@ struct GnomeTests {
             try app.session.waitForScreen("the selected line green") { shot in
                 shot.pixel(x: a.x + 50, y: a.y) == .green
             }
-            try app.down(2, (x: popup.x + popup.width / 2, y: popup.y + popup.height / 2))
+            // Delete is the menu's first item (Copy follows it).
+            try app.down(2, (x: popup.x + 24, y: popup.y + popup.height / 2))
             usleep(50_000)
             try app.up(2)
             try app.session.waitForScreen("the line gone") { shot in

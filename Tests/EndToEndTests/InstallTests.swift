@@ -8,23 +8,10 @@ import CompositorHarness
 struct InstallTests {
     func run(_ arguments: [String], in directory: String? = nil,
              environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runCommand(arguments, in: directory, environment: environment)
     }
 
-    @Test("meson install puts the binary, a valid .desktop file named by the app id, an SVG icon, a man page and the drawing file type into the prefix; a desktop resolves drawings to the app")
+    @Test("meson install puts the binary, a valid .desktop file named by the app id (translated), an SVG icon, a man page, the translations and the drawing file type into the prefix; a desktop resolves drawings to the app")
     func installIntoPrefix() throws {
         let work = NSTemporaryDirectory() + "tt-install-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -42,6 +29,7 @@ struct InstallTests {
         let files = ["/bin/touchtracker", "/share/applications/\(appID).desktop",
                      "/share/icons/hicolor/scalable/apps/\(appID).svg", "/share/man/man1/touchtracker.1",
                      "/share/mime/packages/\(appID).xml", "/share/metainfo/\(appID).metainfo.xml"]
+            + (try catalogueLanguages()).map { "/share/locale/\($0)/LC_MESSAGES/touchtracker.mo" }
         for file in files {
             #expect(FileManager.default.fileExists(atPath: prefix + file), "missing \(file)")
         }
@@ -50,6 +38,20 @@ struct InstallTests {
         let entry = try String(contentsOfFile: desktop, encoding: .utf8)
         #expect(entry.contains("\nExec=touchtracker %f\n") && entry.contains("\nIcon=\(appID)\n"))
         #expect(entry.contains("\nMimeType=application/vnd.touchtracker.drawing+json;\n"))
+        // The entry in the languages of po/, merged from the catalogues.
+        let german = try POFile("de.po").translations
+        for (key, english) in [("Name", "TouchTracker"), ("GenericName", "Multi-touch Drawing"),
+                               ("Comment", "Draw with every finger: each one draws its own line")] {
+            let line = "\n\(key)[de]=\(try #require(german[english]))\n"
+            #expect(entry.contains(line), "no \(line) in \(entry)")
+        }
+        #expect(entry.contains("\nName[zh_CN]=触摸画板\n") && entry.contains("\nComment[es]="), "\(entry)")
+        // The installed app finds its catalogues beside it: German with LANGUAGE=de.
+        let replay = try replayedWindow(executable: prefix + "/bin/touchtracker",
+                                        environment: ["LANGUAGE": "de", "TOUCHTRACKER_LOCALEDIR": ""])
+        let shot = try #require(replay.shot, "\(replay.error)")
+        let expected = expectedWindow(width: 1024, height: 768) { german[$0] ?? $0 }.image
+        #expect(toolbarDifferences(expected, shot, origin: (0, 0)).count == 0, "the installed app does not show German")
         // The drawing type resolves as a desktop resolves it (GNOME's gio, through xdg-mime), by
         // the name's extension and by a drawing's first bytes; and the app opens it.
         let desktopEnvironment = ["XDG_DATA_DIRS": prefix + "/share:/usr/share", "XDG_DATA_HOME": work + "/data",

@@ -7,11 +7,14 @@ import Foundation
 import Testing
 import CompositorHarness
 
-/// Runs `touchtracker ARGUMENTS` to its end; its exit status, standard output and error.
-func runTouchTracker(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+/// Runs `touchtracker ARGUMENTS` to its end, in English unless `environment` (added to the tests'
+/// own) says otherwise; its exit status, standard output and error.
+func runTouchTracker(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> (status: Int32, output: String, error: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try HarnessPaths.executable("touchtracker"))
     process.arguments = arguments
+    process.environment = HarnessPaths.environmentInEnglish.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -21,6 +21,10 @@ struct RecordingFormatTests {
         .menuChoice("deleteLine"),
         .menuDismissed,
         .setting(name: "pen-colour", value: "0.5 0 1 1"),
+        .paste(.data([0, 0x7B, 0xFF, 0x0A])),
+        .paste(.data([])),
+        .paste(.tooLarge(maxBytes: 128 << 20)),
+        .paste(.failed("the program holding the clipboard sent nothing for 5 s")),
     ]
 
     @Test("Every kind of entry reads back exactly, numbers bit for bit")
@@ -53,6 +57,9 @@ struct RecordingFormatTests {
         #expect(error("touchtracker-input 1\nup mouse 1 2\n")?.reason.contains("unknown input source") == true)
         #expect(error("touchtracker-input 1\nwindow 0 768 1 bare\n")?.reason.contains("out of range") == true)
         #expect(error("touchtracker-input 1\nfly away\n")?.reason == "unknown entry 'fly'")
+        #expect(error("touchtracker-input 1\npaste data 7g\n")?.reason == "'paste data' takes hex digits")
+        #expect(error("touchtracker-input 1\npaste data 7\n")?.reason == "'paste data' takes hex digits")
+        #expect(error("touchtracker-input 1\npaste glue\n")?.reason.contains("'paste' takes") == true)
         // Comments, blank lines and CRLF are fine.
         #expect(try RecordingFormat.parse("# made by hand\r\ntouchtracker-input 1\r\n\r\nframe\r\n") == [.input(.frame)])
     }

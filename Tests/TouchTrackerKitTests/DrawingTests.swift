@@ -65,6 +65,30 @@ struct DrawingTests {
         #expect(!drawing.undoStack.canRedo)
     }
 
+    @Test("P3: strokes added together, and removed together from between others, are one step each; undo puts each back in its place")
+    func manyAtOnce() {
+        let drawing = Drawing()
+        let a = line(drawing, 0, 0, 100, 0)
+        let pasted = drawing.add(contentsOf: [.line(a.id, from: Point(x: 0, y: 50), to: Point(x: 100, y: 50)),
+                                              .line(StrokeID(99), from: Point(x: 0, y: 80), to: Point(x: 100, y: 80))])
+        #expect(pasted.count == 2 && pasted[0].id != a.id && pasted[1].id == StrokeID(99), "only a taken id changes")
+        let c = line(drawing, 0, 120, 100, 120)
+        #expect(drawing.makeID().rawValue > 99, "ids continue past the pasted ones")
+        drawing.remove([a.id, pasted[1].id], actionName: "Cut")
+        #expect(drawing.strokes.map(\.id) == [pasted[0].id, c.id])
+        #expect(drawing.stroke(near: Point(x: 50, y: 80), within: 5) == nil)
+        drawing.undoStack.undo()
+        #expect(drawing.strokes.map(\.id) == [a.id, pasted[0].id, pasted[1].id, c.id], "each back in its place")
+        #expect(drawing.stroke(near: Point(x: 50, y: 80), within: 5)?.id == pasted[1].id)
+        drawing.undoStack.redo()
+        #expect(drawing.strokes.map(\.id) == [pasted[0].id, c.id])
+        drawing.undoStack.undo()
+        drawing.undoStack.undo()  // the line c
+        drawing.undoStack.undo()  // the paste, in one step
+        #expect(drawing.strokes.map(\.id) == [a.id])
+        #expect(drawing.add(contentsOf: []).isEmpty && drawing.undoStack.undoActionName == "Draw", "an empty paste is no step")
+    }
+
     @Test("Observers hear each change")
     func observers() {
         let drawing = Drawing()

@@ -1,4 +1,4 @@
-// Text: the app's words (English, Chinese) drawn glyph by glyph in fontconfig's fonts, and text that
+// Text: the app's words (English, Chinese, and their other translations) drawn glyph by glyph in fontconfig's fonts, and text that
 // needs shaping (Arabic, marks) through Pango, loaded on demand.
 import CCairo
 @testable import Graphics
@@ -82,6 +82,24 @@ struct TextTests {
         // Shaped, the letters take their joined forms and run right to left: the picture differs
         // from the same letters drawn one by one in memory order.
         #expect(pixels(of: "حذف", shaped: true) != pixels(of: "حذف", shaped: false))
+    }
+
+    @Test("Hebrew is laid out by Pango right to left: the first letter in memory is drawn rightmost")
+    func hebrewRunsRightToLeft() throws {
+        // Lamed (ל) rises above the other letters, final nun (ן) drops below the baseline: the
+        // ascender's ink shows where the first letter went.
+        let image = ImageSurface(width: 80, height: 40)
+        let context = CairoContext(surface: image)
+        context.setFillColor(.white)
+        context.fill(Rect(x: 0, y: 0, width: 80, height: 40))
+        cairo_set_source_rgb(context.cairo, 0, 0, 0)
+        let line = TextLine("לן", fontSize: 24, cairo: context.cairo)
+        #expect(line.isShaped)
+        line.draw(in: context.cairo, left: 4, top: 4)
+        let ink = (0..<40).map { y in (0..<80).filter { x in (image.color(x: x, y: y)?.red ?? 1) < 0.5 } }
+        let top = try #require(ink.first { !$0.isEmpty }), bottom = try #require(ink.last { !$0.isEmpty })
+        let middle = { (columns: [Int]) in Double(columns.reduce(0, +)) / Double(columns.count) }
+        #expect(middle(top) > middle(bottom) + 4, "lamed's top at x \(middle(top)), final nun's tail at x \(middle(bottom))")
     }
 
     /// The dark pixels of `text` drawn at the top left by one engine or the other.

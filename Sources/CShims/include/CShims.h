@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+// gettext (bindtextdomain, dgettext): glibc has it, but Swift's Glibc module does not import it.
+#include <libintl.h>
+#include <locale.h>
 
 /// A sealed-capable anonymous file (memfd_create with MFD_CLOEXEC | MFD_ALLOW_SEALING). -1 on error.
 int tt_memfd_create(const char *name);
@@ -31,5 +34,10 @@ int tt_release_free_memory(void);
 void tt_return_big_blocks(size_t bytes);
 /// Bytes the heap has handed out and not taken back (glibc mallinfo2), for measurements.
 size_t tt_heap_bytes_in_use(void);
+/// A close-on-exec pipe whose read end (fds[0]) is non-blocking; the write end, handed to another
+/// program, stays blocking as that program expects. 0, or -1 on error.
+int tt_pipe_for_reading(int fds[2]);
+/// Makes `fd` non-blocking (a clipboard pipe another client handed us); 0, or -1 on error.
+int tt_set_nonblocking(int fd);
 
 #endif

@@ -470,9 +470,19 @@ final class SaveWorker: Sendable {
 
     func start(_ job: @escaping @Sendable () -> Autosaver.Report) {
         queue.async { [self] in
+            Self.yieldToTheEventLoop()
             let result = job()
             report.withLock { $0 = result }
         }
+    }
+
+    /// Lowers this thread's scheduling priority (nice 10; Linux gives each thread its own): on a
+    /// busy machine, encoding a large drawing must take the CPU from the compositor or the app's
+    /// event loop only when they leave it idle, yet still finish (unlike an idle-only policy).
+    private static func yieldToTheEventLoop() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     func takeReport() -> Autosaver.Report? {

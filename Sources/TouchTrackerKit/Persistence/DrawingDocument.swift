@@ -104,12 +104,12 @@ public final class DrawingDocument {
             try DrawingExporter.writePNG(drawing.strokes, to: png, minimum: canvas)
             try DrawingExporter.writeSVG(drawing.strokes, to: svg, minimum: canvas)
             logger.notice("exported \(png) and \(svg)")
-            showNotice("Exported \(DrawingFile.name(of: png)) and \(DrawingFile.name(of: svg)) to \(DrawingFile.folder(of: png))",
-                       style: .info, seconds: 4)
+            showNotice(Strings.exported(png: DrawingFile.name(of: png), svg: DrawingFile.name(of: svg),
+                                        folder: DrawingFile.folder(of: png)), style: .info, seconds: 4)
             return [png, svg]
         } catch {
             logger.error("export failed: \(error)")
-            showNotice("Export failed: \(error)", style: .error, seconds: 8)
+            showNotice(Strings.exportFailed("\(error)"), style: .error, seconds: 8)
             return []
         }
     }
@@ -126,11 +126,12 @@ public final class DrawingDocument {
                 try DrawingExporter.writePNG(drawing.strokes, to: path, minimum: canvas)
             }
             logger.notice("exported \(path)")
-            showNotice("Exported \(DrawingFile.name(of: path)) to \(DrawingFile.folder(of: path))", style: .info, seconds: 4)
+            showNotice(Strings.exportedFile(name: DrawingFile.name(of: path), folder: DrawingFile.folder(of: path)),
+                       style: .info, seconds: 4)
             return true
         } catch {
             logger.error("export failed: \(error)")
-            showNotice("Export failed: \(error)", style: .error, seconds: 8)
+            showNotice(Strings.exportFailed("\(error)"), style: .error, seconds: 8)
             return false
         }
     }
@@ -147,12 +148,12 @@ public final class DrawingDocument {
     @discardableResult
     public func startNew() -> String? {
         if drawing.strokes.isEmpty {
-            showNotice("\(DrawingFile.name(of: path)) is empty: draw here", style: .info, seconds: 3)
+            showNotice(Strings.alreadyEmpty(name: DrawingFile.name(of: path)), style: .info, seconds: 3)
             return nil
         }
         if let failure = autosaver.saveNow() {
             logger.error("new drawing not started: \(failure.message)")
-            showNotice("No new drawing: \(failure.message). Your drawing is kept.", style: .error, seconds: 8)
+            showNotice(Strings.noNewDrawing(failure.message), style: .error, seconds: 8)
             return nil
         }
         var newPath = NewDrawing.path(beside: path)
@@ -175,8 +176,8 @@ public final class DrawingDocument {
         drawing.undoStack.removeAll()
         autosaver.setNeedsSave()  // the new file exists at once
         logger.notice("new drawing \(newPath); \(old.path) kept")
-        showNotice("New drawing \(DrawingFile.name(of: newPath)) in \(DrawingFile.folder(of: newPath)); "
-                   + "\(DrawingFile.name(of: old.path)) is kept", style: .info, seconds: 5)
+        showNotice(Strings.newDrawingStarted(name: DrawingFile.name(of: newPath), folder: DrawingFile.folder(of: newPath),
+                                             kept: DrawingFile.name(of: old.path)), style: .info, seconds: 5)
         onNewFile?(newPath)
         return newPath
     }
@@ -204,7 +205,9 @@ public final class DrawingDocument {
 
     // MARK: Banner
 
-    private func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
+    /// Shows `text` in the banner for `seconds` (a paste that failed, an export); a failing save
+    /// goes over it.
+    public func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
         notice = (text, style)
         noticeTimer?.cancel()
         noticeTimer = clock.schedule(at: clock.now + seconds) { [weak self] in
@@ -227,8 +230,7 @@ public final class DrawingDocument {
             }
         }
         if case .failing(let error) = autosaver.status {
-            banner.show("Cannot save \(DrawingFile.name(of: path)): \(error.reason). Your drawing is kept; retrying…",
-                        style: .error)
+            banner.show(Strings.cannotSave(name: DrawingFile.name(of: path), reason: error.reason), style: .error)
         } else if let notice {
             banner.show(notice.text, style: notice.style)
         } else {

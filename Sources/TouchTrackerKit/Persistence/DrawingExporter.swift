@@ -54,6 +54,41 @@ public enum DrawingExporter {
         }
     }
 
+    // MARK: Pictures in memory (the clipboard)
+
+    /// Space around the strokes in a picture cropped to them.
+    public static let cropMargin = 8.0
+
+    /// `strokes` moved so that their box, with ``cropMargin`` around it, starts at (0, 0), and the
+    /// size of that box: a copied line pastes into a chat as a picture of the line, not of the canvas.
+    static func cropped(_ strokes: [Stroke]) -> (strokes: [Stroke], size: Size) {
+        guard let first = strokes.first else { return ([], Size(width: 1, height: 1)) }
+        var box = first.bounds
+        for stroke in strokes.dropFirst() { box = box.union(stroke.bounds) }
+        let dx = cropMargin - box.minX, dy = cropMargin - box.minY
+        return (strokes.map { $0.translated(dx: dx, dy: dy) },
+                Size(width: box.width + 2 * cropMargin, height: box.height + 2 * cropMargin))
+    }
+
+    /// A PNG of `strokes`, cropped to them (``cropped(_:)``).
+    public static func croppedPNG(_ strokes: [Stroke]) throws -> [UInt8] {
+        let (moved, minimum) = cropped(strokes)
+        let (size, scale) = page(for: moved, minimum: minimum)
+        let image = ImageSurface(width: Int(size.width), height: Int(size.height))
+        paint(moved, size: size, scale: scale, in: CairoContext(surface: image))
+        return try image.pngData()
+    }
+
+    /// An SVG document of `strokes`, cropped to them (``cropped(_:)``).
+    public static func croppedSVG(_ strokes: [Stroke]) throws -> [UInt8] {
+        let (moved, minimum) = cropped(strokes)
+        let (size, scale) = page(for: moved, minimum: minimum)
+        let svg = SVGSurface(width: size.width, height: size.height)
+        svg.draw { paint(moved, size: size, scale: scale, in: $0) }
+        try svg.finish()
+        return svg.data
+    }
+
     /// Writes through a temporary file beside `path`, then renames it into place.
     private static func replacing(_ path: String, _ write: (String) throws -> Void) throws {
         let temporary = DrawingFile.join(DrawingFile.folder(of: path), ".\(DrawingFile.name(of: path)).tmp-\(getpid())")

@@ -30,11 +30,13 @@ public struct UnreadableFile: Equatable, Sendable {
         return "cannot read \(path): \(problem); \(what)\(journal); starting with an empty drawing\(saving)"
     }
 
-    /// A shorter text for the banner in the window.
+    /// A shorter text for the banner in the window, in the user's language.
     public var bannerText: String {
         let name = DrawingFile.name(of: path)
-        if let movedTo { return "Could not read \(name) (\(problem)). It was kept as \(DrawingFile.name(of: movedTo))." }
-        return "Could not read \(name) (\(problem)). Saving to \(savePath)."
+        if let movedTo {
+            return Strings.unreadableMovedAside(name: name, problem: problem, keptAs: DrawingFile.name(of: movedTo))
+        }
+        return Strings.unreadableSavingElsewhere(name: name, problem: problem, savePath: savePath)
     }
 }
 
@@ -63,11 +65,10 @@ public struct DamagedJournal: Equatable, Sendable {
         return "cannot replay \(path): \(problem); restored \(drawingPath) with \(changes) before it; \(what)"
     }
 
-    /// A shorter text for the banner in the window.
+    /// A shorter text for the banner in the window, in the user's language.
     public var bannerText: String {
-        let name = DrawingFile.name(of: drawingPath)
-        let kept = movedTo.map { " The journal was kept as \(DrawingFile.name(of: $0))." } ?? ""
-        return "The last changes to \(name) could not all be restored (\(problem)).\(kept)"
+        Strings.damagedJournal(name: DrawingFile.name(of: drawingPath), problem: problem,
+                               keptAs: movedTo.map(DrawingFile.name(of:)))
     }
 }
 

@@ -1,0 +1,113 @@
+// The clipboard's transfers (P7) on real pipes, without a compositor: the event loop's poll is
+// played here over the same FDWatches, on a manual clock, so a slow, silent or endless peer can be
+// staged exactly.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import Testing
+import TouchKit
+@testable import WaylandHost
+
+/// One turn of the loop over the watches only: poll without waiting, then dispatch.
+private func turn(_ watches: FDWatches) {
+    let watched = watches.pollFDs()
+    var fds = watched.map(\.fd)
+    guard !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0 else { return }
+    watches.dispatch(zip(watched, fds).map { ($0.token, $1) })
+}
+
+/// Whether `fd` is still open in this process.
+private func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
+
+/// A plain blocking pipe: [read end, write end].
+private func makePipe() -> [Int32] {
+    var fds: [Int32] = [-1, -1]
+    #expect(pipe(&fds) == 0)
+    return fds
+}
+
+@Suite("Clipboard transfers through the event loop")
+struct PipeTransferTests {
+    @Test("P7: a writer sends more than a pipe holds as the reader takes it, never blocking, then closes its end")
+    func writerFollowsTheReader() {
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        let fds = makePipe()
+        let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        var outcome: String?? = nil
+        let writer = PipeWriter(fd: fds[1], bytes: bytes, watches: watches, clock: clock) { outcome = .some($0) }
+        #expect(!writer.isFinished, "a pipe holds 64 KiB: the rest waits for the reader")
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while received.count < bytes.count {
+            turn(watches)
+            let n = read(fds[0], &chunk, chunk.count)
+            guard n > 0 else { break }
+            received += chunk[0..<n]
+        }
+        turn(watches)
+        #expect(received == bytes)
+        #expect(outcome == .some(nil) && writer.isFinished && watches.isEmpty)
+        #expect(read(fds[0], &chunk, 1) == 0, "the writer closed its end")
+        close(fds[0])
+    }
+
+    @Test("P7: a reader that takes nothing is dropped after 10 s; one that hangs up is an error, not SIGPIPE")
+    func writerGivesUp() {
+        signal(SIGPIPE, SIG_IGN)  // as the host does
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        var fds = makePipe()
+        var outcome: String?
+        let stalled = PipeWriter(fd: fds[1], bytes: [UInt8](repeating: 1, count: 1 << 20), watches: watches, clock: clock) { outcome = $0 }
+        turn(watches)
+        clock.advance(by: 9.9)
+        #expect(!stalled.isFinished)
+        clock.advance(by: 0.2)
+        #expect(stalled.isFinished && outcome == "the reader took nothing for 10 s" && watches.isEmpty)
+        #expect(!isOpen(fds[1]))
+        close(fds[0])
+
+        fds = makePipe()
+        close(fds[0])
+        let hungUp = PipeWriter(fd: fds[1], bytes: [1, 2, 3], watches: watches, clock: clock) { outcome = $0 }
+        #expect(hungUp.isFinished && outcome?.contains("Broken pipe") == true)
+    }
+
+    @Test("P4 P7: a reader collects to the end; stops at its limit; fails after 5 s of silence; closes its fd every time")
+    func reader() {
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        var readers: [PipeReader] = []  // the clipboard keeps its readers alive so
+        func start(_ maxBytes: Int) -> (write: Int32, read: Int32, result: () -> PasteboardReadResult?) {
+            var fds: [Int32] = [-1, -1]
+            #expect(tt_pipe_for_reading(&fds) == 0)
+            var result: PasteboardReadResult?
+            readers.append(PipeReader(fd: fds[0], maxBytes: maxBytes, watches: watches, clock: clock) { result = $0 })
+            return (fds[1], fds[0], { result })
+        }
+        // To the end.
+        let whole = start(1000)
+        #expect(write(whole.write, "hello", 5) == 5)
+        turn(watches)
+        #expect(whole.result() == nil, "not finished until the writer closes")
+        close(whole.write)
+        turn(watches)
+        #expect(whole.result() == .data(Array("hello".utf8)) && !isOpen(whole.read))
+
+        // Past the limit: cut off, however much more would come.
+        let endless = start(100_000)
+        let block = [UInt8](repeating: 32, count: 65536)
+        for _ in 0..<4 where endless.result() == nil {
+            _ = write(endless.write, block, block.count)
+            turn(watches)
+        }
+        #expect(endless.result() == .tooLarge(maxBytes: 100_000) && !isOpen(endless.read))
+        close(endless.write)
+
+        // Silence.
+        let silent = start(1000)
+        clock.advance(by: 5.1)
+        #expect(silent.result() == .failed("the program holding the clipboard sent nothing for 5 s") && !isOpen(silent.read))
+        close(silent.write)
+        #expect(watches.isEmpty)
+    }
+}
