@@ -330,4 +330,35 @@ struct GnomeTests {
             #expect(windows.allSatisfy { !$0.popup || $0.appID != GnomeAppUnderTest.appID }, "\(windows)")
         }
     }
+
+    @Test("P2: under GNOME, Ctrl+C puts the drawing on mutter's clipboard; a second client reads back the app's own type and a PNG of the line")
+    func copyUnderMutter() {
+        withGnomeApp { app in
+            let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
+            try app.drawLine(0, from: a, to: b)
+            // Ctrl (evdev 29) + C (46).
+            for (code, down) in [(29, true), (46, true), (46, false), (29, false)] { try app.session.key(code, down: down) }
+            func read(_ type: String) throws -> Data {
+                let out = app.session.runtimeDirectory + "/probe-\(UUID().uuidString)"
+                let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["read", type, out])
+                guard let status = probe.waitForExit(timeout: 15) else {
+                    probe.stop()
+                    throw HarnessError("the probe did not finish: \(probe.standardError)")
+                }
+                guard status == 0, let bytes = FileManager.default.contents(atPath: out) else {
+                    throw HarnessError("the probe could not read \(type) (status \(status)): \(probe.standardOutput)\(probe.standardError)")
+                }
+                return bytes
+            }
+            let ownPath = app.session.runtimeDirectory + "/copied.json"
+            try read("application/vnd.touchtracker.drawing+json").write(to: URL(fileURLWithPath: ownPath))
+            let strokes = try SavedStroke.read(ownPath)
+            #expect(strokes.count == 1 && strokes.first?.points == [[200, 300], [600, 300]], "\(strokes)")
+            let pngPath = app.session.runtimeDirectory + "/copied.png"
+            try read("image/png").write(to: URL(fileURLWithPath: pngPath))
+            let picture = try Screenshot(contentsOf: pngPath)
+            #expect(picture.width == 430 && picture.height == 30, "\(picture.width)x\(picture.height)")
+            #expect(picture.pixel(x: picture.width / 2, y: picture.height / 2) == .black)
+        }
+    }
 }
