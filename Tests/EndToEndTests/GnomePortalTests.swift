@@ -48,6 +48,7 @@ struct GnomePortalTests {
             let pictures = session.home + "/Pictures"
             try? FileManager.default.removeItem(atPath: pictures)
             try app.drawLine(0, from: app.onCanvas(200, 300), to: app.onCanvas(600, 300))
+            try app.focusByClick()
 
             try press(session, Key.e, with: [Key.leftCtrl, Key.leftShift])
             let dialog = try waitForDialog(session)

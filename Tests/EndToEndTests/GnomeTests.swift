@@ -63,6 +63,23 @@ final class GnomeAppUnderTest: DesktopAppUnderTest {
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
     func up(_ slot: Int) throws { try session.touchUp(slot) }
 
+    /// Gives the window the keyboard focus as a user would before typing: a click on its title
+    /// (mutter does not always focus a new window, and touches on it do not move the focus), then
+    /// waits for gnome-shell to report it focused.
+    func focusByClick() throws {
+        let title = inWindow(60, 10)
+        try session.pointerMotion(x: title.x, y: title.y)
+        try session.pointerButton(down: true)
+        try session.pointerButton(down: false)
+        let deadline = Date().addingTimeInterval(5)
+        while try !session.windows().contains(where: { $0.appID == Self.appID && !$0.popup && $0.focused }) {
+            guard Date() < deadline else { throw HarnessError("the app's window did not take the focus: \(try session.windows())") }
+            usleep(50_000)
+        }
+        // The focus reaches the client (wl_keyboard.enter) just after mutter records it.
+        usleep(100_000)
+    }
+
     /// One finger's straight line from `a` to `b` (global points), waited for on screen.
     func drawLine(_ slot: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) throws {
         try down(slot, a)
@@ -336,6 +353,7 @@ struct GnomeTests {
         withGnomeApp { app in
             let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
             try app.drawLine(0, from: a, to: b)
+            try app.focusByClick()
             // Ctrl (evdev 29) + C (46).
             for (code, down) in [(29, true), (46, true), (46, false), (29, false)] { try app.session.key(code, down: down) }
             func read(_ type: String) throws -> Data {
