@@ -110,9 +110,19 @@ final class Seat {
             let keyboard = seat.getKeyboard()
             keyboard.onEvent = { [unowned self] event in
                 self.receivedInput = true
-                if case .key(let serial, _, _, let state) = event, state == .pressed {
-                    self.lastSerial = serial
-                    self.lastUserSerial = serial
+                switch event {
+                case .key(let serial, _, let key, let state):
+                    if state == .pressed {
+                        self.lastSerial = serial
+                        self.lastUserSerial = serial
+                    }
+                    self.logger.debug("keyboard: key \(key) \(state == .pressed ? "pressed" : "released") (serial \(serial))")
+                case .enter(let serial, _, _):
+                    self.logger.debug("keyboard: focus in (serial \(serial))")
+                case .leave:
+                    self.logger.debug("keyboard: focus out")
+                default:
+                    break
                 }
                 self.keymap.handle(event)
             }

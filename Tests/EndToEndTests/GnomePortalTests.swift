@@ -43,7 +43,7 @@ struct GnomePortalTests {
 
     @Test("Ctrl+Shift+E opens the portal's Save dialog in the pictures folder; Enter saves drawing.png there; a typed .svg name gets an SVG; Escape cancels and writes nothing")
     func saveDialog() {
-        withGnomeApp { app in
+        withGnomeApp(arguments: ["--trace", "--verbose"]) { app in
             let session = app.session
             let pictures = session.home + "/Pictures"
             try? FileManager.default.removeItem(atPath: pictures)
