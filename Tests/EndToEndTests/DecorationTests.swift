@@ -36,6 +36,29 @@ struct DecorationTests {
         throw HarnessError("window never reached the expected state: \(try app.session.windows())")
     }
 
+    /// The window once it meets `condition` and has kept the same place and size for 300 ms: a
+    /// loaded machine's app may trail the pointer of a resize, and pass through sizes that also
+    /// meet the condition before it reaches the last one.
+    func waitForSettledWindow(_ app: AppUnderTest, timeout: Double = 5, _ condition: (WindowInfo) -> Bool) throws -> WindowInfo {
+        let deadline = Date().addingTimeInterval(timeout)
+        var candidate: (window: WindowInfo, since: Date)?
+        while Date() < deadline {
+            let window = try app.session.windows().first(where: { $0.appID == AppUnderTest.appID })
+            if let window, condition(window) {
+                if let seen = candidate, seen.window.x == window.x, seen.window.y == window.y,
+                   seen.window.width == window.width, seen.window.height == window.height {
+                    if Date().timeIntervalSince(seen.since) >= 0.3 { return window }
+                } else {
+                    candidate = (window, Date())
+                }
+            } else {
+                candidate = nil
+            }
+            usleep(20_000)
+        }
+        throw HarnessError("window never settled in the expected state: \(try app.session.windows())")
+    }
+
     @Test("The title bar shows when the compositor leaves decorations to the client; drawing happens below it")
     func titleBarShownAndCanvasBelow() {
         withDecoratedApp { app, window in
@@ -147,7 +170,7 @@ struct DecorationTests {
             for step in 1...10 { try app.session.pointerMotion(x: edge.x + Double(step * 10), y: edge.y + Double(step * 10)) }
             try app.session.pointerButton(down: false)
             // The right edge follows the pointer; the height stays.
-            let wider = try waitForWindow(app) { (670...705).contains($0.width) && $0.height == 400 }
+            let wider = try waitForSettledWindow(app) { (670...705).contains($0.width) && $0.height == 400 }
             #expect(wider.x == window.x && wider.y == window.y)
 
             let corner = (x: wider.x + wider.width - 3, y: wider.y + wider.height - 3)
@@ -156,7 +179,7 @@ struct DecorationTests {
             usleep(100_000)
             for step in 1...5 { try app.session.pointerMotion(x: corner.x - Double(step * 20), y: corner.y - Double(step * 10)) }
             try app.session.pointerButton(down: false)
-            let smaller = try waitForWindow(app) {
+            let smaller = try waitForSettledWindow(app) {
                 (wider.width - 105...wider.width - 60).contains($0.width) && (345...375).contains($0.height)
             }
 
