@@ -16,6 +16,9 @@ final class FakeInput {
     let connection: Connection
     private let fakeInput: OrgKdeKwinFakeInput
     private var down: Set<Int> = []
+    private var buttonsDown: Set<Int> = []
+    private var keysDown: Set<Int> = []
+    private let version: UInt32
     let timeout: Double
 
     init(socketPath: String, timeout: Double = 10) throws {
@@ -31,8 +34,8 @@ final class FakeInput {
             throw HarnessError("KWin offers no \(OrgKdeKwinFakeInput.interfaceName) (version 2 or later; is "
                                + "KWIN_WAYLAND_NO_PERMISSION_CHECKS set?): \(globals)")
         }
-        fakeInput = registry.bind(name: global.name, as: OrgKdeKwinFakeInput.self,
-                                  version: min(global.version, OrgKdeKwinFakeInput.maxVersion))
+        version = min(global.version, OrgKdeKwinFakeInput.maxVersion)
+        fakeInput = registry.bind(name: global.name, as: OrgKdeKwinFakeInput.self, version: version)
         fakeInput.authenticate(application: "TouchTracker tests", reason: "end-to-end tests inject touches")
         try sync()
         // KWin has now added the fake touch device to its seat; give it a moment to announce the
@@ -110,8 +113,29 @@ final class FakeInput {
         down.removeAll()
     }
 
-    /// Lifts every touch still down.
+    /// The pointer moves to a global point (version 3).
+    func pointerMotion(x: Double, y: Double) throws {
+        guard version >= 3 else { throw HarnessError("KWin's fake input is version \(version): no absolute pointer motion") }
+        try send { fakeInput.pointerMotionAbsolute(x: x, y: y) }
+    }
+
+    /// A pointer button (evdev code) is pressed or released.
+    func button(_ code: Int, down: Bool) throws {
+        try send { fakeInput.button(button: UInt32(code), state: down ? 1 : 0) }
+        if down { buttonsDown.insert(code) } else { buttonsDown.remove(code) }
+    }
+
+    /// A key (evdev code) is pressed or released (version 4).
+    func key(_ code: Int, down: Bool) throws {
+        guard version >= 4 else { throw HarnessError("KWin's fake input is version \(version): no keys") }
+        try send { fakeInput.keyboardKey(button: UInt32(code), state: down ? 1 : 0) }
+        if down { keysDown.insert(code) } else { keysDown.remove(code) }
+    }
+
+    /// Lifts every touch, button and key still down.
     func releaseAll() throws {
         for id in down.sorted() { try touchUp(id) }
+        for code in buttonsDown.sorted() { try button(code, down: false) }
+        for code in keysDown.sorted() { try key(code, down: false) }
     }
 }

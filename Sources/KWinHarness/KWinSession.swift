@@ -18,21 +18,30 @@ import Glibc
 import Foundation
 import CompositorHarness
 
-/// A window as KWin's scripting reports it (global logical coordinates, the frame: without a
-/// decoration plugin KWin draws none, so it is the client's window).
+/// A window as KWin's scripting reports it, in global logical coordinates: `x`, `y`, `width` and
+/// `height` are the client's surface (KWin's bufferGeometry), `frame` adds KWin's decoration.
 public struct KWinWindow: Decodable, Equatable, Sendable {
+    /// The frame: the client's surface and KWin's decoration around it, if any.
+    public struct Frame: Decodable, Equatable, Sendable {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+    }
+
     public var appID: String
     public var title: String
     public var x: Double
     public var y: Double
     public var width: Double
     public var height: Double
+    public var frame: Frame
     public var pid: Int32
     public var fullscreen: Bool
     public var active: Bool
 
     enum CodingKeys: String, CodingKey {
-        case appID = "app_id", title, x, y, width, height, pid, fullscreen, active
+        case appID = "app_id", title, x, y, width, height, frame, pid, fullscreen, active
     }
 }
 
@@ -46,10 +55,14 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         /// The output's scale (`--scale`): 1, or fractional such as 1.5; the screen then has
         /// width*scale x height*scale pixels.
         public var scale = 1.0
-        public init(width: Int = 1280, height: Int = 960, scale: Double = 1) {
+        /// Whether KWin decorates windows: with Breeze, as Plasma does, or (false) with no
+        /// decoration plugin at all, when KWin answers xdg-decoration with client-side mode.
+        public var decorations = true
+        public init(width: Int = 1280, height: Int = 960, scale: Double = 1, decorations: Bool = true) {
             self.width = width
             self.height = height
             self.scale = scale
+            self.decorations = decorations
         }
     }
 
@@ -125,6 +138,14 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         }
     }
 
+    /// Plasma's look: Breeze decorations (Debian's kwin-style-breeze), or none at all.
+    private var kwinrc: String {
+        let decoration = options.decorations
+            ? "library=org.kde.breeze\ntheme=Breeze\n"
+            : "NoPlugin=true\n"
+        return "[org.kde.kdecoration2]\n" + decoration
+    }
+
     private var kwin: ChildProcess? { services.first { $0.name == "kwin_wayland" } }
 
     private func start(deadline: Date) throws {
@@ -140,6 +161,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         for folder in [home + "/.config", home + "/.local/share", home + "/.cache"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
+        try kwinrc.write(toFile: home + "/.config/kwinrc", atomically: true, encoding: .utf8)
         // A plain copy (no file capabilities), still named kwin_wayland.
         let bin = runtimeDirectory + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
@@ -271,8 +293,15 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     public func touchUp(_ id: Int) throws { try injector().touchUp(id) }
     /// KWin cancels every touch: clients get `wl_touch.cancel`.
     public func touchCancel() throws { try injector().touchCancel() }
-    /// Lifts every touch still down.
+    /// Lifts every touch still down, and the pointer's buttons and keys still pressed.
     public func releaseAll() throws { try injector().releaseAll() }
+
+    /// The pointer moves to a global point.
+    public func pointerMotion(x: Double, y: Double) throws { try injector().pointerMotion(x: x, y: y) }
+    /// A pointer button (evdev code, BTN_LEFT by default) goes down or up.
+    public func pointerButton(_ code: Int = 272, down: Bool) throws { try injector().button(code, down: down) }
+    /// A key (evdev code) goes down or up.
+    public func key(_ code: Int, down: Bool) throws { try injector().key(code, down: down) }
 
     // MARK: Between tests, teardown
 

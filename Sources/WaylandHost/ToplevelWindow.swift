@@ -225,7 +225,10 @@ final class ToplevelWindow {
         let first = !isConfigured
         isConfigured = true
         states = pendingStates
-        if let mode = pendingDecorationMode { decorationMode = mode }
+        if let mode = pendingDecorationMode, mode != decorationMode || first {
+            logger.debug("decorations: \(mode == .serverSide ? "the compositor's" : "our own")")
+            decorationMode = mode
+        }
         window.showsTitleBar = decorationMode != .serverSide && !states.contains(.fullscreen)
         window.titleBar.isActive = states.contains(.activated)
         window.titleBar.isMaximized = states.contains(.maximized)

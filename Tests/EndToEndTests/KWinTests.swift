@@ -1,7 +1,8 @@
 // The real touchtracker under a real headless KWin 5.27 (KDE Plasma's compositor): touch through
 // KDE's fake-input protocol on our generated bindings, screenshots from KWin's ScreenShot2 API,
-// window geometry from a KWin script. KWin offers xdg-decoration, so the app draws no title bar;
-// without Breeze installed KWin draws no decoration either, so the window is all canvas and toolbar.
+// window geometry from a KWin script. KWin offers xdg-decoration and decorates with Breeze, as
+// Plasma does, so the app draws no title bar; without a decoration plugin KWin declines and the
+// app draws its own. Pointer and keys come through fake input too.
 // KWin is the only compositor here that sends a real `wl_touch.cancel`.
 //
 // The suite shares one session (the `.kwinSession` trait starts it before the first test and
@@ -35,6 +36,9 @@ struct KWinSessionTrait: SuiteTrait, TestScoping {
 extension Trait where Self == KWinSessionTrait {
     /// One shared headless KWin for the suite's tests (`KWinSessionTrait.current`).
     static var kwinSession: Self { Self() }
+
+    /// One shared headless KWin; `decorations: false` runs it without a decoration plugin.
+    static func kwinSession(decorations: Bool) -> Self { Self(options: KWinSession.Options(decorations: decorations)) }
 }
 
 /// The app in the suite's KWin session; its window is placed (centred) by KWin.
@@ -45,21 +49,27 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
     let app: ChildProcess
     let window: KWinWindow
 
+    /// Where the canvas starts below the top of the app's surface: 0 when KWin decorates the
+    /// window, the height of the app's own title bar when it does not.
+    let canvasTop: Double
+
     /// `scale`: the output's, which the screenshots' pixels are at (window geometry is logical).
-    init(session: KWinSession, arguments: [String], environment: [String: String] = [:], scale: Double = 1) throws {
+    init(session: KWinSession, arguments: [String], environment: [String: String] = [:], scale: Double = 1,
+         canvasTop: Double = 0) throws {
         self.session = session
+        self.canvasTop = canvasTop
         app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker",
                                  environment: environment)
         let window = try session.waitForWindow(appID: Self.appID, process: app)
         self.window = window
         try session.waitForScreen("the white canvas") { shot in
             shot.pixel(x: (window.x + window.width / 2) * scale, y: (window.y + window.height / 2) * scale) == .white
-                && shot.pixel(x: (window.x + 8) * scale, y: (window.y + 8) * scale) == .white
+                && shot.pixel(x: (window.x + 8) * scale, y: (window.y + canvasTop + 8) * scale) == .white
         }
     }
 
-    /// A point of the canvas (the window's top-left corner is the canvas's), in global coordinates.
-    func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + y) }
+    /// A point of the canvas, in global coordinates.
+    func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (window.x + x, window.y + canvasTop + y) }
 
     /// One finger draws a finished line.
     func drawLine(_ id: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double), steps: Int = 6) throws {
@@ -107,14 +117,15 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
 
 /// Runs `body` with a fresh app in the suite's KWin session. An error fails the test with the
 /// session's logs and keeps its files; either way the session is reset for the next test.
-func withKWinApp(arguments: [String] = ["--trace"], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: (KWinAppUnderTest) throws -> Void) {
+func withKWinApp(arguments: [String] = ["--trace"], environment: [String: String] = [:], canvasTop: Double = 0,
+                 sourceLocation: SourceLocation = #_sourceLocation, _ body: (KWinAppUnderTest) throws -> Void) {
     guard let session = KWinSessionTrait.current else {
         Issue.record("no KWin session: the suite needs the .kwinSession trait", sourceLocation: sourceLocation)
         return
     }
     do {
-        try body(try KWinAppUnderTest(session: session, arguments: arguments, environment: environment))
+        try body(try KWinAppUnderTest(session: session, arguments: arguments, environment: environment,
+                                      canvasTop: canvasTop))
     } catch {
         session.keepFiles = true
         Issue.record("\(error)\n\(session.diagnostics)", sourceLocation: sourceLocation)
@@ -261,6 +272,88 @@ struct KWinTests {
             }
         }
     }
+    @Test("Under Plasma KWin draws Breeze's title bar and the app none; a click on Breeze's close button ends the app with exit status 0, its line saved")
+    func breezeDecorations() {
+        withKWinApp(arguments: ["--verbose"]) { app in
+            let window = app.window
+            // Breeze's title bar above the app's surface, none below or beside it.
+            #expect(window.y - window.frame.y >= 20 && window.frame.x == window.x && window.frame.width == window.width,
+                    "\(window)")
+            let line = (app.onCanvas(100, 200), app.onCanvas(500, 200))
+            try app.drawLine(0, from: line.0, to: line.1)
+            let shot = try app.session.waitForScreen("the line drawn") { shot in
+                KWinAppUnderTest.line(shot, line.0, line.1, is: .black)
+            }
+            // The app's first rows are canvas, not its own title bar; KWin's bar is there instead.
+            try ensure(shot, app.onCanvas(300, 3), is: .white, "the canvas's top row")
+            let bar = shot.pixel(x: window.x + window.width / 2 - 150, y: (window.frame.y + window.y) / 2)
+            #expect(bar != .white && bar != Pixel(red: 0xEB, green: 0xEB, blue: 0xEB), "\(String(describing: bar)) in \(shot.path)")
+            #expect(app.app.standardError.contains("decorations: the compositor's"), "\(app.app.standardError)")
+
+            // Breeze's close button: the last one, at the bar's right end.
+            let close = (x: window.frame.x + window.frame.width - 18, y: (window.frame.y + window.y) / 2)
+            try app.session.pointerMotion(x: close.x, y: close.y)
+            try app.session.pointerButton(down: true)
+            try app.session.pointerButton(down: false)
+            #expect(app.app.waitForExit(timeout: 5) == 0, "\(app.app.standardError)")
+            let saved = try SavedStroke.read(app.session.home + "/.local/share/touchtracker/drawing.json")
+            #expect(saved.count == 1, "\(saved)")
+        }
+    }
+
+    @Test("Keys under KWin: Ctrl+Z undoes the last line and Ctrl+Shift+Z brings it back")
+    func keysUndoRedo() {
+        withKWinApp(arguments: ["--verbose"]) { app in
+            let line = (app.onCanvas(100, 300), app.onCanvas(600, 300))
+            try app.drawLine(0, from: line.0, to: line.1)
+            try app.session.waitForScreen("the line drawn") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            let (ctrl, shift, z) = (29, 42, 44)
+            try app.session.key(ctrl, down: true)
+            try app.session.key(z, down: true)
+            try app.session.key(z, down: false)
+            try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
+            try app.session.key(shift, down: true)
+            try app.session.key(z, down: true)
+            try app.session.key(z, down: false)
+            try app.session.key(shift, down: false)
+            try app.session.key(ctrl, down: false)
+            try app.session.waitForScreen("the line redone") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+        }
+    }
+}
+
+@Suite("TouchTracker under KWin without a decoration plugin", .serialized, .kwinSession(decorations: false))
+struct KWinClientDecorationTests {
+    @Test("Where KWin declines to decorate (no decoration plugin), the app draws its own title bar; dragging it by touch moves the window, its close button ends the app")
+    func ownTitleBar() {
+        withKWinApp(arguments: ["--verbose"], canvasTop: DecorationTests.titleBarHeight) { app in
+            let window = app.window
+            #expect(window.frame.y == window.y && window.frame.height == window.height, "\(window)")
+            let shot = try app.session.screenshot()
+            let grey = Pixel(red: 0xEB, green: 0xEB, blue: 0xEB)
+            #expect(shot.pixel(x: window.x + 60, y: window.y + 10) == grey, "\(shot.path)")
+            #expect(app.app.standardError.contains("decorations: our own"), "\(app.app.standardError)")
+
+            // A touch drag on the title bar moves the window with the finger (KWin's move grab
+            // starts once it has read the app's xdg_toplevel.move).
+            let start = (x: window.x + 150, y: window.y + 18)
+            try app.down(0, start)
+            usleep(300_000)
+            for step in 1...10 {
+                try app.move(0, (start.x + Double(step) * 10, start.y + Double(step) * 8))
+                usleep(10_000)
+            }
+            try app.up(0)
+            let moved = try app.session.waitForWindow(appID: KWinAppUnderTest.appID, process: app.app, where: {
+                $0.x - window.x >= 80 && $0.y - window.y >= 64
+            })
+            #expect(moved.x - window.x <= 100 && moved.y - window.y <= 80, "\(moved)")
+
+            let close = (x: moved.x + moved.width - 8 - 13, y: moved.y + DecorationTests.titleBarHeight / 2)
+            try app.tap(0, close)
+            #expect(app.app.waitForExit(timeout: 5) == 0, "\(app.app.standardError)")
+        }
+    }
 }
 
 /// Across one edge of a line: how many pixels are neither paper nor ink (antialiased), starting
@@ -293,12 +386,11 @@ struct KWinFractionalScaleTests {
             let shot0 = try session.screenshot()
             #expect(shot0.width == Int((1280 * scale).rounded()) && shot0.height == Int((960 * scale).rounded()),
                     "\(shot0.width)x\(shot0.height)")
-            // Lines 10 pt wide whose edges fall on even points (the window is at 128, 96): a
-            // 1x buffer scaled up 1.5 times with linear filtering turns each such edge into two
-            // grey pixels; drawn at 1.5 they are whole pixels, with no grey at all.
+            // Lines 10 pt wide whose edges fall on even points of the canvas: a 1x buffer scaled
+            // up 1.5 times with linear filtering turns each such edge into two grey pixels; drawn
+            // at 1.5 they are whole pixels, with no grey at all.
             let h = (app.onCanvas(200, 299), app.onCanvas(600, 299))
             let v = (app.onCanvas(799, 100), app.onCanvas(799, 500))
-            #expect(app.window.x == 128 && app.window.y == 96, "\(app.window)")
             try app.drawLine(0, from: h.0, to: h.1)
             try app.drawLine(1, from: v.0, to: v.1)
             let shot = try session.waitForScreen("two black lines under the fingers") { shot in
@@ -312,10 +404,11 @@ struct KWinFractionalScaleTests {
             }
             // Where the fingers were, in canvas points: exactly where they were sent.
             #expect(log.contains("x=200.0 y=299.0") && log.contains("x=799.0 y=100.0"), "\(log)")
-            // Each edge (global 390 and 400 pt across the first line, 922 and 932 across the
-            // second) is one grey (antialiased) pixel where it falls inside a pixel of the output
-            // (390 * 1.25 = 487.5) and none where it falls between two (400 * 1.25 = 500): drawn
-            // for these pixels, not scaled from a buffer of another size.
+            // Each edge (canvas 294 and 304 pt across the first line, 794 and 804 across the
+            // second) is one grey (antialiased) pixel where it falls inside a pixel of the buffer
+            // (294 * 1.25 = 367.5) and none where it falls between two (304 * 1.25 = 380): drawn
+            // for these pixels, not scaled from a buffer of another size. (KWin puts the buffer on
+            // whole output pixels, whatever its logical position.)
             let hx = Int((h.0.x + 200) * scale), hy = Int(h.0.y * scale)
             let vx = Int(v.0.x * scale), vy = Int((v.0.y + 200) * scale)
             let edges = [
@@ -324,7 +417,7 @@ struct KWinFractionalScaleTests {
                 edgeWidth(shot, from: (vx, vy), step: (-1, 0), ink: .black),
                 edgeWidth(shot, from: (vx, vy), step: (1, 0), ink: .black),
             ]
-            let expected = [390.0, 400, 922, 932].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
+            let expected = [294.0, 304, 794, 804].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
             #expect(edges == expected, "edges \(edges), expected \(expected), in \(shot.path)")
         } catch {
             session.keepFiles = true

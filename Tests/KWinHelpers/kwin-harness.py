@@ -41,7 +41,8 @@ REPORTER = """<node><interface name="org.touchtracker.KWinHarness">
 SCRIPT = """
 const list = workspace.clientList().map(w => ({
   app_id: String(w.resourceClass || ''), title: String(w.caption || ''),
-  x: w.frameGeometry.x, y: w.frameGeometry.y, width: w.frameGeometry.width, height: w.frameGeometry.height,
+  x: w.bufferGeometry.x, y: w.bufferGeometry.y, width: w.bufferGeometry.width, height: w.bufferGeometry.height,
+  frame: {x: w.frameGeometry.x, y: w.frameGeometry.y, width: w.frameGeometry.width, height: w.frameGeometry.height},
   popup: !!(w.popupWindow || w.popupMenu || w.dropdownMenu || w.tooltip), pid: w.pid || 0,
   normal: !!w.normalWindow, fullscreen: !!w.fullScreen, active: w === workspace.activeClient }));
 callDBus("%s", "/", "%s", "Windows", "%%s", JSON.stringify(list));
