@@ -2,7 +2,8 @@
 // rectangle, items drawn as text (Graphics), chosen by touch or pointer. The popup is grabbed with the
 // serial of the press that led to it; a compositor that refuses the grab dismisses the popup at
 // once, and then it is shown again without a grab, which still works (a tap elsewhere in the app
-// hides it through the app's own tap recognizer).
+// hides it through the app's own tap recognizer). At a fractional scale the popup takes its own
+// wp_fractional_scale_v1 and viewport, as the window does, so its text is as sharp as the window's.
 import Graphics
 import Logging
 import TouchKit
@@ -15,7 +16,12 @@ final class PopupMenu: MenuPresenter {
         var wmBase: XdgWmBase
         var shm: WlShm
         var parent: () -> XdgSurface
-        var scale: () -> Int32
+        /// The window's buffer geometry: the popup's until the compositor names the popup's own
+        /// fractional scale (it shows on the same output).
+        var geometry: () -> BufferGeometry
+        /// Both or neither: the popup then asks for its own fractional scale.
+        var fractionalScaleManager: WpFractionalScaleManagerV1?
+        var viewporter: WpViewporter?
         /// The seat and the serial of the latest touch down or button press, for the grab.
         var grabSerial: () -> (WlSeat, UInt32)?
     }
@@ -44,6 +50,10 @@ final class PopupMenu: MenuPresenter {
     private var xdgSurface: XdgSurface?
     private var popup: XdgPopup?
     private var buffer: ShmBuffer?
+    private var fractionalScale: WpFractionalScaleV1?
+    private var viewport: WpViewport?
+    /// The popup surface's own preferred fractional scale, once the compositor has sent it.
+    private var preferredFraction: UInt32?
 
     init(environment: Environment, logger: Logger) {
         self.environment = environment
@@ -90,21 +100,28 @@ final class PopupMenu: MenuPresenter {
     // MARK: Private
 
     private func layout() {
+        (itemFrames, size) = Self.layout(items.map(\.title))
+    }
+
+    /// Each title's frame, side by side, and the menu's size.
+    private static func layout(_ titles: [String]) -> (frames: [Rect], size: Size) {
         let measure = CairoContext(surface: ImageSurface(width: 1, height: 1))
         var x = 0.0
-        itemFrames = items.map { item in
-            let width = measure.measureText(item.title, fontSize: Self.fontSize).width + 2 * Self.itemPadding
+        let frames = titles.map { title in
+            let width = measure.measureText(title, fontSize: fontSize).width + 2 * itemPadding
             defer { x += width }
-            return Rect(x: x, y: 0, width: width, height: Self.itemHeight)
+            return Rect(x: x, y: 0, width: width, height: itemHeight)
         }
-        size = Size(width: max(x, 1), height: Self.itemHeight)
+        // Whole points: the positioner and the viewport take integers, and an integer buffer scale
+        // must divide the buffer's width.
+        return (frames, Size(width: max(x.rounded(.up), 1), height: itemHeight))
     }
 
     private func open(grab: Bool) {
         let surface = environment.compositor.createSurface()
         let xdgSurface = environment.wmBase.getXdgSurface(surface: surface)
         let positioner = environment.wmBase.createPositioner()
-        positioner.setSize(width: Int32(size.width.rounded(.up)), height: Int32(size.height))
+        positioner.setSize(width: Int32(size.width), height: Int32(size.height))
         positioner.setAnchorRect(x: Int32(anchor.minX), y: Int32(anchor.minY),
                                  width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
         // Above the finger, as iOS shows its edit menu; flipped below or slid when there is no room.
@@ -126,6 +143,16 @@ final class PopupMenu: MenuPresenter {
         }
         popup.onEvent = { [unowned self] event in
             if case .popupDone = event { self.compositorDismissed() }
+        }
+        if let manager = environment.fractionalScaleManager, let viewporter = environment.viewporter {
+            let fractional = manager.getFractionalScale(surface: surface)
+            fractional.onEvent = { [unowned self] event in
+                guard case .preferredScale(let numerator) = event, numerator != self.preferredFraction else { return }
+                self.preferredFraction = numerator
+                self.render()
+            }
+            fractionalScale = fractional
+            viewport = viewporter.getViewport(surface: surface)
         }
         if grab, let (seat, serial) = environment.grabSerial() {
             popup.grab(seat: seat, serial: serial)
@@ -151,22 +178,45 @@ final class PopupMenu: MenuPresenter {
 
     private func render() {
         guard configured, let surface else { return }
-        let scale = max(environment.scale(), 1)
-        let pixelWidth = Int((size.width * Double(scale)).rounded(.up)), pixelHeight = Int(size.height) * Int(scale)
+        let geometry: BufferGeometry
+        if let preferredFraction, viewport != nil {
+            geometry = .fractional(numerator: preferredFraction)
+        } else {
+            let window = environment.geometry()
+            // A fractional scale needs the viewport; without one, the next whole scale.
+            geometry = window.isFractional && viewport == nil ? .integer(Int32(window.scale.rounded(.up))) : window
+        }
+        let (pixelWidth, pixelHeight) = geometry.pixelSize(width: Int(size.width), height: Int(size.height))
         if buffer == nil || buffer!.width != pixelWidth || buffer!.height != pixelHeight || buffer!.isBusy {
             buffer = try? ShmBuffer(shm: environment.shm, width: pixelWidth, height: pixelHeight, logicalSize: size)
         }
         guard let buffer else { return }
         let context = CairoContext(surface: buffer.image)
-        context.scaleBy(x: Double(scale), y: Double(scale))
+        context.scaleBy(x: geometry.scale, y: geometry.scale)
+        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, into: context)
+        buffer.image.flush()
+        // Fractional: the buffer is at scale 1 and the viewport shows it at the popup's size.
+        if surface.version >= 3 { surface.setBufferScale(scale: geometry.isFractional ? 1 : Int32(geometry.scale)) }
+        if geometry.isFractional, let viewport {
+            viewport.setDestination(width: Int32(size.width), height: Int32(size.height))
+        }
+        surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
+        surface.damageBuffer(x: 0, y: 0, width: Int32(pixelWidth), height: Int32(pixelHeight))
+        buffer.isBusy = true
+        surface.commit()
+    }
+
+    /// The menu's picture: a rounded dark bar with the titles side by side.
+    private static func draw(_ titles: [String], in frames: [Rect], size: Size, highlighted: Int?,
+                             into context: CairoContext) {
         context.replace(Rect(origin: .zero, size: size), with: .clear)
-        context.setFillColor(Self.background)
+        context.setFillColor(background)
         fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
-        for (index, frame) in itemFrames.enumerated() {
+        for (index, frame) in frames.enumerated() {
             if index == highlighted {
                 context.saveGState()
                 context.clip(to: frame)
-                context.setFillColor(Self.highlight)
+                context.setFillColor(highlight)
                 fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
                 context.restoreGState()
             }
@@ -174,14 +224,21 @@ final class PopupMenu: MenuPresenter {
                 context.setFillColor(Color(white: 1, alpha: 0.25))
                 context.fill(Rect(x: frame.minX, y: 8, width: 1, height: frame.height - 16))
             }
-            context.drawText(items[index].title, centeredIn: frame, color: .white, fontSize: Self.fontSize)
+            context.drawText(titles[index], centeredIn: frame, color: .white, fontSize: fontSize)
         }
-        buffer.image.flush()
-        if surface.version >= 3 { surface.setBufferScale(scale: scale) }
-        surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
-        surface.damageBuffer(x: 0, y: 0, width: Int32(pixelWidth), height: Int32(pixelHeight))
-        buffer.isBusy = true
-        surface.commit()
+    }
+
+    /// The menu with `titles` as the popup shows it at `scale` buffer pixels per point, drawn
+    /// without a compositor (the tests compare it with the screen).
+    static func picture(titles: [String], scale: Double) -> ImageSurface {
+        let (frames, size) = layout(titles)
+        let pixels = BufferGeometry(scale: scale, isFractional: true).pixelSize(width: Int(size.width), height: Int(size.height))
+        let image = ImageSurface(width: pixels.width, height: pixels.height)
+        let context = CairoContext(surface: image)
+        context.scaleBy(x: scale, y: scale)
+        draw(titles, in: frames, size: size, highlighted: nil, into: context)
+        image.flush()
+        return image
     }
 
     private func index(at point: Point) -> Int? {
@@ -195,12 +252,23 @@ final class PopupMenu: MenuPresenter {
     }
 
     private func tearDown() {
-        // Children before parents: the popup role, then its xdg_surface, then the wl_surface.
+        // Children before parents: the popup role, then its xdg_surface, the scale objects, then
+        // the wl_surface.
         popup = nil
         xdgSurface = nil
+        viewport = nil
+        fractionalScale = nil
+        preferredFraction = nil
         surface = nil
         buffer = nil
         highlighted = nil
         configured = false
+    }
+}
+
+extension WaylandHost {
+    /// The edit menu with `titles` as its popup shows at `scale` (for comparisons with the screen).
+    public static func menuPicture(titles: [String], scale: Double) -> ImageSurface {
+        PopupMenu.picture(titles: titles, scale: scale)
     }
 }

@@ -161,7 +161,9 @@ public final class WaylandHost {
         popupMenu = PopupMenu(environment: PopupMenu.Environment(
             compositor: compositor, wmBase: wmBase, shm: shm,
             parent: { [unowned self] in self.toplevel.xdgSurface },
-            scale: { [unowned self] in self.toplevel.scale },
+            geometry: { [unowned self] in self.toplevel.geometry },
+            fractionalScaleManager: viewporter == nil ? nil : fractionalScaleManager,
+            viewporter: fractionalScaleManager == nil ? nil : viewporter,
             grabSerial: { [unowned self] in
                 guard let seat = self.lastInputSeat, let serial = seat.lastPressSerial else { return nil }
                 return (seat.seat, serial)

@@ -15,6 +15,10 @@ import Foundation
 import KWinHarness
 import Testing
 import CompositorHarness
+import Graphics
+import TouchKit
+import TouchTrackerKit
+import WaylandHost
 
 /// Starts one KWin session for the suite it is attached to and ends it, and every process it
 /// started, after the suite's last test. A session that does not start fails the suite.
@@ -356,6 +360,48 @@ struct KWinClientDecorationTests {
     }
 }
 
+/// Waits up to 5 s for `image` (blended over white) to show on the screen with its top-left corner
+/// within `slack` pixels of `near` (the compositor puts a surface on whole output pixels, rounding
+/// its logical place), comparing `rows` of it. The best placement's differing pixels (0 once it
+/// shows), one of them, and the last screenshot.
+private func waitForMatch(_ image: ImageSurface, rows: Range<Int>, in session: KWinSession,
+                          near: (x: Double, y: Double), slack: Int = 1) throws -> (count: Int, example: String, path: String) {
+    var best = (count: Int.max, example: "", path: "")
+    let deadline = Date().addingTimeInterval(5)
+    repeat {
+        let shot = try session.screenshot()
+        for dy in -slack...slack {
+            for dx in -slack...slack {
+                let origin = (x: Int(near.x.rounded()) + dx, y: Int(near.y.rounded()) + dy)
+                var count = 0, example = ""
+                for y in rows {
+                    for x in 0..<image.width {
+                        guard let c = image.color(x: x, y: y) else { continue }
+                        let want = overWhite(c)
+                        guard let seen = shot.pixel(x: origin.x + x, y: origin.y + y), !seen.isClose(to: want, tolerance: 6) else { continue }
+                        count += 1
+                        if example.isEmpty { example = "\(x),\(y) at \(origin): expected \(want), saw \(seen)" }
+                    }
+                    if count > best.count { break }
+                }
+                if count < best.count { best = (count, example, shot.path) }
+            }
+        }
+        if best.count == 0 { break }
+        usleep(100_000)
+    } while Date() < deadline
+    return best
+}
+
+/// A colour with alpha as it shows over the white canvas.
+private func overWhite(_ c: Color) -> Pixel {
+    func channel(_ value: Double) -> UInt8 {
+        let blended: Double = value * c.alpha + (1 - c.alpha)
+        return UInt8((blended * 255).rounded())
+    }
+    return Pixel(red: channel(c.red), green: channel(c.green), blue: channel(c.blue))
+}
+
 /// Across one edge of a line: how many pixels are neither paper nor ink (antialiased), starting
 /// from `from` (inside the ink) and walking `step` pixels at a time out to the paper.
 private func edgeWidth(_ shot: Screenshot, from: (x: Int, y: Int), step: (x: Int, y: Int), ink: Pixel) -> Int? {
@@ -386,6 +432,18 @@ struct KWinFractionalScaleTests {
             let shot0 = try session.screenshot()
             #expect(shot0.width == Int((1280 * scale).rounded()) && shot0.height == Int((960 * scale).rounded()),
                     "\(shot0.width)x\(shot0.height)")
+            // The toolbar's words and buttons are exactly the app's own drawing at this scale, pixel
+            // for pixel (upscaled or downscaled text would differ in thousands of pixels).
+            let (expected, _) = expectedWindow(width: app.window.width, height: app.window.height, showsTitleBar: false,
+                                               scale: scale) { $0 }
+            let toolbarRows = expected.height - Int((ToolbarView.height * scale).rounded(.up))..<expected.height
+            let toolbar = try waitForMatch(expected, rows: toolbarRows, in: session,
+                                           near: (app.window.x * scale, app.window.y * scale))
+            if toolbar.count != 0 {
+                session.keepFiles = true
+                try expected.writePNG(to: session.runtimeDirectory + "/expected-window.png")
+            }
+            #expect(toolbar.count == 0, "\(toolbar.count) toolbar pixels differ, e.g. \(toolbar.example), in \(toolbar.path)")
             // Lines 10 pt wide whose edges fall on even points of the canvas: a 1x buffer scaled
             // up 1.5 times with linear filtering turns each such edge into two grey pixels; drawn
             // at 1.5 they are whole pixels, with no grey at all.
@@ -417,8 +475,22 @@ struct KWinFractionalScaleTests {
                 edgeWidth(shot, from: (vx, vy), step: (-1, 0), ink: .black),
                 edgeWidth(shot, from: (vx, vy), step: (1, 0), ink: .black),
             ]
-            let expected = [294.0, 304, 794, 804].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
-            #expect(edges == expected, "edges \(edges), expected \(expected), in \(shot.path)")
+            let expectedEdges = [294.0, 304, 794, 804].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
+            #expect(edges == expectedEdges, "edges \(edges), expected \(expectedEdges), in \(shot.path)")
+
+            // A tap on the first line: the edit menu shows above the finger, drawn at the output's
+            // pixels like the window (its own fractional scale), pixel for pixel the menu drawn here.
+            let tap = app.onCanvas(400, 299)
+            try app.tap(2, tap)
+            let menu = WaylandHost.menuPicture(titles: ["Delete", "Copy"], scale: scale)
+            // The positioner's place: centred on the tap, its bottom 8 pt above it.
+            let place = ((tap.x - Double(menu.width) / scale / 2) * scale, (tap.y - 8) * scale - Double(menu.height))
+            let shown = try waitForMatch(menu, rows: 0..<menu.height, in: session, near: place, slack: Int(scale * 2))
+            if shown.count != 0 {
+                session.keepFiles = true
+                try menu.writePNG(to: session.runtimeDirectory + "/expected-menu.png")
+            }
+            #expect(shown.count == 0, "\(shown.count) menu pixels differ, e.g. \(shown.example), in \(shown.path)")
         } catch {
             session.keepFiles = true
             Issue.record("\(error)\n\(session.diagnostics)")

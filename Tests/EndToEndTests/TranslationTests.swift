@@ -14,17 +14,20 @@ import WaylandHost
 
 /// The app's window as it first shows, drawn in this process, its toolbar titles (English here:
 /// the tests run in the C locale) put through `translate`.
-func expectedWindow(width: Double, height: Double, translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
+func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, scale: Double = 1,
+                    translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
     let application = Application(clock: ManualClock())
-    let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: Size(width: width, height: height), showsTitleBar: true)
+    let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: Size(width: width, height: height),
+                                             showsTitleBar: showsTitleBar)
     application.addWindow(window)
     let controller = DrawViewController()
     window.rootViewController = controller
     let buttons = controller.toolbar.subviews.compactMap { $0 as? Button }
     for button in buttons { button.title = translate(button.title) }
     window.layoutIfNeeded()
-    let image = ImageSurface(size: window.bounds.size, scale: 1)
-    window.paint(window.takeDirtyRegion(), into: image, scale: 1)
+    // Pixels as the app's buffer has them: `paint` applies the scale itself.
+    let image = ImageSurface(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
+    window.paint(window.takeDirtyRegion(), into: image, scale: scale)
     return (image, buttons)
 }
 
