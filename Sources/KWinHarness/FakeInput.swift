@@ -48,7 +48,7 @@ final class FakeInput {
     /// arrives meanwhile (a round trip that cannot hang).
     private func sync() throws { try Self.sync(connection, timeout: timeout) }
 
-    private static func sync(_ connection: Connection, timeout: Double) throws {
+    static func sync(_ connection: Connection, timeout: Double) throws {
         var done = false
         let callback = connection.display.sync()
         callback.onEvent = { _ in done = true }

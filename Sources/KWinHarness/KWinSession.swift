@@ -303,6 +303,13 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     /// A key (evdev code) goes down or up.
     public func key(_ code: Int, down: Bool) throws { try injector().key(code, down: down) }
 
+    /// Changes the output's scale while everything runs, as Plasma's display settings do; returns
+    /// once KWin has applied it (screenshots are then at the new scale).
+    public func setScale(_ scale: Double) throws {
+        guard !stopped else { throw HarnessError("the KWin session is stopped") }
+        try OutputScale.set(scale, socketPath: socketPath)
+    }
+
     // MARK: Between tests, teardown
 
     /// Leaves the session as a test found it: touches lifted, clients ended, no windows left, and

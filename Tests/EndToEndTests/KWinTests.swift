@@ -360,11 +360,67 @@ struct KWinClientDecorationTests {
     }
 }
 
+extension KWinFractionalScaleTests {
+    @Test("The display's scale changes while the app runs (1 to 1.5, 2, 1.25 and back to 1): the app follows each, its toolbar and its lines drawn anew at the output's pixels")
+    func scaleChangesWhileRunning() throws {
+        let session = try KWinSession(KWinSession.Options(scale: 1))
+        defer {
+            session.stop()
+            session.removeFiles()
+        }
+        do {
+            let app = try KWinAppUnderTest(session: session, arguments: ["--verbose"])
+            // A line 10 pt wide with its edges at canvas 294 and 304 pt.
+            let line = (app.onCanvas(200, 299), app.onCanvas(600, 299))
+            try app.drawLine(0, from: line.0, to: line.1)
+            try session.waitForScreen("the line") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            for scale in [1.5, 2, 1.25, 1] {
+                // The output keeps its 1280 x 960 pixels; its logical size shrinks or grows, and
+                // KWin fits the window in it.
+                try session.setScale(scale)
+                let window = try session.waitForWindow(appID: KWinAppUnderTest.appID, process: app.app) {
+                    $0.frame.x >= 0 && $0.frame.y >= 0 && $0.frame.x + $0.frame.width <= 1280 / scale
+                        && $0.frame.y + $0.frame.height <= 960 / scale
+                }
+                let line = ((x: window.x + 200, y: window.y + 299), (x: window.x + 600, y: window.y + 299))
+                let shot = try session.waitForScreen("the line at scale \(scale)") { shot in
+                    samples(from: line.0, to: line.1).allSatisfy { shot.pixel(x: $0.0 * scale, y: $0.1 * scale) == .black }
+                }
+                #expect(shot.width == 1280 && shot.height == 960, "\(shot.width)x\(shot.height)")
+                if scale != 1 {
+                    #expect(app.app.standardError.contains("fractional scale \(scale)"), "\(app.app.standardError)")
+                }
+                // The toolbar (Undo now enabled) as the app draws it at this scale.
+                let (expected, _) = expectedWindow(width: window.width, height: window.height, showsTitleBar: false,
+                                                   scale: scale, afterALine: true) { $0 }
+                let rows = expected.height - Int((ToolbarView.height * scale).rounded(.up))..<expected.height
+                // Leaving out the outermost pixels: where the window's edge falls inside an output
+                // pixel (853 pt at 1.5 is 1279.5 pixels), KWin blends that pixel with what is beside.
+                let toolbar = try waitForMatch(expected, rows: rows.lowerBound..<rows.upperBound - 1,
+                                               columns: 1..<expected.width - 1, in: session,
+                                               near: (window.x * scale, window.y * scale))
+                if toolbar.count != 0 { session.keepFiles = true }
+                #expect(toolbar.count == 0, "at \(scale): \(toolbar.count) toolbar pixels differ, e.g. \(toolbar.example), in \(toolbar.path)")
+                // The line's edges: whole pixels where the edge falls between two, one grey pixel
+                // where it falls inside one.
+                let x = Int((line.0.x + 200) * scale), y = Int(line.0.y * scale)
+                let edges = [edgeWidth(shot, from: (x, y), step: (0, -1), ink: .black),
+                             edgeWidth(shot, from: (x, y), step: (0, 1), ink: .black)]
+                let expectedEdges = [294.0, 304].map { ($0 * scale).rounded() == $0 * scale ? 0 : 1 }
+                #expect(edges == expectedEdges, "at \(scale): edges \(edges), expected \(expectedEdges), in \(shot.path)")
+            }
+        } catch {
+            session.keepFiles = true
+            Issue.record("\(error)\n\(session.diagnostics)")
+        }
+    }
+}
+
 /// Waits up to 5 s for `image` (blended over white) to show on the screen with its top-left corner
 /// within `slack` pixels of `near` (the compositor puts a surface on whole output pixels, rounding
 /// its logical place), comparing `rows` of it. The best placement's differing pixels (0 once it
 /// shows), one of them, and the last screenshot.
-private func waitForMatch(_ image: ImageSurface, rows: Range<Int>, in session: KWinSession,
+private func waitForMatch(_ image: ImageSurface, rows: Range<Int>, columns: Range<Int>? = nil, in session: KWinSession,
                           near: (x: Double, y: Double), slack: Int = 1) throws -> (count: Int, example: String, path: String) {
     var best = (count: Int.max, example: "", path: "")
     let deadline = Date().addingTimeInterval(5)
@@ -375,7 +431,7 @@ private func waitForMatch(_ image: ImageSurface, rows: Range<Int>, in session: K
                 let origin = (x: Int(near.x.rounded()) + dx, y: Int(near.y.rounded()) + dy)
                 var count = 0, example = ""
                 for y in rows {
-                    for x in 0..<image.width {
+                    for x in columns ?? 0..<image.width {
                         guard let c = image.color(x: x, y: y) else { continue }
                         let want = overWhite(c)
                         guard let seen = shot.pixel(x: origin.x + x, y: origin.y + y), !seen.isClose(to: want, tolerance: 6) else { continue }

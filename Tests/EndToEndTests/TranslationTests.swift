@@ -12,10 +12,11 @@ import TouchKit
 import TouchTrackerKit
 import WaylandHost
 
-/// The app's window as it first shows, drawn in this process, its toolbar titles (English here:
-/// the tests run in the C locale) put through `translate`.
+/// The app's window as it first shows (or, `afterALine`, its toolbar once a line is drawn), drawn
+/// in this process at `scale`, its toolbar titles (English here: the tests run in the C locale)
+/// put through `translate`.
 func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, scale: Double = 1,
-                    translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
+                    afterALine: Bool = false, translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
     let application = Application(clock: ManualClock())
     let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: Size(width: width, height: height),
                                              showsTitleBar: showsTitleBar)
@@ -24,6 +25,8 @@ func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, s
     window.rootViewController = controller
     let buttons = controller.toolbar.subviews.compactMap { $0 as? Button }
     for button in buttons { button.title = translate(button.title) }
+    // After a line, Undo is enabled.
+    if afterALine { controller.toolbar.undoButton.isEnabled = true }
     window.layoutIfNeeded()
     // Pixels as the app's buffer has them: `paint` applies the scale itself.
     let image = ImageSurface(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
