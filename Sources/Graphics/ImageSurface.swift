@@ -45,6 +45,17 @@ public final class ImageSurface {
         Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
     }
 
+    /// Makes the pixels of `region` those of `other`, an image of the same size.
+    public func copyPixels(from other: ImageSurface, in region: PixelRegion) {
+        guard !region.isEmpty else { return }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        region.clip(cairo)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cairo, other.surface, 0, 0)
+        cairo_paint(cairo)
+    }
+
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).
     public func flush() { cairo_surface_flush(surface) }
 

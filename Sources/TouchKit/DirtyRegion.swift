@@ -1,18 +1,23 @@
-/// A changed area kept as a few rectangles rather than one: ten fingers far apart repaint ten
-/// small rectangles, not the box around all of them.
+/// A changed area kept as the rectangles that changed rather than one box: ten fingers far apart
+/// repaint ten small rectangles, not the box around all of them, and lines crossing the window
+/// repaint the bands along them, not the window.
 ///
-/// Overlapping rectangles are merged into their union when that union is hardly larger than the
-/// area they cover (a rectangle inside another disappears); rectangles along a diagonal line stay
-/// apart. Past ``limit`` rectangles, the two whose union adds the least area are merged, so the
-/// region stays short (a host damages each rectangle).
+/// Rectangles may overlap: whoever paints takes their exact union (Graphics does, with pixman's
+/// regions). Adding is constant time, so a frame may mark hundreds of pieces: a rectangle inside
+/// the one added last is dropped, and one that overlaps it cheaply (their union is hardly larger
+/// than what they cover, as consecutive pieces along a line do) is merged with it. Merging with
+/// any other rectangle is left out on purpose: unions of unions grew, crossing line by crossing
+/// line, into boxes as large as the window. Past ``limit`` rectangles, neighbours are merged
+/// until the list fits again.
 public struct DirtyRegion: Equatable, Sendable {
-    /// The rectangles, none of them empty (they may overlap a little), in no particular order.
+    /// The rectangles, none of them empty (they may overlap), in no particular order.
     public private(set) var rects: [Rect] = []
     /// The most rectangles kept.
     public let limit: Int
 
-    /// The limit a region gets unless told otherwise.
-    public static let defaultLimit = 128
+    /// The limit a region gets unless told otherwise: far more than ten fingers' long lines mark
+    /// in a frame (a few hundred pieces).
+    public static let defaultLimit = 2048
 
     public init(limit: Int = defaultLimit) {
         precondition(limit >= 1)
@@ -35,25 +40,16 @@ public struct DirtyRegion: Equatable, Sendable {
     /// Adds a rectangle (empty ones are ignored).
     public mutating func add(_ rect: Rect) {
         guard !rect.isEmpty else { return }
-        var merged = rect.standardized
-        // Absorb every rectangle the growing one overlaps cheaply (a union may reach further ones).
-        var changed = true
-        while changed {
-            changed = false
-            var i = 0
-            while i < rects.count {
-                if Self.mergesCheaply(rects[i], merged) {
-                    // Order does not matter: the last one fills the gap (no shifting).
-                    rects.swapAt(i, rects.count - 1)
-                    merged = merged.union(rects.removeLast())
-                    changed = true
-                } else {
-                    i += 1
-                }
+        let rect = rect.standardized
+        if let last = rects.last {
+            if last.contains(rect) { return }
+            if Self.mergesCheaply(last, rect) {
+                rects[rects.count - 1] = last.union(rect)
+                return
             }
         }
-        rects.append(merged)
-        while rects.count > limit { mergeCheapestPair() }
+        rects.append(rect)
+        if rects.count > limit { compact() }
     }
 
     /// Adds every rectangle of `other`.
@@ -63,7 +59,24 @@ public struct DirtyRegion: Equatable, Sendable {
 
     public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }
 
-    /// Whether `a` and `b` overlap and their union is at most a quarter larger than what they cover.
+    /// Brings the list within ``limit``: neighbours in reading order are merged pairwise while the
+    /// list is long (a search for the best pair would cost the square of its length), then the
+    /// pairs whose union adds the least area.
+    private mutating func compact() {
+        while rects.count > max(limit, 64) {
+            rects.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
+            var halved: [Rect] = []
+            halved.reserveCapacity(rects.count / 2 + 1)
+            var i = 0
+            while i < rects.count {
+                halved.append(i + 1 < rects.count ? rects[i].union(rects[i + 1]) : rects[i])
+                i += 2
+            }
+            rects = halved
+        }
+        while rects.count > limit { mergeCheapestPair() }
+    }
+
     private static func mergesCheaply(_ a: Rect, _ b: Rect) -> Bool {
         let overlap = a.intersection(b)
         guard !overlap.isEmpty else { return false }
@@ -83,6 +96,6 @@ public struct DirtyRegion: Equatable, Sendable {
         }
         let b = rects.remove(at: best.j)
         let a = rects.remove(at: best.i)
-        add(a.union(b))
+        rects.append(a.union(b))
     }
 }

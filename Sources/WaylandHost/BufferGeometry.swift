@@ -24,11 +24,4 @@ struct BufferGeometry: Equatable {
     func pixelSize(width: Int, height: Int) -> (width: Int, height: Int) {
         (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
-
-    /// A logical rectangle as buffer pixels, rounded outwards (for damage_buffer).
-    func pixelRect(_ rect: Rect) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
-        let x0 = (rect.minX * scale).rounded(.down), y0 = (rect.minY * scale).rounded(.down)
-        let x1 = (rect.maxX * scale).rounded(.up), y1 = (rect.maxY * scale).rounded(.up)
-        return (Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
-    }
 }

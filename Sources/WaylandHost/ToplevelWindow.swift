@@ -282,10 +282,12 @@ final class ToplevelWindow {
         }
         inputAwaitsBuffer = false
         wantsRedraw = false
-        var region = buffer.stale
-        region.add(dirty)
         let geometry = self.geometry
-        window.paint(region, into: buffer.image, scale: geometry.scale)
+        // The buffer shown last holds every earlier change: what this one lacks is copied from it.
+        let newest = buffers.filter { $0 !== buffer && $0.lastCommitted > 0 && $0.stale.isEmpty }
+            .max { $0.lastCommitted < $1.lastCommitted }
+        let painted = window.update(buffer.image, stale: buffer.stale, dirty: dirty, copyingFrom: newest?.image,
+                                    scale: geometry.scale)
         buffer.stale.removeAll()
         for other in buffers where other !== buffer { other.stale.add(dirty) }
 
@@ -300,10 +302,10 @@ final class ToplevelWindow {
             viewportSize = size
         }
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
-        // damage_buffer is in buffer pixels: scale the logical rectangles and round them outwards.
-        for rect in dirty.rects {
-            let pixels = geometry.pixelRect(rect)
-            surface.damageBuffer(x: pixels.x, y: pixels.y, width: pixels.width, height: pixels.height)
+        // damage_buffer is in buffer pixels: the boxes the frame's change was painted through (not
+        // what was copied), a few, so neither the messages nor the compositor's work grow with it.
+        for rect in painted {
+            surface.damageBuffer(x: Int32(rect.minX), y: Int32(rect.minY), width: Int32(rect.width), height: Int32(rect.height))
         }
         if frameCallback == nil {
             let callback = surface.frame()

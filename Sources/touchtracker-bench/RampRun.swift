@@ -108,6 +108,9 @@ struct RampStep {
     var late = 0
     var maxBacklog: Int
     var failure: String?
+    /// With --breakdown: the app's own share of each frame (reading the input to the commit) and
+    /// that share's CPU time, so a late frame tells whether the app was slow or waited.
+    var appShare: (wall: Latencies, cpu: Latencies)?
     var held: Bool { failure == nil }
 }
 
@@ -158,11 +161,16 @@ extension TouchTrackerBench {
     private func report(_ step: RampStep, name: String) {
         say("  \(pad(name, 40)) \(pad(String(format: "%.0f/s for %.1f s", step.rate, step.seconds), 20)) sent \(pad(String(format: "%.0f/s", step.achieved), 9))"
             + " p99 input→commit \(pad(formatMs(step.commitP99) + " ms", 10)) after 2 ms \(pad("\(step.late)/\(step.frames)", 11)) backlog max \(pad("\(step.maxBacklog) B", 9)) " + (step.failure.map { "FELL BEHIND: \($0)" } ?? "held"))
+        if let (wall, cpu) = step.appShare {
+            say("    the app's share, read→commit: p50 \(formatMs(wall.p50)) p99 \(formatMs(wall.p99)) max \(formatMs(Double(wall.max) / 1000)) ms, over 2 ms \(wall.count(above: 2_000))/\(wall.totalCount);"
+                + " on the CPU: p50 \(formatMs(cpu.p50)) p99 \(formatMs(cpu.p99)) max \(formatMs(Double(cpu.max) / 1000)) ms")
+        }
     }
 
     func rampStep(_ client: Client, rate: Double, seconds: Double) throws -> RampStep {
-        let running = try start(client)
+        let running = try start(client, extraArguments: breakdown && client.isApp ? ["--latency"] : [])
         defer { finish(running) }
+        let logStart = running.child.standardError.utf8.count
         let control = running.session.control
         var stream = RandomStream(area: running.area, seed: 77)
         // About six fingers are down on average: the frame rate that gives `rate` events.
@@ -207,6 +215,9 @@ extension TouchTrackerBench {
             step.commitP99 = latency.toCommit.p99
             step.frames = latency.frames
             step.late = Int(latency.toCommit.count(above: 2_000)) + latency.withoutCommit
+            if breakdown, client.isApp {
+                step.appShare = appShare(inLog: String(decoding: running.child.standardError.utf8.dropFirst(logStart), as: UTF8.self))
+            }
             if step.failure == nil, step.late > max(3, latency.frames / 100) {
                 step.failure = "input waited over 2 ms for a commit in \(step.late) of \(latency.frames) frames"
             }

@@ -1,8 +1,8 @@
 // The app without a compositor: the real window and DrawViewController on the app's clock, touches
 // fed through TouchInput as the host's seat feeds them, and the damaged region painted into
-// window-sized buffers exactly as the Wayland host does (two buffers in turn, each repainting
-// what changed since it was last shown: Weston lets go of a buffer when the next one is
-// committed). One `turn` is what one turn of the app's event loop does: deliver what arrived (or
+// window-sized buffers exactly as the Wayland host does (two buffers in turn: Weston lets go of a
+// buffer when the next one is committed; each copies from the other what changed since it was
+// last shown and paints the frame's own change). One `turn` is what one turn of the app's event loop does: deliver what arrived (or
 // fire due timers), then paint and "commit".
 import CShims
 import Glibc
@@ -62,6 +62,8 @@ final class Rig {
     let input: TouchInput
     private let buffers: [ImageSurface]
     private var stale: [DirtyRegion]
+    /// The buffer painted last, which every other copies what it lacks from.
+    private var shown: Int?
     private var next = 0
     /// Pixels repainted, summed over turns.
     private(set) var pixels = 0
@@ -128,12 +130,12 @@ final class Rig {
     /// Paints what changed into the next buffer, as the host does after a batch of events.
     func paint() {
         let dirty = window.takeDirtyRegion()
-        var region = stale[next]
-        region.add(dirty)
-        if !region.rects.isEmpty {
-            window.paint(region, into: buffers[next], scale: 1)
-            pixels += region.rects.reduce(0) { $0 + Int($1.width * $1.height) }
+        if !dirty.isEmpty || !stale[next].isEmpty {
+            let newest = shown.map { buffers[$0] }
+            let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, scale: 1)
+            pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }
         }
+        shown = next
         stale[next] = DirtyRegion()
         for other in buffers.indices where other != next { stale[other].add(dirty) }
         next = (next + 1) % buffers.count
