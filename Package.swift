@@ -95,10 +95,11 @@ let package = Package(
         ]),
         // A second Wayland client for the clipboard's end-to-end tests: reads or takes the selection.
         .executableTarget(name: "tt-clipboard-probe", dependencies: ["Wayland", "CShims"]),
-        // Latency, CPU and memory under headless Weston, against weston-simple-touch.
+        // Latency, CPU and memory under headless Weston, against weston-simple-touch, and under
+        // KWin and GNOME Shell.
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
-            "CompositorHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
+            "CompositorHarness", "KWinHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),

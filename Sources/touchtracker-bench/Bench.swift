@@ -32,12 +32,14 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case cadences
     /// A rising rate of random multi-finger input until the client falls behind.
     case ramp
+    /// Ten fingers under KWin and GNOME Shell: the app's own latency figures.
+    case desktops
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
     case soak
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
-    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .ramp]
+    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .ramp, .desktops]
 }
 
 @main
@@ -138,7 +140,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .soak, .recording].contains($0) }
+        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .desktops, .soak, .recording].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(Self.width)x\(Self.height) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -150,6 +152,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.cadences) { try cadenceSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
+        if phases.contains(.desktops) { try desktopSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.soak) {
             try soak(.app(path: appPath, drawing: .dense(denseLines)), minutes: soak ?? 10, targets: &targets)
         }
