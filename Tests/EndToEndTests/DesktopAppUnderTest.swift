@@ -1,5 +1,6 @@
 // What the GNOME and KWin tests do the same way with the app in a shared desktop session:
-// touches at canvas points, waiting for the app's --trace, two fingers drawing together.
+// touches at canvas points, waiting for the app's --trace, two fingers drawing together, keys,
+// the clipboard read back by a second client.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,12 @@ protocol DesktopAppUnderTest {
     func onCanvas(_ x: Double, _ y: Double) -> (x: Double, y: Double)
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws
+    /// A key (evdev code) goes down or up.
+    func key(_ code: Int, down: Bool) throws
+    /// Starts another client in the app's session.
+    func launchClient(_ executable: String, _ arguments: [String]) throws -> ChildProcess
+    /// The session's private runtime folder.
+    var runtimeDirectory: String { get }
 }
 
 extension DesktopAppUnderTest {
@@ -25,6 +32,38 @@ extension DesktopAppUnderTest {
             }
             usleep(10_000)
         }
+    }
+
+    /// Presses `key` (evdev code) with `modifiers` held.
+    func press(_ key: Int, with modifiers: [Int] = []) throws {
+        for modifier in modifiers { try self.key(modifier, down: true) }
+        try self.key(key, down: true)
+        try self.key(key, down: false)
+        for modifier in modifiers.reversed() { try self.key(modifier, down: false) }
+    }
+
+    /// Waits until the app's log has `text`; `what` names what failed otherwise.
+    func waitForLog(_ text: String, _ what: String, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !app.standardError.contains(text) {
+            guard Date() < deadline else { throw HarnessError("\(what): \(app.standardError.suffix(2000))") }
+            usleep(20_000)
+        }
+    }
+
+    /// What the clipboard holds as `type`, read by a second client of ours (tt-clipboard-probe),
+    /// which maps a window for the keyboard focus compositors give the clipboard to.
+    func readClipboard(_ type: String) throws -> Data {
+        let out = runtimeDirectory + "/probe-\(UUID().uuidString)"
+        let probe = try launchClient(try HarnessPaths.executable("tt-clipboard-probe"), ["read", type, out])
+        guard let status = probe.waitForExit(timeout: 15) else {
+            probe.stop()
+            throw HarnessError("the probe did not finish: \(probe.standardError)")
+        }
+        guard status == 0, let bytes = FileManager.default.contents(atPath: out) else {
+            throw HarnessError("the probe could not read \(type) (status \(status)): \(probe.standardOutput)\(probe.standardError)")
+        }
+        return bytes
     }
 
     /// Two fingers land on the canvas and move in `steps` steps to their ends, still down; where

@@ -86,6 +86,11 @@ final class GnomeAppUnderTest: DesktopAppUnderTest {
     func down(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(slot, x: p.x, y: p.y) }
     func move(_ slot: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(slot, x: p.x, y: p.y) }
     func up(_ slot: Int) throws { try session.touchUp(slot) }
+    func key(_ code: Int, down: Bool) throws { try session.key(code, down: down) }
+    func launchClient(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        try session.launch(executable, arguments)
+    }
+    var runtimeDirectory: String { session.runtimeDirectory }
 
     /// Gives the window the keyboard focus as a user would before typing: a click on the toolbar
     /// between New and Undo (mutter does not always focus a new window, and touches on it do not
@@ -382,32 +387,15 @@ struct GnomeTests {
             let a = app.onCanvas(200, 300), b = app.onCanvas(600, 300)
             try app.drawLine(0, from: a, to: b)
             try app.focusByClick()
-            // Ctrl (evdev 29) + C (46).
-            for (code, down) in [(29, true), (46, true), (46, false), (29, false)] { try app.session.key(code, down: down) }
-            // The app has taken the selection before a second client looks at it.
-            let deadline = Date().addingTimeInterval(5)
-            while !app.app.standardError.contains("clipboard: offering") {
-                guard Date() < deadline else { throw HarnessError("Ctrl+C took no selection: \(app.app.standardError.suffix(2000))") }
-                usleep(20_000)
-            }
-            func read(_ type: String) throws -> Data {
-                let out = app.session.runtimeDirectory + "/probe-\(UUID().uuidString)"
-                let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["read", type, out])
-                guard let status = probe.waitForExit(timeout: 15) else {
-                    probe.stop()
-                    throw HarnessError("the probe did not finish: \(probe.standardError)")
-                }
-                guard status == 0, let bytes = FileManager.default.contents(atPath: out) else {
-                    throw HarnessError("the probe could not read \(type) (status \(status)): \(probe.standardOutput)\(probe.standardError)")
-                }
-                return bytes
-            }
+            // Ctrl (evdev 29) + C (46); the app has taken the selection before a second client looks.
+            try app.press(46, with: [29])
+            try app.waitForLog("clipboard: offering", "Ctrl+C took no selection")
             let ownPath = app.session.runtimeDirectory + "/copied.json"
-            try read("application/vnd.touchtracker.drawing+json").write(to: URL(fileURLWithPath: ownPath))
+            try app.readClipboard("application/vnd.touchtracker.drawing+json").write(to: URL(fileURLWithPath: ownPath))
             let strokes = try SavedStroke.read(ownPath)
             #expect(strokes.count == 1 && strokes.first?.points == [[200, 300], [600, 300]], "\(strokes)")
             let pngPath = app.session.runtimeDirectory + "/copied.png"
-            try read("image/png").write(to: URL(fileURLWithPath: pngPath))
+            try app.readClipboard("image/png").write(to: URL(fileURLWithPath: pngPath))
             let picture = try Screenshot(contentsOf: pngPath)
             #expect(picture.width == 430 && picture.height == 30, "\(picture.width)x\(picture.height)")
             #expect(picture.pixel(x: picture.width / 2, y: picture.height / 2) == .black)

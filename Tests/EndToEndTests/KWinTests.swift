@@ -95,6 +95,11 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
     func down(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchDown(id, x: p.x, y: p.y) }
     func move(_ id: Int, _ p: (x: Double, y: Double)) throws { try session.touchMotion(id, x: p.x, y: p.y) }
     func up(_ id: Int) throws { try session.touchUp(id) }
+    func key(_ code: Int, down: Bool) throws { try session.key(code, down: down) }
+    func launchClient(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        try session.launch(executable, arguments)
+    }
+    var runtimeDirectory: String { session.runtimeDirectory }
 
     /// The menu's dark background (94 % opaque) over the white canvas.
     static let menuColour = Pixel(red: 41, green: 41, blue: 44)
@@ -312,15 +317,9 @@ struct KWinTests {
             try app.drawLine(0, from: line.0, to: line.1)
             try app.session.waitForScreen("the line drawn") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
             let (ctrl, shift, z) = (29, 42, 44)
-            try app.session.key(ctrl, down: true)
-            try app.session.key(z, down: true)
-            try app.session.key(z, down: false)
+            try app.press(z, with: [ctrl])
             try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
-            try app.session.key(shift, down: true)
-            try app.session.key(z, down: true)
-            try app.session.key(z, down: false)
-            try app.session.key(shift, down: false)
-            try app.session.key(ctrl, down: false)
+            try app.press(z, with: [ctrl, shift])
             try app.session.waitForScreen("the line redone") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
         }
     }
@@ -332,53 +331,28 @@ struct KWinTests {
             try app.drawLine(0, from: line.0, to: line.1)
             try app.session.waitForScreen("the line drawn") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
             let (ctrl, c, v, z) = (29, 46, 47, 44)
-            func press(_ key: Int) throws {
-                for (code, down) in [(ctrl, true), (key, true), (key, false), (ctrl, false)] {
-                    try app.session.key(code, down: down)
-                }
-            }
-            func waitForLog(_ text: String, _ what: String) throws {
-                let deadline = Date().addingTimeInterval(5)
-                while !app.app.standardError.contains(text) {
-                    guard Date() < deadline else { throw HarnessError("\(what): \(app.app.standardError.suffix(2000))") }
-                    usleep(20_000)
-                }
-            }
-            try press(c)
-            try waitForLog("clipboard: offering", "Ctrl+C took no selection")
-            // The probe maps a window of its own for the keyboard focus KWin gives the clipboard to.
-            func read(_ type: String) throws -> Data {
-                let out = app.session.runtimeDirectory + "/probe-\(UUID().uuidString)"
-                let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["read", type, out])
-                guard let status = probe.waitForExit(timeout: 15) else {
-                    probe.stop()
-                    throw HarnessError("the probe did not finish: \(probe.standardError)")
-                }
-                guard status == 0, let bytes = FileManager.default.contents(atPath: out) else {
-                    throw HarnessError("the probe could not read \(type) (status \(status)): \(probe.standardOutput)\(probe.standardError)")
-                }
-                return bytes
-            }
-            let drawing = try read("application/vnd.touchtracker.drawing+json")
+            try app.press(c, with: [ctrl])
+            try app.waitForLog("clipboard: offering", "Ctrl+C took no selection")
+            let drawing = try app.readClipboard("application/vnd.touchtracker.drawing+json")
             let copiedPath = app.session.runtimeDirectory + "/copied.json"
             try drawing.write(to: URL(fileURLWithPath: copiedPath))
             #expect(try SavedStroke.read(copiedPath).map(\.points) == [[[200, 300], [600, 300]]])
             let pngPath = app.session.runtimeDirectory + "/copied.png"
-            try read("image/png").write(to: URL(fileURLWithPath: pngPath))
+            try app.readClipboard("image/png").write(to: URL(fileURLWithPath: pngPath))
             let picture = try Screenshot(contentsOf: pngPath)
             #expect(picture.width == 430 && picture.height == 30, "\(picture.width)x\(picture.height)")
             #expect(picture.pixel(x: picture.width / 2, y: picture.height / 2) == .black)
 
             // The line undone, the probe offers the copied drawing; once it unmaps its window KWin
             // focuses the app again, which pastes the line back where it was.
-            try press(z)
+            try app.press(z, with: [ctrl])
             try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
             let offer = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"),
                                                ["offer", "application/vnd.touchtracker.drawing+json",
                                                 String(decoding: drawing, as: UTF8.self)])
             defer { offer.stop() }
-            try waitForLog("the selection offers application/vnd.touchtracker.drawing+json", "the app never saw the offer")
-            try press(v)
+            try app.waitForLog("the selection offers application/vnd.touchtracker.drawing+json", "the app never saw the offer")
+            try app.press(v, with: [ctrl])
             try app.session.waitForScreen("the line pasted back") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
         }
     }
