@@ -85,6 +85,15 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
         try up(id)
     }
 
+    /// One finger draws a line across the canvas from `x0` to `x1` at height `y` (canvas
+    /// points); returns its ends in global coordinates once the screen shows it black.
+    func drawShownLine(y: Double, from x0: Double, to x1: Double) throws -> ((x: Double, y: Double), (x: Double, y: Double)) {
+        let line = (onCanvas(x0, y), onCanvas(x1, y))
+        try drawLine(0, from: line.0, to: line.1)
+        try session.waitForScreen("the line drawn") { Self.line($0, line.0, line.1, is: .black) }
+        return line
+    }
+
     /// A tap: one finger down and up again where it landed.
     func tap(_ id: Int, _ p: (x: Double, y: Double)) throws {
         try down(id, p)
@@ -313,9 +322,7 @@ struct KWinTests {
     @Test("Keys under KWin: Ctrl+Z undoes the last line and Ctrl+Shift+Z brings it back")
     func keysUndoRedo() {
         withKWinApp(arguments: ["--verbose"]) { app in
-            let line = (app.onCanvas(100, 300), app.onCanvas(600, 300))
-            try app.drawLine(0, from: line.0, to: line.1)
-            try app.session.waitForScreen("the line drawn") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            let line = try app.drawShownLine(y: 300, from: 100, to: 600)
             let (ctrl, shift, z) = (29, 42, 44)
             try app.press(z, with: [ctrl])
             try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
@@ -327,9 +334,7 @@ struct KWinTests {
     @Test("P2 P3 under Plasma: Ctrl+C puts the drawing on KWin's clipboard, read back by a second client as the app's own type and a PNG; what that client then offers, Ctrl+V pastes")
     func copyAndPaste() {
         withKWinApp(arguments: ["--verbose"]) { app in
-            let line = (app.onCanvas(200, 300), app.onCanvas(600, 300))
-            try app.drawLine(0, from: line.0, to: line.1)
-            try app.session.waitForScreen("the line drawn") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            let line = try app.drawShownLine(y: 300, from: 200, to: 600)
             let (ctrl, c, v, z) = (29, 46, 47, 44)
             try app.press(c, with: [ctrl])
             try app.waitForLog("clipboard: offering", "Ctrl+C took no selection")
