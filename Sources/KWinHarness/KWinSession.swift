@@ -170,10 +170,14 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
               FileManager.default.createFile(atPath: executable, contents: contents, attributes: [.posixPermissions: 0o755])
         else { throw HarnessError("cannot copy \(Self.installedKWin) to \(executable)") }
 
+        // The services the bus starts on demand (xdg-desktop-portal and its KDE backend, whose Save
+        // dialog is a window of this session) get the session's display and desktop, as a Plasma
+        // login hands them over.
         let bus = try service("dbus-session", dbus, [
             "--config-file=/usr/share/dbus-1/session.conf", "--address=unix:path=\(runtimeDirectory)/bus",
             "--nofork", "--print-address=1",
-        ])
+        ], environment: ["WAYLAND_DISPLAY": socketName, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE",
+                         "QT_QPA_PLATFORM": "wayland"])
         try wait(for: "the session bus to listen", deadline: deadline, process: bus) { !bus.standardOutput.isEmpty }
 
         var arguments = ["--virtual", "--width", "\(options.width)", "--height", "\(options.height)",
