@@ -56,6 +56,46 @@ public final class ImageSurface {
         cairo_paint(cairo)
     }
 
+    /// A copy of the pixels of `rect` (whole pixels, inside the image) to draw on aside, in this
+    /// image's points: what is drawn on it lands on the pixels it would land on here, so
+    /// ``paste(_:)`` then puts back exactly what drawing here would have made.
+    public func section(_ rect: Rect) -> ImageSurface {
+        let x = max(0, min(Int(rect.minX), width)), y = max(0, min(Int(rect.minY), height))
+        let part = ImageSurface(width: min(Int(rect.width), width - x), height: min(Int(rect.height), height - y))
+        part.origin = (x, y)
+        part.copied = (max(0, min(Int(rect.width), width - x)), max(0, min(Int(rect.height), height - y)))
+        cairo_surface_set_device_scale(part.surface, scale, scale)
+        cairo_surface_set_device_offset(part.surface, Double(-x), Double(-y))
+        Self.copyRows(from: self, at: (x, y), to: part, at: (0, 0), width: Int(rect.width), height: Int(rect.height))
+        return part
+    }
+
+    /// Puts `section` (see ``section(_:)``) back where it was taken from.
+    public func paste(_ section: ImageSurface) {
+        Self.copyRows(from: section, at: (0, 0), to: self, at: section.origin, width: section.copied.width, height: section.copied.height)
+    }
+
+    /// Where a section was taken from, and how many of its pixels came from there.
+    private var origin = (x: 0, y: 0)
+    private var copied = (width: 0, height: 0)
+
+    private static func copyRows(from source: ImageSurface, at from: (x: Int, y: Int), to target: ImageSurface,
+                                 at to: (x: Int, y: Int), width: Int, height: Int) {
+        // Within both images: a section off the image's edge is one pixel with nothing copied.
+        let width = min(width, source.width - from.x, target.width - to.x)
+        let height = min(height, source.height - from.y, target.height - to.y)
+        cairo_surface_flush(source.surface)
+        cairo_surface_flush(target.surface)
+        guard width > 0, height > 0, let src = cairo_image_surface_get_data(source.surface),
+              let dst = cairo_image_surface_get_data(target.surface) else { return }
+        let srcStride = Int(cairo_image_surface_get_stride(source.surface))
+        let dstStride = Int(cairo_image_surface_get_stride(target.surface))
+        for row in 0..<height {
+            (dst + (to.y + row) * dstStride + to.x * 4).update(from: src + (from.y + row) * srcStride + from.x * 4, count: width * 4)
+        }
+        cairo_surface_mark_dirty(target.surface)
+    }
+
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).
     public func flush() { cairo_surface_flush(surface) }
 

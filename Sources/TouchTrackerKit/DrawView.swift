@@ -44,6 +44,8 @@ public final class DrawView: View {
     /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
     /// undo of a clear): at 100,000 lines that costs about a second, so nothing else may cause it.
     public var wholeCacheRenders: Int { cache.wholeBuilds }
+    /// How many of the line cache's tiles were too big for a turn and were made aside, over turns.
+    public var cacheTilesMadeAside: Int { cache.tilesMadeAside }
     /// Strokes drawn into the cache per turn of the event loop when the whole cache is made.
     public var cacheBuildSlice: Int {
         get { cache.slice }

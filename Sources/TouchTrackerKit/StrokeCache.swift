@@ -3,7 +3,7 @@
 // band along it, a tile at a time with the strokes the drawing's spatial index finds there; the
 // tiles are spread over turns of the event loop within a time budget, so no change costs a frame
 // more than that budget however dense the drawing (a tile waiting for its turn still shows what it
-// showed). A resize keeps the raster and draws the strips newly shown. The whole raster is drawn
+// showed; one holding more lines than a turn may draw is made aside over turns, then shown whole). A resize keeps the raster and draws the strips newly shown. The whole raster is drawn
 // only at start, on a new scale and after a clear or its undo, and then in slices across turns, so
 // a big drawing appears in steps while touches are answered.
 import Graphics
@@ -43,7 +43,10 @@ final class StrokeCache {
     var hasRepairsPending: Bool { nextTile < tiles.count }
     /// How many whole builds there were: at 100,000 lines one takes about a second.
     private(set) var wholeBuilds = 0
-    var isBuilding: Bool { build != nil }
+    /// Whether a whole build is under way, or done but not shown yet.
+    var isBuilding: Bool { build != nil || finishedUnshown }
+    /// The build is done; the next turn shows it.
+    private var finishedUnshown = false
 
     init(drawing: Drawing, paper: Color) {
         self.drawing = drawing
@@ -67,6 +70,7 @@ final class StrokeCache {
         if let image, isValid, fits { return image }
         // A resize copies the raster: the pending strokes go in first.
         drawPending()
+        partial = nil
         // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
         // and faulted in anew.
         let fresh = fits && !isValid ? image! : ImageSurface(size: size, scale: scale)
@@ -89,8 +93,11 @@ final class StrokeCache {
         // Every stroke, in slices when there are many: the first slice now, the rest while the
         // window already shows and takes touches.
         buildTimer?.cancel()
+        finishedUnshown = false
         buildTimer = nil
         wholeBuilds += 1
+        // The frame that asked for the raster shows the first slice.
+        lastProgressShown = clock()?.now ?? 0
         image = fresh
         isValid = true
         build = (0, drawing.strokes.count)
@@ -110,6 +117,7 @@ final class StrokeCache {
         // Mid-build it stays out: the build ends with the strokes added meanwhile.
         guard let image, isValid, build == nil else { return }
         guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image)) }
+        partial = nil
         pending.append(stroke)
         if pendingTimer == nil {
             pendingTimer = clock.schedule(at: clock.now) { [weak self] in
@@ -135,6 +143,7 @@ final class StrokeCache {
     /// shows at once; a repair along it then gives it its place in the paint order.
     func drawOnTop(_ stroke: Stroke) {
         drawPending()
+        partial = nil
         guard let image, isValid, build == nil else { return }
         StrokeRenderer.draw(stroke, in: CairoContext(surface: image))
     }
@@ -169,6 +178,7 @@ final class StrokeCache {
         guard image != nil, isValid else { return }
         // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
         guard build == nil else { return invalidate() }
+        partial = nil
         tiles.append(contentsOf: rects)
         repairSome()
     }
@@ -183,12 +193,47 @@ final class StrokeCache {
         var done = 0
         while nextTile < tiles.count {
             let tile = tiles[nextTile]
+            drawPending()
+            guard let clock else {
+                nextTile += 1
+                remake(tile)
+                onRepaired(tile)
+                continue
+            }
+            // A tile of a dense drawing holds hundreds of lines, a few milliseconds of work: one
+            // that does not fit in what is left of the turn is made aside, over turns.
+            if partial == nil {
+                let strokes = strokes(toRemake: tile)
+                let left = Self.turnBudget - (clock.now - start)
+                if Double(strokes.count) * secondsPerStroke <= left {
+                    let began = clock.now
+                    remake(tile, strokes: strokes)
+                    if !strokes.isEmpty {
+                        secondsPerStroke += ((clock.now - began) / Double(strokes.count) - secondsPerStroke) / 4
+                    }
+                    nextTile += 1
+                    onRepaired(tile)
+                    done += 1
+                    if done >= Self.tilesPerTurn || clock.now - start >= Self.turnBudget { break }
+                    continue
+                }
+                guard let aside = PartialTile(area: tile, strokes: strokes, raster: image, paper: paper) else {
+                    nextTile += 1
+                    continue
+                }
+                partial = aside
+                tilesMadeAside += 1
+            }
+            guard var aside = partial else { break }
+            let whole = aside.draw(until: start + Self.turnBudget, on: clock)
+            partial = aside
+            guard whole else { break }
+            image?.paste(aside.section)
+            partial = nil
             nextTile += 1
-            remake(tile)
             onRepaired(tile)
             done += 1
-            guard let clock else { continue }
-            if done >= Self.tilesPerTurn || clock.now - start >= Self.turnBudget { break }
+            if clock.now - start >= Self.turnBudget { break }
         }
         guard nextTile < tiles.count, let clock else {
             tiles.removeAll(keepingCapacity: true)
@@ -201,8 +246,59 @@ final class StrokeCache {
         }
     }
 
-    /// Re-makes `rect` at once: paper, then the strokes that meet it, in order.
-    private func remake(_ rect: Rect) {
+    /// What re-making a tile has cost per stroke in it, lately (seconds): how a turn foresees
+    /// whether the next tile fits what is left of its budget.
+    private var secondsPerStroke = 0.0
+
+    /// The tile being re-made over turns, if any: always the first of those waiting.
+    private var partial: PartialTile?
+    /// How many tiles were made aside, over turns.
+    private(set) var tilesMadeAside = 0
+
+    /// A tile re-made aside, in a copy of its pixels, a few strokes a turn; the copy goes into the
+    /// raster once whole, so the canvas never shows half a tile. Anything that changes the
+    /// raster meanwhile (a repair queued, a stroke added or put back, a build) starts it over.
+    private struct PartialTile {
+        let section: ImageSurface
+        private let area: Rect
+        private let strokes: [Stroke]
+        private var next = 0
+
+        init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, paper: Color) {
+            guard let raster else { return nil }
+            let area = area.integral
+            let pixels = Rect(x: area.minX * raster.scale, y: area.minY * raster.scale,
+                              width: area.width * raster.scale, height: area.height * raster.scale).integral
+            section = raster.section(pixels)
+            self.area = area
+            self.strokes = strokes
+            let context = CairoContext(surface: section)
+            context.clip(to: area)
+            context.replace(area, with: paper)
+        }
+
+        /// Draws strokes until `deadline` (at least one); true once every stroke is in.
+        mutating func draw(until deadline: Double, on clock: Clock) -> Bool {
+            guard next < strokes.count else { return true }
+            let context = CairoContext(surface: section)
+            context.clip(to: area)
+            repeat {
+                StrokeRenderer.draw(strokes[next], in: context)
+                next += 1
+            } while next < strokes.count && clock.now < deadline
+            return next == strokes.count
+        }
+    }
+
+    /// The strokes `rect` is re-made with, in order.
+    private func strokes(toRemake rect: Rect) -> [Stroke] {
+        let left = excluded()
+        return drawing.strokes(intersecting: rect.integral).filter { $0.id != left }
+    }
+
+    /// Re-makes `rect` at once: paper, then the strokes that meet it (`strokes`, when already
+    /// looked up), in order.
+    private func remake(_ rect: Rect, strokes: [Stroke]? = nil) {
         // The strokes that meet it include pending ones: they go in first, or they would be drawn
         // twice (and a stroke removed since would come back outside `rect`).
         drawPending()
@@ -211,15 +307,14 @@ final class StrokeCache {
         let context = CairoContext(surface: image)
         context.clip(to: area)
         context.replace(area, with: paper)
-        let left = excluded()
-        for stroke in drawing.strokes(intersecting: area) where stroke.id != left {
-            StrokeRenderer.draw(stroke, in: context)
-        }
+        for stroke in strokes ?? self.strokes(toRemake: rect) { StrokeRenderer.draw(stroke, in: context) }
     }
 
     /// Forgets the raster (and any build in progress); the next ``image(size:scale:)`` makes it
     /// again.
     func invalidate() {
+        partial = nil
+        finishedUnshown = false
         tiles.removeAll()
         nextTile = 0
         tileTimer?.cancel()
@@ -231,6 +326,31 @@ final class StrokeCache {
         build = nil
         buildTimer?.cancel()
         buildTimer = nil
+    }
+
+    /// The rest of a whole build, a slice a turn. Progress is shown ten times a second, in a turn
+    /// of its own: a showing repaints the whole canvas, which with a slice in the same turn cost
+    /// twice what either does.
+    private func scheduleBuild(on clock: Clock) {
+        buildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
+            guard let self else { return }
+            self.buildTimer = nil
+            if clock.now - self.lastProgressShown >= 0.1 {
+                self.lastProgressShown = clock.now
+                self.onProgress()
+                return self.scheduleBuild(on: clock)
+            }
+            self.continueBuild()
+            // The finished raster is shown in the next turn, for the same reason.
+            if self.build == nil {
+                self.finishedUnshown = true
+                self.buildTimer = clock.schedule(at: clock.now) { [weak self] in
+                    self?.buildTimer = nil
+                    self?.finishedUnshown = false
+                    self?.onProgress()
+                }
+            }
+        }
     }
 
     /// Draws the next slice; schedules the next turn, or ends the build with the strokes added
@@ -253,22 +373,15 @@ final class StrokeCache {
             let stroke = strokes[stop]
             if stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
             stop += 1
-            if stop & 15 == 0, let turnClock, turnClock.now - start >= Self.turnBudget { break }
+            // After every stroke: a line across a big canvas takes a tenth of a millisecond or
+            // more, so checking every sixteenth overran the budget by more than the budget.
+            if let turnClock, turnClock.now - start >= Self.turnBudget { break }
         }
         current.next = stop
         build = current
         guard stop == current.end else {
             guard let clock = clock() else { return continueBuild() }
-            buildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
-                guard let self else { return }
-                self.buildTimer = nil
-                self.continueBuild()
-                // Progress is shown ten times a second: each showing repaints the whole canvas.
-                if !self.isBuilding || clock.now - self.lastProgressShown >= 0.1 {
-                    self.lastProgressShown = clock.now
-                    self.onProgress()
-                }
-            }
+            scheduleBuild(on: clock)
             return
         }
         for stroke in strokes[current.end...] where stroke.id != left { StrokeRenderer.draw(stroke, in: context) }

@@ -128,4 +128,34 @@ struct BufferUpdateTests {
             }
         }
     }
+
+    @Test("A5: a line drawn into a section of an image at scale 1, 1.5 or 2 and pasted back makes exactly the pixels drawing it into the image makes")
+    func sectionDrawsLikeTheImage() {
+        for scale in [1.0, 1.5, 2.0] {
+            let size = Size(width: 200, height: 120)
+            let direct = ImageSurface(size: size, scale: scale), aside = ImageSurface(size: size, scale: scale)
+            for image in [direct, aside] { CairoContext(surface: image).replace(Rect(origin: .zero, size: size), with: .white) }
+            let area = Rect(x: 33, y: 21, width: 64, height: 64)
+            let line = Stroke.line(StrokeID(1), from: Point(x: 10, y: 100), to: Point(x: 180, y: 7), color: .black, width: 10)
+            func draw(into image: ImageSurface) {
+                let context = CairoContext(surface: image)
+                context.clip(to: area)
+                StrokeRenderer.draw(line, in: context)
+            }
+            draw(into: direct)
+            let pixels = Rect(x: area.minX * scale, y: area.minY * scale, width: area.width * scale, height: area.height * scale).integral
+            let section = aside.section(pixels)
+            draw(into: section)
+            aside.paste(section)
+            var differing = 0, inked = 0
+            for y in 0..<direct.height {
+                for x in 0..<direct.width {
+                    if direct.color(x: x, y: y) != aside.color(x: x, y: y) { differing += 1 }
+                    if direct.color(x: x, y: y) != .white { inked += 1 }
+                }
+            }
+            #expect(inked > 500, "the line was drawn at scale \(scale)")
+            #expect(differing == 0, "\(differing) pixels differ at scale \(scale)")
+        }
+    }
 }
