@@ -334,7 +334,10 @@ final class ToplevelWindow {
     private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
 
     private func freeBuffer(allowingSpare: Bool) -> ShmBuffer? {
-        if let free = buffers.first(where: { !$0.isBusy }) { return free }
+        // The free buffer shown most recently lacks the least: under a compositor that lets go
+        // of a buffer once it has copied it (mutter), that is the one just shown, which needs
+        // nothing copied; Weston keeps the shown one until the next commit.
+        if let free = buffers.filter({ !$0.isBusy }).max(by: { $0.lastCommitted < $1.lastCommitted }) { return free }
         guard buffers.count < (allowingSpare ? Self.maxBuffers : 2) else { return nil }
         do {
             let pixels = geometry.pixelSize(width: size.width, height: size.height)

@@ -90,11 +90,18 @@ final class Rig {
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         stale = buffers.map { _ in DirtyRegion([full]) }
         window.layoutIfNeeded()
-        _ = window.takeDirtyRegion()
-        paint()
-        paint()
+        catchUp()
         // A big drawing's cache is drawn in slices on the clock: let it finish first.
         settle()
+        catchUp()
+    }
+
+    /// Brings both buffers up to date, as the app's are once it has shown a few frames.
+    func catchUp() {
+        for _ in buffers.indices {
+            window.setNeedsDisplay(inWindowRect: Rect(x: 0, y: 0, width: 1, height: 1))
+            paint()
+        }
     }
 
     /// Lets every timer due within `seconds` fire, a turn per millisecond while a cache build
@@ -127,14 +134,15 @@ final class Rig {
         }
     }
 
-    /// Paints what changed into the next buffer, as the host does after a batch of events.
+    /// Paints what changed into the next buffer, as the host does after a batch of events. As
+    /// there, a turn that changed nothing paints nothing: the other buffer catches up (copies)
+    /// with the next frame that does.
     func paint() {
         let dirty = window.takeDirtyRegion()
-        if !dirty.isEmpty || !stale[next].isEmpty {
-            let newest = shown.map { buffers[$0] }
-            let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, scale: 1)
-            pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }
-        }
+        guard !dirty.isEmpty else { return }
+        let newest = shown.map { buffers[$0] }
+        let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, scale: 1)
+        pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }
         shown = next
         stale[next] = DirtyRegion()
         for other in buffers.indices where other != next { stale[other].add(dirty) }
