@@ -3,7 +3,8 @@
 // mutter's remote-desktop API). No plugin stamps these compositors' events, so the figures are
 // the app's own (`--latency`): the input event's timestamp (the compositor's, whole
 // milliseconds) to the commit, the app's share (reading the input to the commit) and its CPU
-// time, and, through wp_presentation, the input to the moment the frame was shown.
+// time, and, through wp_presentation, the input to the moment the frame was shown. Beside it,
+// weston-simple-touch under the same fingers, its figures read from its protocol log.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ protocol BenchDesktop: AnyObject {
     var home: String { get }
     var runtimeDirectory: String { get }
     func launch(_ executable: String, _ arguments: [String], name: String?, environment: [String: String]) throws -> ChildProcess
-    func appWindow(process: ChildProcess) throws -> (x: Double, y: Double, width: Double, height: Double)
+    func appWindow(process: ChildProcess, appID: String) throws -> (x: Double, y: Double, width: Double, height: Double)
     func touchDown(_ id: Int, x: Double, y: Double) throws
     func touchMotion(_ id: Int, x: Double, y: Double) throws
     func touchUp(_ id: Int) throws
@@ -25,15 +26,15 @@ protocol BenchDesktop: AnyObject {
 }
 
 extension KWinSession: BenchDesktop {
-    func appWindow(process: ChildProcess) throws -> (x: Double, y: Double, width: Double, height: Double) {
-        let w = try waitForWindow(appID: "org.touchtracker.TouchTracker", process: process)
+    func appWindow(process: ChildProcess, appID: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+        let w = try waitForWindow(appID: appID, process: process)
         return (w.x, w.y, w.width, w.height)
     }
 }
 
 extension GnomeSession: BenchDesktop {
-    func appWindow(process: ChildProcess) throws -> (x: Double, y: Double, width: Double, height: Double) {
-        let w = try waitForWindow(appID: "org.touchtracker.TouchTracker", process: process)
+    func appWindow(process: ChildProcess, appID: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+        let w = try waitForWindow(appID: appID, process: process)
         return (w.x, w.y, w.width, w.height)
     }
 }
@@ -68,10 +69,55 @@ struct DesktopLatencies {
     }
 }
 
+/// weston-simple-touch's figures under a desktop, read from its own protocol log
+/// (`WAYLAND_DEBUG=client`): each `wl_surface.commit` against the oldest touch event received
+/// since the commit before, as the app's `--latency` counts. input→commit starts at the event's
+/// timestamp, the share at the moment libwayland dispatched the event. Logging every message costs
+/// the peer a few microseconds each, so its figures read a little long.
+struct PeerLatencies {
+    var toCommit = makeLatencies(), share = makeLatencies()
+    var frames = 0
+
+    /// `clock` is the realtime clock (µs) and the monotonic clock (s) read together: libwayland
+    /// stamps its log with the low 32 bits of realtime microseconds.
+    init(log: String, clock: (realtimeMicros: UInt64, monotonic: Double)) {
+        func monotonic(_ stamp: Substring) -> Double? {
+            let parts = stamp.trimmingCharacters(in: .whitespaces).split(separator: ".")
+            guard parts.count == 2, let ms = UInt64(parts[0]), let us = UInt64(parts[1]) else { return nil }
+            let micros = UInt32(truncatingIfNeeded: ms * 1000 + us)
+            let delta = Int32(bitPattern: micros &- UInt32(truncatingIfNeeded: clock.realtimeMicros))
+            return clock.monotonic + Double(delta) / 1e6
+        }
+        var pending: (event: Double, read: Double)?
+        for line in log.split(separator: "\n") {
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]"),
+                  let at = monotonic(line[line.index(after: line.startIndex)..<close]) else { continue }
+            let message = line[line.index(after: close)...]
+            if message.contains(" -> wl_surface@"), message.contains(".commit(") {
+                guard let input = pending else { continue }
+                pending = nil
+                frames += 1
+                _ = toCommit.record(UInt64(max(1, (at - input.event) * 1e6)))
+                _ = share.record(UInt64(max(1, (at - input.read) * 1e6)))
+                continue
+            }
+            // down(serial, time, ...), up(serial, time, id), motion(time, ...)
+            guard pending == nil, message.contains("wl_touch@"), let open = message.firstIndex(of: "(") else { continue }
+            let arguments = message[message.index(after: open)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let index: Int
+            if message.contains(".motion(") { index = 0 } else if message.contains(".down(") || message.contains(".up(") { index = 1 } else { continue }
+            guard arguments.count > index, let time = UInt32(arguments[index]) else { continue }
+            // The timestamp is the low 32 bits of the monotonic clock in ms: its age, modulo 2^32.
+            let age = UInt32(truncatingIfNeeded: UInt64(at * 1000)) &- time
+            pending = (age < 10_000 ? at - Double(age) / 1000 : at, at)
+        }
+    }
+}
+
 extension TouchTrackerBench {
     func desktopSweep(appPath: String, targets: inout Targets) throws {
         let seconds = quick ? 3.0 : 8.0
-        say("\n## Under KWin 5.27 and GNOME Shell 43: ten fingers at 60 Hz for \(seconds) s, the app's own figures (--latency; ms)")
+        say("\n## Under KWin 5.27 and GNOME Shell 43: ten fingers at 60 Hz for \(seconds) s, the app's own figures (--latency; ms), and weston-simple-touch's from its protocol log (WAYLAND_DEBUG)")
         say("input→commit starts at the compositor's event timestamp, which is in whole milliseconds: it reads up to 1 ms long.")
         say("desktop   drawing                          frames  input→commit p50  p99     app's share p50  p99     CPU p99   input→shown p50  p99      commit→shown p50  refresh")
         let desktops: [(String, () throws -> BenchDesktop)] = [
@@ -88,6 +134,19 @@ extension TouchTrackerBench {
                 continue
             }
             defer { session.stop() }
+            var peer: PeerLatencies?
+            if !noReference {
+                do {
+                    let result = try measurePeerOnDesktop(session, seconds: seconds)
+                    func p(_ h: Latencies, _ q: Double) -> String { formatMs(Double(h.valueAtPercentile(q)) / 1000) }
+                    say(pad(name, 10) + pad("weston-simple-touch", 33) + pad("\(result.frames)", 8)
+                        + pad(p(result.toCommit, 50), 18) + pad(p(result.toCommit, 99), 8)
+                        + pad(p(result.share, 50), 17) + pad(p(result.share, 99), 8) + "(from its protocol log)")
+                    peer = result
+                } catch {
+                    say(pad(name, 10) + pad("weston-simple-touch", 33) + "failed: \(error)")
+                }
+            }
             for drawing in [CanvasDrawing.empty, .dense(denseLines)] {
                 do {
                     let result = try measureOnDesktop(session, appPath: appPath, drawing: drawing, seconds: seconds)
@@ -98,6 +157,13 @@ extension TouchTrackerBench {
                         + pad(p(result.toPresented, 50), 17) + pad(p(result.toPresented, 99), 9)
                         + pad(p(result.commitToPresented, 50), 18) + (result.refresh.map { formatMs($0) } ?? "-")
                         + (result.discarded > 0 ? "  (\(result.discarded) frames replaced before shown)" : ""))
+                    if let peer, result.toCommit.totalCount > 0 {
+                        func ratio(_ a: Latencies, _ b: Latencies, _ q: Double) -> String {
+                            String(format: "%.1fx", Double(a.valueAtPercentile(q)) / Double(max(1, b.valueAtPercentile(q))))
+                        }
+                        say(pad("", 10) + "against weston-simple-touch: input→commit p50 \(ratio(result.toCommit, peer.toCommit, 50)), p99 \(ratio(result.toCommit, peer.toCommit, 99));"
+                            + " share p50 \(ratio(result.share, peer.share, 50)), p99 \(ratio(result.share, peer.share, 99))")
+                    }
                     if result.cpu.totalCount > 0 {
                         let cpu = Double(result.cpu.valueAtPercentile(99)) / 1000, wall = Double(result.share.valueAtPercentile(99)) / 1000
                         let most = Double(result.cpu.max) / 1000
@@ -119,7 +185,7 @@ extension TouchTrackerBench {
         if drawing.lines > 0 { try Self.writeDrawing(drawing.strokes(in: canvas), to: file) }
         let child = try session.launch(appPath, ["--file", file, "--latency"], name: "touchtracker", environment: [:])
         defer { child.stop() }
-        let window = try session.appWindow(process: child)
+        let window = try session.appWindow(process: child, appID: "org.touchtracker.TouchTracker")
         // The fingers start once the app is idle: its drawing read and its line cache made.
         var last = cpuSeconds(pid: child.pid) ?? 0
         let idleBy = tt_monotonic_now() + 30
@@ -130,7 +196,33 @@ extension TouchTrackerBench {
             last = now
         } while tt_monotonic_now() < idleBy
         let logStart = child.standardError.utf8.count
-        var fingers = Fingers(area: Area(x: window.x, y: window.y + 40, width: window.width, height: window.height - 40 - 130), seed: 42)
+        try playFingers(on: session, in: Area(x: window.x, y: window.y + 40, width: window.width, height: window.height - 40 - 130), seconds: seconds)
+        usleep(500_000)
+        guard child.isRunning else { throw HarnessError("the app quit: \(child.standardError.suffix(500))") }
+        let result = DesktopLatencies(log: String(decoding: child.standardError.utf8.dropFirst(logStart), as: UTF8.self))
+        guard result.frames > 0 else { throw HarnessError("no input reached the app: \(child.standardError.suffix(300))") }
+        return result
+    }
+
+    /// weston-simple-touch under the same fingers, its figures from its protocol log.
+    private func measurePeerOnDesktop(_ session: BenchDesktop, seconds: Double) throws -> PeerLatencies {
+        let child = try session.launch("/usr/bin/weston-simple-touch", [], name: "weston-simple-touch", environment: ["WAYLAND_DEBUG": "client"])
+        defer { child.stop() }
+        let window = try session.appWindow(process: child, appID: "simple-touch")
+        var realtime = timespec()
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        let clock = (realtimeMicros: UInt64(realtime.tv_sec) * 1_000_000 + UInt64(realtime.tv_nsec / 1000), monotonic: tt_monotonic_now())
+        try playFingers(on: session, in: Area(x: window.x, y: window.y, width: window.width, height: window.height), seconds: seconds)
+        usleep(500_000)
+        guard child.isRunning else { throw HarnessError("weston-simple-touch quit: \(child.standardError.suffix(500))") }
+        let result = PeerLatencies(log: child.standardError, clock: clock)
+        guard result.frames > 0 else { throw HarnessError("no input reached weston-simple-touch") }
+        return result
+    }
+
+    /// Ten fingers circling in `area` at 60 Hz for `seconds`, then lifted.
+    private func playFingers(on session: BenchDesktop, in area: Area, seconds: Double) throws {
+        var fingers = Fingers(area: area, seed: 42)
         let start = tt_monotonic_now()
         var frame = 0
         while tt_monotonic_now() - start < seconds {
@@ -149,10 +241,5 @@ extension TouchTrackerBench {
         if let lift = fingers.liftAll() {
             for case .up(let id) in parseTouchCommand(lift) { try session.touchUp(Int(id.number)) }
         }
-        usleep(500_000)
-        guard child.isRunning else { throw HarnessError("the app quit: \(child.standardError.suffix(500))") }
-        let result = DesktopLatencies(log: String(decoding: child.standardError.utf8.dropFirst(logStart), as: UTF8.self))
-        guard result.frames > 0 else { throw HarnessError("no input reached the app: \(child.standardError.suffix(300))") }
-        return result
     }
 }
