@@ -129,11 +129,58 @@ public final class CairoContext: GraphicsContext {
     /// for an opaque image such as the canvas's cache.
     public func copy(_ image: ImageSurface, clippedTo rect: Rect) {
         cairo_save(cairo)
+        defer { cairo_restore(cairo) }
         clip(to: rect)
+        if copyRows(of: image) { return }
         cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_surface(cairo, image.surface, 0, 0)
         cairo_paint(cairo)
-        cairo_restore(cairo)
+    }
+
+    /// The copy above as rows of memory, where the image's pixels fall on whole pixels of an
+    /// image target and the clip is whole pixel boxes (a frame's region is): a frame clips to
+    /// tens of boxes, and a Cairo paint costs more per box in setting up than in copying. False,
+    /// having drawn nothing, where that does not hold.
+    private func copyRows(of image: ImageSurface) -> Bool {
+        let target = cairo_get_group_target(cairo)!
+        guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32 else { return false }
+        var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
+        cairo_surface_get_device_scale(target, &sx, &sy)
+        cairo_surface_get_device_offset(target, &ox, &oy)
+        guard sx == 1, sy == 1, ox == 0, oy == 0 else { return false }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cairo, &m)
+        func whole(_ v: Double) -> Int? { abs(v - v.rounded()) < 1e-6 ? Int(v.rounded()) : nil }
+        guard m.xy == 0, m.yx == 0, m.xx == image.scale, m.yy == image.scale,
+              let dx = whole(m.x0), let dy = whole(m.y0),
+              let list = cairo_copy_clip_rectangle_list(cairo) else { return false }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return false }
+        // Every box in whole target pixels first: a box that is not means drawing nothing here.
+        // Every box in whole pixels of the target and inside the image (at dx, dy there), or
+        // Cairo does it: it clears what the image does not cover.
+        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
+        var boxes: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []
+        for r in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
+            guard let left = whole(r.x * m.xx + m.x0), let top = whole(r.y * m.yy + m.y0),
+                  let right = whole((r.x + r.width) * m.xx + m.x0), let bottom = whole((r.y + r.height) * m.yy + m.y0) else { return false }
+            let box = (x0: max(left, 0), y0: max(top, 0), x1: min(right, width), y1: min(bottom, height))
+            guard box.x0 < box.x1, box.y0 < box.y1 else { continue }
+            guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
+            boxes.append(box)
+        }
+        cairo_surface_flush(target)
+        cairo_surface_flush(image.surface)
+        guard let dst = cairo_image_surface_get_data(target), let src = cairo_image_surface_get_data(image.surface) else { return false }
+        let dstStride = Int(cairo_image_surface_get_stride(target)), srcStride = Int(cairo_image_surface_get_stride(image.surface))
+        for (x0, y0, x1, y1) in boxes {
+            for row in y0..<y1 {
+                (dst + row * dstStride + x0 * 4).update(from: src + (row - dy) * srcStride + (x0 - dx) * 4, count: (x1 - x0) * 4)
+            }
+        }
+        cairo_surface_mark_dirty(target)
+        return true
     }
 
     /// Makes every pixel of `rect` exactly `color`, ignoring what was there (no blending).

@@ -31,10 +31,11 @@ extension Window {
     /// once per frame, not once per buffer, and a copy costs a fraction of painting. Without
     /// `newest` (none yet, or another size) the stale part is painted as well.
     ///
-    /// Both are clipped to at most ``clipRects`` boxes (``PixelRegion/coarseRects(count:)``):
-    /// Cairo strokes through a clip of many boxes at several times the cost of a few, while
-    /// boxes merged as they come grew into boxes as large as the window. Returns those boxes of
-    /// the painted part, which are also the compositor's damage.
+    /// The painted part is clipped to at most ``clipRects`` boxes
+    /// (``PixelRegion/coarseRects(count:)``): Cairo strokes through a clip of many boxes at
+    /// several times the cost of a few, while boxes merged as they come grew into boxes as large
+    /// as the window. The copied part is exact: it is copied row by row, where a box costs little.
+    /// Returns the painted boxes, which are also the compositor's damage.
     @discardableResult
     public func update(_ image: ImageSurface, stale: DirtyRegion, dirty: DirtyRegion,
                        copyingFrom newest: ImageSurface?, scale: Double) -> [Rect] {
@@ -50,7 +51,7 @@ extension Window {
         // What this frame paints anyway is not copied first.
         let copied = PixelRegion(stale, scale: scale)
         copied.subtract(painted)
-        image.copyPixels(from: newest, in: PixelRegion(pixels: copied.coarseRects(count: Self.clipRects)))
+        image.copyPixels(from: newest, in: copied)
         paint(painted, into: image, scale: scale)
         return boxes
     }

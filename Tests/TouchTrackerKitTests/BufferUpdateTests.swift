@@ -158,4 +158,42 @@ struct BufferUpdateTests {
             #expect(differing == 0, "\(differing) pixels differ at scale \(scale)")
         }
     }
+
+    @Test("A1: the canvas's cache copied under a frame's boxes, row by row where it falls on whole pixels, makes the pixels Cairo's paint makes, at scale 1 and 1.5")
+    func cacheCopyMatchesCairo() {
+        var random = SplitMix(seed: 5)
+        // Whole-pixel placements (copied by rows) and fractional ones (left to Cairo).
+        let cases: [(scale: Double, offset: Point)] = [(1, .zero), (1, Point(x: 7, y: 40)), (1.5, Point(x: 0, y: 40)), (1.5, Point(x: 0.5, y: 3.25))]
+        for (scale, offset) in cases {
+            // An opaque image of random blocks, as the cache is.
+            let image = ImageSurface(size: Size(width: 120, height: 90), scale: scale)
+            let painter = CairoContext(surface: image)
+            for y in stride(from: 0.0, to: 90, by: 6) {
+                for x in stride(from: 0.0, to: 120, by: 6) {
+                    let color = Color(red: .random(in: 0...1, using: &random), green: .random(in: 0...1, using: &random),
+                                      blue: .random(in: 0...1, using: &random), alpha: 1)
+                    painter.replace(Rect(x: x, y: y, width: 6, height: 6), with: color)
+                }
+            }
+            // A frame's boxes in window pixels, one partly off the window, as the host clips.
+            let boxes = [Rect(x: 3, y: 5, width: 40, height: 17), Rect(x: 30, y: 50, width: 90, height: 30),
+                         Rect(x: 100, y: 0, width: 60, height: 200), Rect(x: -5, y: 60, width: 20, height: 10)]
+            func frame(_ copy: (CairoContext, Rect) -> Void) -> ImageSurface {
+                let target = ImageSurface(width: 200, height: 220)
+                let context = CairoContext(surface: target)
+                context.replace(Rect(x: 0, y: 0, width: 200, height: 220), with: .white)
+                context.clip(toUnionOf: boxes)
+                context.scaleBy(x: scale, y: scale)
+                context.translateBy(x: offset.x, y: offset.y)
+                copy(context, Rect(x: 2, y: 2, width: 110, height: 80))
+                target.flush()
+                return target
+            }
+            let copied = frame { $0.copy(image, clippedTo: $1) }
+            let painted = frame { $0.draw(image, clippedTo: $1) }
+            let (count, largest, first) = differences(copied, painted)
+            #expect(count == 0, "scale \(scale), offset \(offset): \(count) pixels differ, by up to \(largest), first at \(String(describing: first))")
+            #expect(copied.color(x: 60, y: 70) != .white, "scale \(scale), offset \(offset): the image was copied")
+        }
+    }
 }
