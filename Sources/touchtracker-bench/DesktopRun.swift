@@ -134,19 +134,9 @@ extension TouchTrackerBench {
                 continue
             }
             defer { session.stop() }
-            var peer: PeerLatencies?
-            if !noReference {
-                do {
-                    let result = try measurePeerOnDesktop(session, seconds: seconds)
-                    func p(_ h: Latencies, _ q: Double) -> String { formatMs(Double(h.valueAtPercentile(q)) / 1000) }
-                    say(pad(name, 10) + pad("weston-simple-touch", 33) + pad("\(result.frames)", 8)
-                        + pad(p(result.toCommit, 50), 18) + pad(p(result.toCommit, 99), 8)
-                        + pad(p(result.share, 50), 17) + pad(p(result.share, 99), 8) + "(from its protocol log)")
-                    peer = result
-                } catch {
-                    say(pad(name, 10) + pad("weston-simple-touch", 33) + "failed: \(error)")
-                }
-            }
+            // The app's figures, then weston-simple-touch's (after the app's, so that no run of
+            // the peer can leave the session in a state that costs the app's figures) and the ratios.
+            var apps: [(CanvasDrawing, DesktopLatencies)] = []
             for drawing in [CanvasDrawing.empty, .dense(denseLines)] {
                 do {
                     let result = try measureOnDesktop(session, appPath: appPath, drawing: drawing, seconds: seconds)
@@ -157,13 +147,7 @@ extension TouchTrackerBench {
                         + pad(p(result.toPresented, 50), 17) + pad(p(result.toPresented, 99), 9)
                         + pad(p(result.commitToPresented, 50), 18) + (result.refresh.map { formatMs($0) } ?? "-")
                         + (result.discarded > 0 ? "  (\(result.discarded) frames replaced before shown)" : ""))
-                    if let peer, result.toCommit.totalCount > 0 {
-                        func ratio(_ a: Latencies, _ b: Latencies, _ q: Double) -> String {
-                            String(format: "%.1fx", Double(a.valueAtPercentile(q)) / Double(max(1, b.valueAtPercentile(q))))
-                        }
-                        say(pad("", 10) + "against weston-simple-touch: input→commit p50 \(ratio(result.toCommit, peer.toCommit, 50)), p99 \(ratio(result.toCommit, peer.toCommit, 99));"
-                            + " share p50 \(ratio(result.share, peer.share, 50)), p99 \(ratio(result.share, peer.share, 99))")
-                    }
+                    apps.append((drawing, result))
                     if result.cpu.totalCount > 0 {
                         let cpu = Double(result.cpu.valueAtPercentile(99)) / 1000, wall = Double(result.share.valueAtPercentile(99)) / 1000
                         let most = Double(result.cpu.max) / 1000
@@ -174,6 +158,25 @@ extension TouchTrackerBench {
                     say(pad(name, 10) + pad(drawing.name, 33) + "failed: \(error)")
                     targets.add(false, "under \(name), \(drawing.name): the run failed")
                 }
+            }
+            guard !noReference else { continue }
+            let peer: PeerLatencies
+            do {
+                peer = try measurePeerOnDesktop(session, seconds: seconds)
+            } catch {
+                say(pad(name, 10) + pad("weston-simple-touch", 33) + "failed: \(error)")
+                continue
+            }
+            func p(_ h: Latencies, _ q: Double) -> String { formatMs(Double(h.valueAtPercentile(q)) / 1000) }
+            say(pad(name, 10) + pad("weston-simple-touch", 33) + pad("\(peer.frames)", 8)
+                + pad(p(peer.toCommit, 50), 18) + pad(p(peer.toCommit, 99), 8)
+                + pad(p(peer.share, 50), 17) + pad(p(peer.share, 99), 8) + "(from its protocol log)")
+            func ratio(_ a: Latencies, _ b: Latencies, _ q: Double) -> String {
+                String(format: "%.1fx", Double(a.valueAtPercentile(q)) / Double(max(1, b.valueAtPercentile(q))))
+            }
+            for (drawing, app) in apps where app.toCommit.totalCount > 0 {
+                say(pad("", 10) + "\(drawing.name) against weston-simple-touch: input→commit p50 \(ratio(app.toCommit, peer.toCommit, 50)), p99 \(ratio(app.toCommit, peer.toCommit, 99));"
+                    + " share p50 \(ratio(app.share, peer.share, 50)), p99 \(ratio(app.share, peer.share, 99))")
             }
         }
     }

@@ -13,7 +13,10 @@
 //                                         is taken from it or it is terminated
 //   tt-clipboard-probe offer-silent TYPE  the same, but sends nothing: it keeps each pipe open
 //   tt-clipboard-probe offer-endless TYPE the same, but sends bytes without end, until the reader
-//                                         closes its end
+//                                         closes its end. A read asked for while the probe takes
+//                                         the selection is the compositor keeping a copy (Weston's
+//                                         clipboard asks at once and reads to the end, some 2 GiB
+//                                         of an endless stream): it gets nothing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -201,6 +204,7 @@ do {
     } else {
         guard let device = probe.device, let source = probe.makeSource() else { fail("no data device") }
         var taken = false
+        var offering = false
         source.offer(mimeType: type)
         var held: [Int32] = []
         source.onEvent = { event in
@@ -209,6 +213,9 @@ do {
                 switch mode {
                 case "offer-silent":
                     held.append(fd)
+                case "offer-endless" where !offering:
+                    say("a copy asked for while taking the selection: sent nothing")
+                    close(fd)
                 case "offer-endless":
                     let block = [UInt8](repeating: UInt8(ascii: " "), count: 65536)
                     var sent = 0
@@ -227,6 +234,7 @@ do {
         device.setSelection(source: source, serial: probe.focusSerial!)
         probe.unmap()
         _ = try probe.connection.roundtrip()
+        offering = true
         say("offering")
         try probe.wait("the selection to be taken", timeout: 3600) { taken }
         exit(0)

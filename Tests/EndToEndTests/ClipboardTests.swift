@@ -124,12 +124,16 @@ struct ClipboardTests {
         }
     }
 
-    /// Starts the probe offering the clipboard in `mode` and waits until the app (run with
-    /// --verbose) has seen the offer.
+    /// Starts the probe offering the clipboard in `mode` and waits until it holds the selection
+    /// and the app (run with --verbose) has been told of an offer of that type since.
     static func probeOffer(_ arguments: [String], to app: PersistentApp) throws -> ChildProcess {
+        // Counted, not just found: an earlier probe's offer named the same type, and Weston's
+        // clipboard offers its copy of it again when that probe goes.
+        let line = "the selection offers \(arguments[1])"
+        let before = app.log.components(separatedBy: line).count
         let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), arguments)
         let deadline = Date().addingTimeInterval(10)
-        while !app.log.contains("the selection offers \(arguments[1])") {
+        while !probe.standardOutput.contains("offering") || app.log.components(separatedBy: line).count == before {
             guard Date() < deadline else {
                 probe.stop()
                 throw HarnessError("the app never saw the offer: \(probe.standardError)")
