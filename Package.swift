@@ -100,6 +100,7 @@ let package = Package(
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
             "CompositorHarness", "KWinHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
+            "WaylandHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),

@@ -293,6 +293,28 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         try helper().send("eval " + javascript.replacingOccurrences(of: "\n", with: " "))
     }
 
+    /// Turns off GNOME Shell's three-finger touchscreen swipes (up and down: the Overview; left and
+    /// right: workspaces) for the rest of the session, and returns how many it found (two in
+    /// GNOME Shell 43). The shell watches every touch on the screen and takes three fingers moving
+    /// together for itself, whatever window they are on, cancelling them in the client: ten
+    /// fingers that land and lift at different times let it now and then, and the Overview then
+    /// has every later touch. Only for sessions that measure a client's figures under many
+    /// fingers; the suite's tests leave the shell as users have it.
+    @discardableResult
+    public func disableShellTouchSwipes() throws -> Int {
+        let found = try eval("""
+            (() => { let n = 0;
+              for (const action of global.stage.get_actions()) {
+                if (action instanceof imports.gi.Clutter.GestureAction && action.get_n_touch_points() >= 3) {
+                  action.enabled = false; n += 1; } }
+              return n; })()
+            """)
+        guard let count = Int(found.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("gnome-shell did not say how many touch swipes it has: \(found)")
+        }
+        return count
+    }
+
     /// Every window gnome-shell has (toplevels, dialogs, popups), in stacking order, bottom first.
     /// A popup (an xdg_popup: a menu) reports its parent's app id.
     public func windows() throws -> [GnomeWindow] {

@@ -95,11 +95,13 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
     }
 
     // A tap on a line selects it, once the double tap has failed.
-    gesture("select (tap a line)", events: 2) {
+    let menus = rig.menusShown
+    gesture("select (tap a line; the Delete popup opens)", events: 2) {
         tap(target)
         rig.settle(seconds: 0.5)
     }
     if view.selectedStrokeID == nil { say("  (warning: the tap selected no line)") }
+    if rig.menusShown == menus { say("  (warning: the tap opened no edit menu)") }
     if let empty {
         gesture("deselect (tap where no line is)", events: 2) {
             tap(empty)

@@ -9,6 +9,7 @@ import Glibc
 import Graphics
 import TouchKit
 import TouchTrackerKit
+import WaylandHost
 
 /// One touch event as the plugin would send it.
 enum FingerEvent {
@@ -73,6 +74,10 @@ final class Rig {
     var recordsTurns = false
     var turnTimes: [Double] = []
     var pause: useconds_t = 0
+    /// The edit menu, laid out and painted as the host's popup is, in the turn that shows it.
+    private let menu = MenuPainter()
+    /// How many times the edit menu was shown.
+    var menusShown: Int { menu.shown }
 
     /// A window of `width` x `height` showing `strokes`, with its whole line cache built and
     /// both buffers painted (none of that measured).
@@ -86,6 +91,7 @@ final class Rig {
         controller = DrawViewController(drawing: Drawing(strokes: strokes))
         window.rootViewController = controller
         input = TouchInput(application: application, window: window)
+        application.menuController.presenter = menu
         buffers = (0..<2).map { _ in ImageSurface(width: width, height: height) }
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         stale = buffers.map { _ in DirtyRegion([full]) }
@@ -179,6 +185,17 @@ final class Rig {
             paint()
         }
     }
+}
+
+/// Paints the edit menu as the Wayland host's popup does when it opens (its own surface there, so
+/// only its layout and pixels count here).
+private final class MenuPainter: MenuPresenter {
+    private(set) var shown = 0
+    func presentMenu(_ items: [MenuController.Item], pointingAt rect: Rect, in window: Window) {
+        _ = WaylandHost.menuPicture(titles: items.map(\.title), scale: 1)
+        shown += 1
+    }
+    func dismissMenu() {}
 }
 
 /// Thread CPU time of `body`, in seconds.
