@@ -381,6 +381,49 @@ struct GnomeTests {
         }
     }
 
+    @Test("A2 T9: a third finger joining two that draw makes a three-finger swipe, which GNOME Shell takes: the Overview opens, the app's lines in progress are cancelled and go, and back from the Overview a finger draws again")
+    func shellTakesThreeFingers() {
+        withGnomeApp { app in
+            // Two fingers draw two red lines (two fingers are no gesture of the shell's).
+            let (starts, ends) = try app.twoFingersDown(steps: 8)
+            try app.session.waitForScreen("two red lines") { shot in
+                (0...1).allSatisfy { slot in
+                    samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
+                }
+            }
+            // A third finger lands and the three swipe up the canvas together, as a hand does.
+            var fingers = [ends[0], ends[1], app.onCanvas(650, 500)]
+            try app.down(2, fingers[2])
+            for _ in 1...15 {
+                for slot in 0..<3 {
+                    fingers[slot].y -= 20
+                    try app.move(slot, fingers[slot])
+                }
+                usleep(16_000)
+            }
+            // The Overview follows the fingers, and the app heard all three touches cancelled.
+            try waitForShell(app.session, "Main.overview.visible", "the Overview")
+            try app.waitForTrace("touchesCancelled", count: 3)
+            for slot in 0..<3 { try app.up(slot) }
+            try waitForShell(app.session, "!Main.overview.animationInProgress", "the end of the swipe")
+            try app.session.eval("Main.overview.hide()")
+            try waitForShell(app.session, "!Main.overview.visible && !Main.overview.animationInProgress", "the desktop again")
+            // Where the lines began (which the fingers did not move) and along where they were.
+            try app.session.waitForScreen("the two lines gone") { shot in
+                (0...1).allSatisfy { slot in
+                    ([(starts[slot].x, starts[slot].y)] + samples(from: starts[slot], to: ends[slot]))
+                        .allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .white }
+                }
+            }
+            // Cancelled, never ended.
+            let log = app.app.standardError
+            #expect(log.split(separator: "\n").filter { $0.contains("touchesCancelled") }.count == 3, "\(log)")
+            #expect(!log.contains("touchesEnded"), "\(log)")
+            // Touch still works: one finger draws a black line.
+            try app.drawLine(5, from: app.onCanvas(700, 150), to: app.onCanvas(700, 450))
+        }
+    }
+
     @Test("P2: under GNOME, Ctrl+C puts the drawing on mutter's clipboard; a second client reads back the app's own type and a PNG of the line")
     func copyUnderMutter() {
         withGnomeApp(arguments: ["--trace", "--verbose"]) { app in
@@ -400,5 +443,14 @@ struct GnomeTests {
             #expect(picture.width == 430 && picture.height == 30, "\(picture.width)x\(picture.height)")
             #expect(picture.pixel(x: picture.width / 2, y: picture.height / 2) == .black)
         }
+    }
+}
+
+/// Waits until `condition` (JavaScript in gnome-shell) is true; `what` names it otherwise.
+private func waitForShell(_ session: GnomeSession, _ condition: String, _ what: String, timeout: Double = 5) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try session.eval(condition).trimmingCharacters(in: .whitespacesAndNewlines) != "true" {
+        guard Date() < deadline else { throw HarnessError("gnome-shell: \(what) never came (\(condition))") }
+        usleep(50_000)
     }
 }

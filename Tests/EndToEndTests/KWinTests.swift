@@ -3,7 +3,7 @@
 // window geometry from a KWin script. KWin offers xdg-decoration and decorates with Breeze, as
 // Plasma does, so the app draws no title bar; without a decoration plugin KWin declines and the
 // app draws its own. Pointer and keys come through fake input too.
-// KWin is the only compositor here that sends a real `wl_touch.cancel`.
+// KWin sends a real `wl_touch.cancel` when told to (GNOME Shell sends one when it takes a swipe).
 //
 // The suite shares one session (the `.kwinSession` trait starts it before the first test and
 // stops it after the last); each test launches its own app and leaves the session clean
