@@ -86,6 +86,8 @@ let package = Package(
         // Private headless compositors (Weston with our plugin, Sway, GNOME Shell) driven from
         // Swift, with screenshots and child processes: the tests, the demo and the benchmark.
         .target(name: "CompositorHarness", dependencies: ["CCairo"]),
+        // Sway's input for the tests and the benchmark: a wlroots virtual pointer.
+        .target(name: "SwayHarness", dependencies: ["CompositorHarness", "Wayland", "CShims"]),
         // Headless KWin 5.27 for the end-to-end tests: touch through KDE's fake-input protocol on
         // bindings generated from its own protocols/ (test-only: the app never speaks it).
         .target(name: "KWinHarness", dependencies: ["CompositorHarness", "Wayland", "CWaylandClient"],
@@ -100,7 +102,7 @@ let package = Package(
         // An executable, so `swift test` builds it but never runs it: swift run -c release touchtracker-bench
         .executableTarget(name: "touchtracker-bench", dependencies: [
             "CompositorHarness", "KWinHarness", "TouchTrackerKit", "TouchKit", "Graphics", "CShims", "InputReplay",
-            "WaylandHost",
+            "WaylandHost", "SwayHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -120,7 +122,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "CompositorHarness", "KWinHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
+            "CompositorHarness", "KWinHarness", "SwayHarness", "Wayland", "touchtracker", "touchtracker-session", "touchtracker-bench",
             "tt-clipboard-probe",
             // The translation tests draw the window they expect to see, with the app's own views.
             "TouchKit", "Graphics", "TouchTrackerKit", "WaylandHost",

@@ -18,9 +18,14 @@ final class LatencyReporter {
     /// The oldest input not yet committed: its event time, when the app read it (monotonic s) and
     /// the main thread's CPU time then.
     private var pending: (event: Double, read: Double, cpu: Double)?
-    /// Feedback objects waiting for `presented` or `discarded`.
-    private var feedbacks: [ObjectIdentifier: WpPresentationFeedback] = [:]
+    /// Feedback objects waiting for `presented` or `discarded`, with their frame's line so far.
+    private var feedbacks: [ObjectIdentifier: (feedback: WpPresentationFeedback, frame: Int, summary: String)] = [:]
     private var frame = 0
+    /// Set once the compositor left ``unansweredLimit`` feedbacks unanswered (Sway 1.7 headless
+    /// answers hardly any): frames are then logged at their commit, without presentation.
+    private var feedbackUnanswered = false
+    /// Frames a compositor may hold unanswered: far more than it can show before answering.
+    static let unansweredLimit = 64
 
     init(logger: Logger) {
         self.logger = logger
@@ -64,9 +69,22 @@ final class LatencyReporter {
             logger.info("\(summary), no wp_presentation")
             return
         }
+        if feedbacks.count >= Self.unansweredLimit, !feedbackUnanswered {
+            // Its frames would otherwise never be logged, and their feedback objects pile up.
+            feedbackUnanswered = true
+            logger.info("latency: the compositor left \(feedbacks.count) presentation feedbacks unanswered; frames are logged at their commit from now on")
+            for (_, waiting) in feedbacks.sorted(by: { $0.value.frame < $1.value.frame }) {
+                logger.info("\(waiting.summary), no presentation feedback")
+            }
+            feedbacks.removeAll()
+        }
+        guard !feedbackUnanswered else {
+            logger.info("\(summary), no presentation feedback")
+            return
+        }
         let feedback = presentation.feedback(surface: surface)
         let key = ObjectIdentifier(feedback)
-        feedbacks[key] = feedback
+        feedbacks[key] = (feedback, number, summary)
         feedback.onEvent = { [unowned self] event in
             switch event {
             case .presented(let secondsHigh, let secondsLow, let nanoseconds, let refresh, _, _, _):

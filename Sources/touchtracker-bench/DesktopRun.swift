@@ -1,6 +1,7 @@
-// The app under the other desktops' compositors: KWin 5.27 (Plasma) and GNOME Shell 43 (mutter),
-// headless, with fingers injected the way the end-to-end tests inject them (KDE's fake input;
-// mutter's remote-desktop API). No plugin stamps these compositors' events, so the figures are
+// The app under the other desktops' compositors: KWin 5.27 (Plasma), GNOME Shell 43 (mutter) and
+// Sway 1.7 (wlroots), headless, with input injected the way the end-to-end tests inject it (KDE's
+// fake input; mutter's remote-desktop API; under Sway, which has no touch injection, a virtual
+// mouse following one finger). No plugin stamps these compositors' events, so the figures are
 // the app's own (`--latency`): the input event's timestamp (the compositor's, whole
 // milliseconds) to the commit, the app's share (reading the input to the commit) and its CPU
 // time, and, through wp_presentation, the input to the moment the frame was shown. Beside it,
@@ -11,6 +12,7 @@ import Glibc
 import CShims
 import Foundation
 import CompositorHarness
+import SwayHarness
 import KWinHarness
 
 /// What the phase needs of a desktop session.
@@ -24,7 +26,66 @@ protocol BenchDesktop: AnyObject {
     func touchUp(_ id: Int) throws
     /// Readies the session for many fingers at once, before the first run.
     func prepareForFingers() throws
+    /// Whether the fingers are touches (else a mouse follows one of them, and weston-simple-touch,
+    /// which takes only touch, has nothing to answer).
+    var injectsTouch: Bool { get }
     func stop()
+}
+
+extension BenchDesktop {
+    var injectsTouch: Bool { true }
+}
+
+/// Sway injects no touch: the mouse draws instead, following finger 0 with the left button held,
+/// through a wlroots virtual pointer. The other fingers are dropped.
+final class SwayMouseDesktop: BenchDesktop {
+    let session: SwaySession
+    private let pointer: SwayVirtualPointer
+
+    init(width: Int, height: Int) throws {
+        session = try SwaySession(SwaySession.Options(width: width, height: height))
+        do {
+            // The virtual pointer first: the seat gets its pointer capability before the app binds it.
+            pointer = try SwayVirtualPointer(session)
+            try pointer.move(x: 5, y: 5)
+        } catch {
+            session.stop()
+            throw error
+        }
+    }
+
+    var home: String { session.runtimeDirectory }
+    var runtimeDirectory: String { session.runtimeDirectory }
+    var injectsTouch: Bool { false }
+
+    func launch(_ executable: String, _ arguments: [String], name: String?, environment: [String: String]) throws -> ChildProcess {
+        try session.launch(executable, arguments, name: name, environment: environment)
+    }
+
+    func appWindow(process: ChildProcess, appID: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+        // Sway shows a new view undecorated for a moment before it tiles and decorates it.
+        let w = try session.waitForWindow(appID: appID, process: process) { $0.border != "none" }
+        return (w.content.x, w.content.y, w.content.width, w.content.height)
+    }
+
+    func touchDown(_ id: Int, x: Double, y: Double) throws {
+        guard id == 0 else { return }
+        try pointer.move(x: x, y: y)
+        try pointer.button(down: true)
+    }
+
+    func touchMotion(_ id: Int, x: Double, y: Double) throws {
+        guard id == 0 else { return }
+        try pointer.move(x: x, y: y)
+    }
+
+    func touchUp(_ id: Int) throws {
+        guard id == 0 else { return }
+        try pointer.button(down: false)
+    }
+
+    func prepareForFingers() throws {}
+    func stop() { session.stop() }
 }
 
 extension KWinSession: BenchDesktop {
@@ -130,12 +191,13 @@ struct PeerLatencies {
 extension TouchTrackerBench {
     func desktopSweep(appPath: String, targets: inout Targets) throws {
         let seconds = quick ? 3.0 : 8.0
-        say("\n## Under KWin 5.27 and GNOME Shell 43: ten fingers at 60 Hz for \(seconds) s, the app's own figures (--latency; ms), and weston-simple-touch's from its protocol log (WAYLAND_DEBUG)")
+        say("\n## Under KWin 5.27, GNOME Shell 43 and Sway 1.7: ten fingers at 60 Hz for \(seconds) s (under Sway, which injects no touch, the mouse follows one of them), the app's own figures (--latency; ms), and weston-simple-touch's from its protocol log (WAYLAND_DEBUG)")
         say("input→commit starts at the compositor's event timestamp, which is in whole milliseconds: it reads up to 1 ms long.")
         say("desktop   drawing                          frames  input→commit p50  p99     app's share p50  p99     CPU p99   input→shown p50  p99      commit→shown p50  refresh")
         let desktops: [(String, () throws -> BenchDesktop)] = [
             ("KWin", { try KWinSession(KWinSession.Options(width: 1280, height: 960)) }),
             ("GNOME", { try GnomeSession(GnomeSession.Options(width: 1280, height: 960)) }),
+            ("Sway", { try SwayMouseDesktop(width: 1280, height: 960) }),
         ]
         for (name, start) in desktops {
             let session: BenchDesktop
@@ -179,7 +241,10 @@ extension TouchTrackerBench {
                     targets.add(false, "under \(name), \(drawing.name): the run failed")
                 }
             }
-            guard !noReference else { continue }
+            if !session.injectsTouch {
+                say(pad("", 10) + "one pointer: each new line's first frame waits for the double tap to fail (the book's rule, about two frames): that wait is the p99 share")
+            }
+            guard !noReference, session.injectsTouch else { continue }
             let peer: PeerLatencies
             do {
                 peer = try measurePeerOnDesktop(session, seconds: seconds)

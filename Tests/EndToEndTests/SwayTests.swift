@@ -7,6 +7,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import SwayHarness
 
 /// One app in one private Sway; coordinates are global unless a helper says otherwise.
 final class SwayAppUnderTest {
@@ -129,6 +130,38 @@ struct SwayTests {
             try app.pointer.move(x: app.global(600, 600).x, y: app.global(600, 600).y)
             try ensure(try app.session.screenshot(), app.global(350, 600), is: .white, "the canvas under a move without the button")
             #expect(app.app.standardError.contains("touchesBegan touches=1 phase=began"), "\(app.app.standardError)")
+        }
+    }
+
+    @Test("--latency logs every frame with input under Sway too, which answers hardly any presentation feedback: once 64 wait, they and every later frame are logged at their commit")
+    func latencyWithoutPresentation() {
+        withSwayApp(arguments: ["--latency"]) { app in
+            let a = app.global(100, 100)
+            try app.pointer.move(x: a.x, y: a.y)
+            try app.pointer.button(down: true)
+            // Motions at 60 Hz, a pointer frame each, so the app reads and paints them one by one.
+            for step in 1...150 {
+                try app.pointer.move(x: a.x + Double(step % 100) * 5, y: a.y + Double(step % 100) * 3)
+                usleep(16_000)
+            }
+            try app.pointer.button(down: false)
+            func frames() -> [Int] {
+                app.app.standardError.split(separator: "\n").compactMap { line in
+                    guard let r = line.range(of: "frame "), line.contains("input→commit ") else { return nil }
+                    return Int(line[r.upperBound...].prefix { $0.isNumber })
+                }
+            }
+            let deadline = Date().addingTimeInterval(5)
+            var logged = frames()
+            while Date() < deadline {
+                usleep(200_000)
+                let now = frames()
+                if now.count == logged.count, now.count >= 70 { break }
+                logged = now
+            }
+            // Every frame from the first to the last, once each: none lost waiting for feedback.
+            #expect(logged.count >= 70 && logged.sorted() == Array(1...logged.count), "\(app.app.standardError)")
+            #expect(app.app.standardError.contains("presentation feedbacks unanswered"), "\(app.app.standardError)")
         }
     }
 

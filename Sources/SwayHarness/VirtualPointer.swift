@@ -1,23 +1,24 @@
 // A pointer for Sway, which has no input injection of its own: a client of wlroots'
 // zwlr_virtual_pointer_v1 protocol, written with our generated bindings (protocols/
 // wlr-virtual-pointer-unstable-v1.xml). Sway adds the device to its seat, so every client sees a
-// wl_pointer with the motion and buttons sent here, as from a real mouse.
+// wl_pointer with the motion and buttons sent here, as from a real mouse. The end-to-end tests and
+// the benchmark's Sway run use it.
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import Wayland
 import CompositorHarness
 
 /// A virtual mouse in a Sway session; coordinates are global (the output's layout pixels).
-final class SwayVirtualPointer {
+public final class SwayVirtualPointer {
     let connection: Connection
     let pointer: ZwlrVirtualPointerV1
     private let manager: ZwlrVirtualPointerManagerV1
     private let extent: (width: UInt32, height: UInt32)
-    private let start = Date()
 
-    init(_ session: SwaySession) throws {
+    public init(_ session: SwaySession) throws {
         connection = try Connection(name: session.socketPath)
         let registry = connection.display.getRegistry()
         var globals: [String: (name: UInt32, version: UInt32)] = [:]
@@ -40,10 +41,13 @@ final class SwayVirtualPointer {
         _ = try? connection.roundtrip()
     }
 
-    private var time: UInt32 { UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince(start) * 1000)) }
+    /// The event time: CLOCK_MONOTONIC in milliseconds, the clock compositors stamp real input
+    /// with, so that a client's input→commit (the app's `--latency`) reads true. wlroots passes
+    /// it on as it is.
+    private var time: UInt32 { UInt32(truncatingIfNeeded: Int(tt_monotonic_now() * 1000)) }
 
     /// Moves to global (x, y), as one pointer frame.
-    func move(x: Double, y: Double) throws {
+    public func move(x: Double, y: Double) throws {
         pointer.motionAbsolute(time: time, x: UInt32(max(0, x.rounded())), y: UInt32(max(0, y.rounded())),
                                xExtent: extent.width, yExtent: extent.height)
         pointer.frame()
@@ -51,7 +55,7 @@ final class SwayVirtualPointer {
     }
 
     /// Presses or releases a button (evdev code: 272 = left), as one pointer frame.
-    func button(_ code: UInt32 = 272, down: Bool) throws {
+    public func button(_ code: UInt32 = 272, down: Bool) throws {
         pointer.button(time: time, button: code, state: down ? .pressed : .released)
         pointer.frame()
         try connection.roundtrip()
