@@ -290,6 +290,27 @@ struct KWinTests {
             }
         }
     }
+    @Test("Book challenge under Plasma: a three-finger swipe up shows the palette and leaves no lines (KWin leaves three fingers to the app, where GNOME Shell takes them)")
+    func threeFingerSwipeShowsPalette() {
+        withKWinApp { app in
+            let starts = (0..<3).map { app.onCanvas(300 + Double($0) * 100, 500) }
+            for (id, p) in starts.enumerated() { try app.down(id, p) }
+            for step in 1...8 {
+                for id in 0..<3 { try app.move(id, (starts[id].x, starts[id].y - Double(step) * 25)) }
+                usleep(16_000)
+            }
+            for id in 0..<3 { try app.up(id) }
+            // The palette's first swatch (black), centred above the toolbar, as under Weston.
+            let row = 8.0 * 40 + 7 * 14
+            let swatch = (x: app.window.x + app.window.width / 2 - row / 2 + 20, y: app.window.y + app.window.height - 52 - 32)
+            try app.session.waitForScreen("the palette, and no lines") { shot in
+                shot.pixel(x: swatch.x, y: swatch.y) == .black
+                    && starts.allSatisfy { shot.pixel(x: $0.x, y: $0.y - 100) == .white }
+            }
+            #expect(!app.app.standardError.contains("touchesEnded"), "\(app.app.standardError)")
+        }
+    }
+
     @Test("Under Plasma KWin draws Breeze's title bar and the app none; a click on Breeze's close button ends the app with exit status 0, its line saved")
     func breezeDecorations() {
         withKWinApp(arguments: ["--verbose"]) { app in
