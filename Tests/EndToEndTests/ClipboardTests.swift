@@ -22,6 +22,17 @@ struct ClipboardTests {
         try session.key(29, down: false)
     }
 
+    /// Ctrl+C in `app` (run with `--verbose`), waited for until the app has taken the selection:
+    /// a client started before that (the probe, a second app) would get focus and find none.
+    static func copy(in app: PersistentApp, count: Int = 1) throws {
+        try control(46, in: app.session)
+        let deadline = Date().addingTimeInterval(10)
+        while app.app.standardError.components(separatedBy: "clipboard: offering").count - 1 < count {
+            guard Date() < deadline else { throw HarnessError("Ctrl+C took no selection: \(app.app.standardError.suffix(2000))") }
+            usleep(20_000)
+        }
+    }
+
     /// Runs the probe to read `type` from the clipboard; returns its bytes and the types offered.
     static func probeRead(_ type: String, in session: WestonSession) throws -> (bytes: Data, types: [String]) {
         let out = session.runtimeDirectory + "/probe-\(UUID().uuidString)"
@@ -49,10 +60,10 @@ struct ClipboardTests {
 
     @Test("P2: Ctrl+C puts the drawing on the clipboard; a second client reads it back as PNG (the line's pixels), SVG and the app's own type")
     func copyReadBack() {
-        withPersistentApp { app in
+        withPersistentApp(arguments: ["--verbose"]) { app in
             try app.drawLine(0, from: (100, 300), to: (500, 300))
             try app.expectScreen("the line") { pixel in pixel(300, 300) == .black }
-            try Self.control(46, in: app.session)
+            try Self.copy(in: app)
 
             let (png, types) = try Self.probeRead("image/png", in: app.session)
             #expect(types == [Self.drawingType, "image/png", "image/svg+xml"], "\(types)")
@@ -80,11 +91,11 @@ struct ClipboardTests {
 
     @Test("P3: lines copied in one app paste into a second app with its own drawing, as one step that Ctrl+Z takes back")
     func pasteIntoSecondApp() {
-        withPersistentApp { first in
+        withPersistentApp(arguments: ["--verbose"]) { first in
             try first.drawLine(0, from: (100, 200), to: (500, 200))
             try first.drawLine(0, from: (100, 400), to: (500, 400))
             try first.expectScreen("two lines") { pixel in pixel(300, 200) == .black && pixel(300, 400) == .black }
-            try Self.control(46, in: first.session)
+            try Self.copy(in: first)
 
             // The second app, on its own drawing, maps over the first and takes the focus.
             let second = try PersistentApp(session: first.session)
@@ -194,8 +205,8 @@ struct ClipboardTests {
         }
         try ("{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[" + strokes.joined(separator: ",\n") + "]}")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        withPersistentApp(file: file) { app in
-            try Self.control(46, in: app.session)
+        withPersistentApp(file: file, arguments: ["--verbose"]) { app in
+            try Self.copy(in: app)
             let probe = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"), ["stall", Self.drawingType, "30"])
             defer { probe.stop() }
             let deadline = Date().addingTimeInterval(10)
