@@ -157,29 +157,19 @@ public final class CairoContext: GraphicsContext {
               let list = cairo_copy_clip_rectangle_list(cairo) else { return false }
         defer { cairo_rectangle_list_destroy(list) }
         guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return false }
-        // Every box in whole target pixels first: a box that is not means drawing nothing here.
-        // Every box in whole pixels of the target and inside the image (at dx, dy there), or
-        // Cairo does it: it clears what the image does not cover.
+        // Every box in whole pixels of the target and inside the image (at dx, dy there), checked
+        // before anything is copied; else Cairo does it all (it clears what the image does not cover).
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
-        var boxes: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []
+        var boxes: [PixelBox] = []
         for r in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
             guard let left = whole(r.x * m.xx + m.x0), let top = whole(r.y * m.yy + m.y0),
                   let right = whole((r.x + r.width) * m.xx + m.x0), let bottom = whole((r.y + r.height) * m.yy + m.y0) else { return false }
-            let box = (x0: max(left, 0), y0: max(top, 0), x1: min(right, width), y1: min(bottom, height))
+            let box = PixelBox(x0: max(left, 0), y0: max(top, 0), x1: min(right, width), y1: min(bottom, height))
             guard box.x0 < box.x1, box.y0 < box.y1 else { continue }
             guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
             boxes.append(box)
         }
-        cairo_surface_flush(target)
-        cairo_surface_flush(image.surface)
-        guard let dst = cairo_image_surface_get_data(target), let src = cairo_image_surface_get_data(image.surface) else { return false }
-        let dstStride = Int(cairo_image_surface_get_stride(target)), srcStride = Int(cairo_image_surface_get_stride(image.surface))
-        for (x0, y0, x1, y1) in boxes {
-            for row in y0..<y1 {
-                (dst + row * dstStride + x0 * 4).update(from: src + (row - dy) * srcStride + (x0 - dx) * 4, count: (x1 - x0) * 4)
-            }
-        }
-        cairo_surface_mark_dirty(target)
+        copyPixelRows(from: image.surface, into: target, boxes, offset: (dx, dy))
         return true
     }
 

@@ -47,23 +47,13 @@ public final class ImageSurface {
 
     /// Makes the pixels of `region` those of `other`, an image of the same size.
     public func copyPixels(from other: ImageSurface, in region: PixelRegion) {
-        // Row by row rather than through Cairo: a frame's change is tens of small boxes, and a
-        // Cairo paint per box cost more in setting up than in copying.
         precondition(other.width == width && other.height == height, "copyPixels needs images of one size")
-        cairo_surface_flush(other.surface)
-        cairo_surface_flush(surface)
-        guard let src = cairo_image_surface_get_data(other.surface), let dst = cairo_image_surface_get_data(surface) else { return }
-        let srcStride = Int(cairo_image_surface_get_stride(other.surface))
-        let dstStride = Int(cairo_image_surface_get_stride(surface))
-        for box in region.rects {
-            let x0 = max(0, Int(box.minX)), x1 = min(width, Int(box.maxX))
-            let y0 = max(0, Int(box.minY)), y1 = min(height, Int(box.maxY))
-            guard x0 < x1, y0 < y1 else { continue }
-            for row in y0..<y1 {
-                (dst + row * dstStride + x0 * 4).update(from: src + row * srcStride + x0 * 4, count: (x1 - x0) * 4)
-            }
+        let boxes = region.rects.compactMap { box -> PixelBox? in
+            let b = PixelBox(x0: max(0, Int(box.minX)), y0: max(0, Int(box.minY)),
+                             x1: min(width, Int(box.maxX)), y1: min(height, Int(box.maxY)))
+            return b.x0 < b.x1 && b.y0 < b.y1 ? b : nil
         }
-        cairo_surface_mark_dirty(surface)
+        copyPixelRows(from: other.surface, into: surface, boxes, offset: (0, 0))
     }
 
     /// A copy of the pixels of `rect` (whole pixels, inside the image) to draw on aside, in this
@@ -94,16 +84,10 @@ public final class ImageSurface {
         // Within both images: a section off the image's edge is one pixel with nothing copied.
         let width = min(width, source.width - from.x, target.width - to.x)
         let height = min(height, source.height - from.y, target.height - to.y)
-        cairo_surface_flush(source.surface)
-        cairo_surface_flush(target.surface)
-        guard width > 0, height > 0, let src = cairo_image_surface_get_data(source.surface),
-              let dst = cairo_image_surface_get_data(target.surface) else { return }
-        let srcStride = Int(cairo_image_surface_get_stride(source.surface))
-        let dstStride = Int(cairo_image_surface_get_stride(target.surface))
-        for row in 0..<height {
-            (dst + (to.y + row) * dstStride + to.x * 4).update(from: src + (from.y + row) * srcStride + from.x * 4, count: width * 4)
-        }
-        cairo_surface_mark_dirty(target.surface)
+        guard width > 0, height > 0 else { return }
+        copyPixelRows(from: source.surface, into: target.surface,
+                      [PixelBox(x0: to.x, y0: to.y, x1: to.x + width, y1: to.y + height)],
+                      offset: (to.x - from.x, to.y - from.y))
     }
 
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).
@@ -164,4 +148,26 @@ final class ByteSink {
 public struct GraphicsError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A box of whole pixels, `x1` and `y1` excluded.
+struct PixelBox {
+    var x0, y0, x1, y1: Int
+}
+
+/// Copies the pixels of `boxes` (in `target`'s pixels) from the ARGB32 image `source`, which sits
+/// at `offset` in the target, row by row as memory: a frame copies tens of small boxes, and a
+/// Cairo paint per box cost more in setting up than in copying. The boxes must lie inside both.
+func copyPixelRows(from source: OpaquePointer, into target: OpaquePointer, _ boxes: [PixelBox], offset: (x: Int, y: Int)) {
+    cairo_surface_flush(target)
+    cairo_surface_flush(source)
+    guard let dst = cairo_image_surface_get_data(target), let src = cairo_image_surface_get_data(source) else { return }
+    let dstStride = Int(cairo_image_surface_get_stride(target)), srcStride = Int(cairo_image_surface_get_stride(source))
+    for box in boxes {
+        for row in box.y0..<box.y1 {
+            (dst + row * dstStride + box.x0 * 4).update(from: src + (row - offset.y) * srcStride + (box.x0 - offset.x) * 4,
+                                                          count: (box.x1 - box.x0) * 4)
+        }
+    }
+    cairo_surface_mark_dirty(target)
 }

@@ -114,6 +114,11 @@ func withApp(arguments: [String] = ["--trace"], options: WestonSession.Options =
     }
 }
 
+/// Whether every sample of the line from `a` to `b` (global points) shows `colour` in `shot`.
+func showsLine(_ shot: Screenshot, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), is colour: Pixel) -> Bool {
+    samples(from: a, to: b).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == colour }
+}
+
 /// Samples along a segment, skipping the ends (round caps and neighbours blur them).
 func samples(from a: (Double, Double), to b: (Double, Double), count: Int = 5) -> [(Double, Double)] {
     (1...count).map { i in

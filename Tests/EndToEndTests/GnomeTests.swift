@@ -186,9 +186,7 @@ struct GnomeTests {
         withGnomeApp { app in
             let (starts, ends) = try app.twoFingersDown(steps: 8)
             try app.session.waitForScreen("two red lines") { shot in
-                (0...1).allSatisfy { slot in
-                    samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
-                }
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .red) }
             }
             try app.up(0)
             let oneLifted = { (shot: Screenshot) in
@@ -387,9 +385,7 @@ struct GnomeTests {
             // Two fingers draw two red lines (two fingers are no gesture of the shell's).
             let (starts, ends) = try app.twoFingersDown(steps: 8)
             try app.session.waitForScreen("two red lines") { shot in
-                (0...1).allSatisfy { slot in
-                    samples(from: starts[slot], to: ends[slot]).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .red }
-                }
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .red) }
             }
             // A third finger lands and the three swipe up the canvas together, as a hand does.
             var fingers = [ends[0], ends[1], app.onCanvas(650, 500)]

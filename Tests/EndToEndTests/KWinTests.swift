@@ -90,7 +90,7 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
     func drawShownLine(y: Double, from x0: Double, to x1: Double) throws -> ((x: Double, y: Double), (x: Double, y: Double)) {
         let line = (onCanvas(x0, y), onCanvas(x1, y))
         try drawLine(0, from: line.0, to: line.1)
-        try session.waitForScreen("the line drawn") { Self.line($0, line.0, line.1, is: .black) }
+        try session.waitForScreen("the line drawn") { showsLine($0, line.0, line.1, is: .black) }
         return line
     }
 
@@ -126,11 +126,6 @@ final class KWinAppUnderTest: DesktopAppUnderTest {
         guard let box, box.maxX - box.minX > 20, box.maxY - box.minY > 10 else { return nil }
         return (Double(box.minX), Double(box.minY), Double(box.maxX + 1), Double(box.maxY + 1))
     }
-
-    /// Whether every sample of the line from `a` to `b` shows `colour`.
-    static func line(_ shot: Screenshot, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), is colour: Pixel) -> Bool {
-        samples(from: a, to: b).allSatisfy { shot.pixel(x: $0.0, y: $0.1) == colour }
-    }
 }
 
 /// Runs `body` with a fresh app in the suite's KWin session. An error fails the test with the
@@ -164,16 +159,16 @@ struct KWinTests {
         withKWinApp { app in
             let (starts, ends) = try app.twoFingersDown(steps: 8)
             try app.session.waitForScreen("two red lines") { shot in
-                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .red) }
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .red) }
             }
             try app.up(0)
             try app.session.waitForScreen("the first line black, the second still red") { shot in
-                KWinAppUnderTest.line(shot, starts[0], ends[0], is: .black)
-                    && KWinAppUnderTest.line(shot, starts[1], ends[1], is: .red)
+                showsLine(shot, starts[0], ends[0], is: .black)
+                    && showsLine(shot, starts[1], ends[1], is: .red)
             }
             try app.up(1)
             let shot = try app.session.waitForScreen("two black lines") { shot in
-                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .black) }
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .black) }
             }
             try ensure(shot, app.onCanvas(300, 450), is: .white, "the canvas between the lines")
             // Each finger is its own touch, located in canvas coordinates; KWin frames every
@@ -193,7 +188,7 @@ struct KWinTests {
             try app.drawLine(0, from: a, to: b)
             try app.drawLine(1, from: other.0, to: other.1)
             try app.session.waitForScreen("two black lines") { shot in
-                KWinAppUnderTest.line(shot, a, b, is: .black) && KWinAppUnderTest.line(shot, other.0, other.1, is: .black)
+                showsLine(shot, a, b, is: .black) && showsLine(shot, other.0, other.1, is: .black)
             }
             let near = app.onCanvas(400, 306)
             try app.tap(2, near)
@@ -206,7 +201,7 @@ struct KWinTests {
             // Delete is the menu's first item (Copy follows it).
             try app.tap(3, (menu.minX + 24, (menu.minY + menu.maxY) / 2))
             try app.session.waitForScreen("the selected line and the menu gone, the other line kept") { shot in
-                KWinAppUnderTest.line(shot, a, b, is: .white) && KWinAppUnderTest.line(shot, other.0, other.1, is: .black)
+                showsLine(shot, a, b, is: .white) && showsLine(shot, other.0, other.1, is: .black)
                     && KWinAppUnderTest.menu(in: shot, above: near) == nil
             }
             #expect(app.app.standardError.contains("menu: chose Delete"), "\(app.app.standardError)")
@@ -218,7 +213,7 @@ struct KWinTests {
         withKWinApp { app in
             let a = app.onCanvas(200, 200), b = app.onCanvas(400, 200)
             try app.drawLine(0, from: a, to: b)
-            try app.session.waitForScreen("the line") { shot in KWinAppUnderTest.line(shot, a, b, is: .black) }
+            try app.session.waitForScreen("the line") { shot in showsLine(shot, a, b, is: .black) }
             try app.down(1, app.onCanvas(300, 200))
             usleep(800_000)  // longer than the 0.6 s press
             try app.session.waitForScreen("the picked line green") { shot in shot.pixel(x: a.x + 50, y: a.y) == .green }
@@ -228,11 +223,11 @@ struct KWinTests {
             }
             let moved = (app.onCanvas(400, 400), app.onCanvas(600, 400))
             try app.session.waitForScreen("the line moved with the finger, still green") { shot in
-                KWinAppUnderTest.line(shot, moved.0, moved.1, is: .green) && KWinAppUnderTest.line(shot, a, b, is: .white)
+                showsLine(shot, moved.0, moved.1, is: .green) && showsLine(shot, a, b, is: .white)
             }
             try app.up(1)
             try app.session.waitForScreen("the line dropped, black, where the finger left it; no stray line") { shot in
-                KWinAppUnderTest.line(shot, moved.0, moved.1, is: .black) && KWinAppUnderTest.line(shot, a, b, is: .white)
+                showsLine(shot, moved.0, moved.1, is: .black) && showsLine(shot, a, b, is: .white)
                     && shot.pixel(x: app.onCanvas(400, 300).x, y: app.onCanvas(400, 300).y) == .white
             }
         }
@@ -244,13 +239,13 @@ struct KWinTests {
             let lines = [(app.onCanvas(100, 100), app.onCanvas(500, 100)), (app.onCanvas(100, 300), app.onCanvas(500, 300))]
             for (id, line) in lines.enumerated() { try app.drawLine(id, from: line.0, to: line.1) }
             try app.session.waitForScreen("two lines") { shot in
-                lines.allSatisfy { KWinAppUnderTest.line(shot, $0.0, $0.1, is: .black) }
+                lines.allSatisfy { showsLine(shot, $0.0, $0.1, is: .black) }
             }
             try app.tap(2, app.onCanvas(700, 500))
             usleep(100_000)
             try app.tap(3, app.onCanvas(701, 501))
             try app.session.waitForScreen("an empty canvas") { shot in
-                lines.allSatisfy { KWinAppUnderTest.line(shot, $0.0, $0.1, is: .white) }
+                lines.allSatisfy { showsLine(shot, $0.0, $0.1, is: .white) }
                     && shot.count(.white, inX: Int(app.onCanvas(690, 0).x)..<Int(app.onCanvas(712, 0).x),
                                   y: Int(app.onCanvas(0, 490).y)..<Int(app.onCanvas(0, 512).y), tolerance: 0) == 22 * 22
             }
@@ -263,17 +258,17 @@ struct KWinTests {
             let finished = (app.onCanvas(100, 600), app.onCanvas(900, 600))
             try app.drawLine(0, from: finished.0, to: finished.1)
             try app.session.waitForScreen("the finished line black") { shot in
-                KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+                showsLine(shot, finished.0, finished.1, is: .black)
             }
             let (starts, ends) = try app.twoFingersDown(steps: 6)
             try app.session.waitForScreen("two red lines beside the black one") { shot in
-                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .red) }
-                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .red) }
+                    && showsLine(shot, finished.0, finished.1, is: .black)
             }
             try app.session.touchCancel()
             try app.session.waitForScreen("the red lines gone, the black one kept") { shot in
-                (0...1).allSatisfy { KWinAppUnderTest.line(shot, starts[$0], ends[$0], is: .white) }
-                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+                (0...1).allSatisfy { showsLine(shot, starts[$0], ends[$0], is: .white) }
+                    && showsLine(shot, finished.0, finished.1, is: .black)
             }
             // The cancel came from the compositor and reached the canvas for both touches at once.
             try app.waitForTrace("touchesCancelled", count: 2)
@@ -285,8 +280,8 @@ struct KWinTests {
             let again = (app.onCanvas(700, 150), app.onCanvas(700, 450))
             try app.drawLine(5, from: again.0, to: again.1)
             try app.session.waitForScreen("a new black line") { shot in
-                KWinAppUnderTest.line(shot, again.0, again.1, is: .black)
-                    && KWinAppUnderTest.line(shot, finished.0, finished.1, is: .black)
+                showsLine(shot, again.0, again.1, is: .black)
+                    && showsLine(shot, finished.0, finished.1, is: .black)
             }
         }
     }
@@ -321,7 +316,7 @@ struct KWinTests {
             let line = (app.onCanvas(100, 200), app.onCanvas(500, 200))
             try app.drawLine(0, from: line.0, to: line.1)
             let shot = try app.session.waitForScreen("the line drawn") { shot in
-                KWinAppUnderTest.line(shot, line.0, line.1, is: .black)
+                showsLine(shot, line.0, line.1, is: .black)
             }
             // The app's first rows are canvas, not its own title bar; KWin's bar is there instead.
             try ensure(shot, app.onCanvas(300, 3), is: .white, "the canvas's top row")
@@ -346,9 +341,9 @@ struct KWinTests {
             let line = try app.drawShownLine(y: 300, from: 100, to: 600)
             let (ctrl, shift, z) = (29, 42, 44)
             try app.press(z, with: [ctrl])
-            try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
+            try app.session.waitForScreen("the line undone") { showsLine($0, line.0, line.1, is: .white) }
             try app.press(z, with: [ctrl, shift])
-            try app.session.waitForScreen("the line redone") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            try app.session.waitForScreen("the line redone") { showsLine($0, line.0, line.1, is: .black) }
         }
     }
 
@@ -372,14 +367,14 @@ struct KWinTests {
             // The line undone, the probe offers the copied drawing; once it unmaps its window KWin
             // focuses the app again, which pastes the line back where it was.
             try app.press(z, with: [ctrl])
-            try app.session.waitForScreen("the line undone") { KWinAppUnderTest.line($0, line.0, line.1, is: .white) }
+            try app.session.waitForScreen("the line undone") { showsLine($0, line.0, line.1, is: .white) }
             let offer = try app.session.launch(try HarnessPaths.executable("tt-clipboard-probe"),
                                                ["offer", "application/vnd.touchtracker.drawing+json",
                                                 String(decoding: drawing, as: UTF8.self)])
             defer { offer.stop() }
             try app.waitForLog("the selection offers application/vnd.touchtracker.drawing+json", "the app never saw the offer")
             try app.press(v, with: [ctrl])
-            try app.session.waitForScreen("the line pasted back") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            try app.session.waitForScreen("the line pasted back") { showsLine($0, line.0, line.1, is: .black) }
         }
     }
 }
@@ -431,7 +426,7 @@ extension KWinFractionalScaleTests {
             // A line 10 pt wide with its edges at canvas 294 and 304 pt.
             let line = (app.onCanvas(200, 299), app.onCanvas(600, 299))
             try app.drawLine(0, from: line.0, to: line.1)
-            try session.waitForScreen("the line") { KWinAppUnderTest.line($0, line.0, line.1, is: .black) }
+            try session.waitForScreen("the line") { showsLine($0, line.0, line.1, is: .black) }
             for scale in [1.5, 2, 1.25, 1] {
                 // The output keeps its 1280 x 960 pixels; its logical size shrinks or grows, and
                 // KWin fits the window in it.
