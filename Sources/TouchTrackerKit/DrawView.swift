@@ -654,7 +654,13 @@ public final class DrawView: View {
         let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: scale) }
         let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(quality)
-        for line in live { StrokeRenderer.draw(line, in: context) }
+        // Drafted lines as rows of pixels: a fraction of Cairo's cost for long lines.
+        let drafted = quality == .draft && (context as? CairoContext)?.strokeDraft(live.map { line in
+            DraftLine(points: line.pair.map { [$0.0, $0.1] } ?? Array(line.points), width: line.width, color: line.color)
+        }) == true
+        if !drafted {
+            for line in live { StrokeRenderer.draw(line, in: context) }
+        }
         if quality == .draft, let clock { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
     }
