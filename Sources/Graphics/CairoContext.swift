@@ -8,6 +8,10 @@ public final class CairoContext: GraphicsContext {
     let cairo: OpaquePointer
     private var fill = Color.black
     private var stroke = Color.black
+    /// The views whose sketches the window's painter draws itself into this context's target.
+    var sketchedViews: Set<ObjectIdentifier> = []
+
+    public func omitsSketch(of view: View) -> Bool { sketchedViews.contains(ObjectIdentifier(view)) }
 
     /// Draws into `surface` (the context keeps its own reference).
     public convenience init(surface: ImageSurface) {

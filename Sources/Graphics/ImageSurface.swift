@@ -10,6 +10,9 @@ public final class ImageSurface {
     public let height: Int
     /// Pixels per point: drawing is in points, so a scale-2 image of 100x100 points has 200x200 pixels.
     public let scale: Double
+    /// The sketch lines drawn into these pixels as rows, to erase in the next frame here
+    /// (SketchPainting.swift).
+    var sketched = SketchPixels()
 
     /// An image that owns its pixels, cleared to transparent.
     public init(width: Int, height: Int) {
@@ -106,6 +109,19 @@ public final class ImageSurface {
         guard a > 0 else { return .clear }
         func channel(_ shift: UInt32) -> Double { min(1, Double((v >> shift) & 0xFF) / 255 / a) }
         return Color(red: channel(16), green: channel(8), blue: channel(0), alpha: a)
+    }
+
+    /// Every pixel as premultiplied ARGB32, row after row, for tests that compare whole images.
+    public func pixelWords() -> [UInt32] {
+        flush()
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var words: [UInt32] = []
+        words.reserveCapacity(width * height)
+        for y in 0..<height {
+            words += UnsafeBufferPointer(start: UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self), count: width)
+        }
+        return words
     }
 
     /// Writes the image as PNG.

@@ -63,4 +63,11 @@ public protocol GraphicsContext: AnyObject {
     func fillPath()
     /// Adds an ellipse inscribed in the rectangle as a closed subpath.
     func addEllipse(in rect: Rect)
+    /// Whether the window's painter draws `view`'s sketch (``View/sketch()``) itself in this
+    /// context, so that the view leaves those lines out.
+    func omitsSketch(of view: View) -> Bool
+}
+
+extension GraphicsContext {
+    public func omitsSketch(of view: View) -> Bool { false }
 }

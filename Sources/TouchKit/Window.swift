@@ -146,6 +146,20 @@ open class Window: View {
         needsDisplayHandler?()
     }
 
+    /// Asks for a frame for a changed sketch (``View/setNeedsSketch()``); a host that could not
+    /// paint the frame it took asks again with this.
+    public func requestSketchFrame() {
+        sketchChanged = true
+        scheduleUpdate()
+    }
+    private var sketchChanged = false
+
+    /// The views' sketches for the frame whose dirty region was taken last (``View/sketch()``).
+    public private(set) var sketches: [WindowSketch] = []
+    /// Whether that frame must be painted for its sketches, dirty region or not: one changed, or
+    /// a view started or stopped sketching.
+    public private(set) var sketchesChanged = false
+
     /// Whether a frame has been asked for and not yet taken.
     public var needsDisplay: Bool { updateScheduled }
 
@@ -167,6 +181,11 @@ open class Window: View {
     /// only these. Empty when nothing is dirty.
     public func takeDirtyRegion() -> DirtyRegion {
         layoutIfNeeded()
+        // First: a view that stops sketching marks its lines dirty for this frame.
+        let before = sketches.map(\.view)
+        sketches = collectSketches()
+        sketchesChanged = sketchChanged || sketches.map(\.view) != before
+        sketchChanged = false
         let region = DirtyRegion(dirtyRegion.rects.map { $0.intersection(bounds).integral })
         dirtyRect = nil
         dirtyRegion.removeAll()

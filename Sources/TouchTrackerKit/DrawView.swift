@@ -442,7 +442,8 @@ public final class DrawView: View {
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             strokesInProgress[ObjectIdentifier(touch)] = line
-            setNeedsDisplay(along: old, and: line)
+            // Sketched lines are the window's to erase and draw (see sketch()).
+            if sketching { setNeedsSketch() } else { setNeedsDisplay(along: old, and: line) }
         }
     }
 
@@ -622,6 +623,46 @@ public final class DrawView: View {
         setNeedsDisplay(rects)
     }
 
+    /// Whether the last frame's live lines went to the window as a sketch.
+    private var sketching = false
+    /// The finished lines that were waiting to go into the line cache at the last sketch.
+    private var pendingAtLastSketch: Set<StrokeID> = []
+
+    /// Drafted straight live lines, while the line cache is all the canvas shows beneath them
+    /// (no selection, no lifted line, no line cache build; finished lines still waiting to go into
+    /// the cache only if they were finished since the last frame, so that the frame painting
+    /// them covers them): the window draws them as rows of pixels and erases them by copying
+    /// the cache back along those rows, instead of this view repainting bands along each line
+    /// where it was and where it is (TouchKit's Sketch). A flood of fingers flying across the
+    /// canvas then costs the lines' own pixels.
+    public override func sketch() -> Sketch? {
+        let pending = Set(cache.pending.map(\.id))
+        defer { pendingAtLastSketch = pending }
+        let lines = Array(strokesInProgress.values)
+        if !lines.isEmpty, lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }),
+           selectedStrokeID == nil, liftedStrokeID == nil, circleInProgress == nil,
+           pending.isDisjoint(with: pendingAtLastSketch),
+           let backdrop = cache.currentImage, let clock {
+            let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: backdrop.scale) }
+            if liveQuality.antialiasing(cost: cost, at: clock.now) == .draft {
+                // Lines this view drew itself (smoothed a pixel wider, some since they last
+                // moved) are repainted without them in this frame.
+                if !sketching { for line in lines { setNeedsDisplay(along: line) } }
+                sketching = true
+                liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
+                return Sketch(lines: lines.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color) },
+                              backdrop: backdrop)
+            }
+        }
+        if sketching {
+            // Back to this view: the lines are drawn where they are now (where they were is
+            // the window's to repaint).
+            sketching = false
+            for line in lines { setNeedsDisplay(along: line) }
+        }
+        return nil
+    }
+
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         if let cairo = context as? CairoContext {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
@@ -649,7 +690,7 @@ public final class DrawView: View {
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
-        let live = strokesInProgress.values.filter { $0.bounds.intersects(rect) }
+        let live = context.omitsSketch(of: self) ? [] : strokesInProgress.values.filter { $0.bounds.intersects(rect) }
         let scale = (context as? CairoContext)?.deviceScale ?? 1
         let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: scale) }
         let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast

@@ -52,6 +52,7 @@ final class ShmBuffer {
         image.flush()
         pool.base.copyMemory(from: other.pool.base, byteCount: ImageSurface.stride(forWidth: width) * height)
         image.markDirty()
+        image.pixelsCopied(from: other.image)
         stale = other.stale
     }
 

@@ -260,7 +260,7 @@ final class ToplevelWindow {
         let input = input || inputAwaitsBuffer
         guard isConfigured, wantsRedraw, frameCallback == nil || force || input else { return }
         var dirty = window.takeDirtyRegion()
-        if dirty.isEmpty {
+        if dirty.isEmpty, !window.sketchesChanged {
             guard force else {
                 wantsRedraw = false
                 return
@@ -272,6 +272,7 @@ final class ToplevelWindow {
         guard let buffer = freeBuffer(allowingSpare: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
+            if window.sketchesChanged { window.requestSketchFrame() }
             if input {
                 // The release (Weston and Sway send it as they take our next commit, mutter once
                 // it has copied the pixels) paints this at once, not at the next frame callback.
@@ -286,6 +287,10 @@ final class ToplevelWindow {
         // The buffer shown last holds every earlier change: what this one lacks is copied from it.
         let newest = buffers.filter { $0 !== buffer && $0.lastCommitted > 0 && $0.stale.isEmpty }
             .max { $0.lastCommitted < $1.lastCommitted }
+        if window.sketchesChanged, window.sketches.isEmpty != !sketching {
+            sketching = !window.sketches.isEmpty
+            logger.debug("live lines \(sketching ? "sketched by the window, as rows of pixels" : "drawn by their view again")")
+        }
         let painted = window.update(buffer.image, stale: buffer.stale, dirty: dirty, copyingFrom: newest?.image,
                                     scale: geometry.scale)
         buffer.stale.removeAll()
@@ -329,6 +334,9 @@ final class ToplevelWindow {
             logger.debug("a second window buffer, made ahead of input")
         }
     }
+
+    /// Whether the last frame had sketches (for the log).
+    private var sketching = false
 
     /// Logs input-to-commit and input-to-presentation per frame (`--latency`).
     var latencyReporter: LatencyReporter?

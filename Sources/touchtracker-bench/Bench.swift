@@ -82,6 +82,9 @@ struct TouchTrackerBench: ParsableCommand {
     @Option(help: "Seconds the ramp's highest rate must hold (default 30, or 5 with --quick).")
     var rampHold: Double?
 
+    @Option(parsing: .upToNextOption, help: "The ramp's rates, in touch events per second (default 250 to 50,000).")
+    var rampRates: [Double] = []
+
     @Flag(help: "Add the callgrind phase: instructions per frame, event and gesture (needs valgrind).")
     var callgrind = false
 

@@ -133,7 +133,7 @@ extension TouchTrackerBench {
         var run = RampRun(name: client.name, holdSeconds: holdSeconds)
         var passed: [Double] = []
         // Each step in a fresh client: a step that failed leaves it behind or gone.
-        for rate in Self.rampRates {
+        for rate in rampRates.isEmpty ? Self.rampRates : rampRates {
             var step = try rampStep(client, rate: rate, seconds: stepSeconds)
             // The p99 of a short step can be one scheduling hiccup of a busy machine: a step that
             // failed on latency alone gets a second try.

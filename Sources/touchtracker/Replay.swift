@@ -77,7 +77,8 @@ struct Replay {
                 screen = size
                 window.setNeedsDisplay()
             }
-            window.paint(window.takeDirtyRegion(), into: screen!, scale: scale)
+            // As the host paints: sketched live lines are erased and drawn by the update.
+            window.update(screen!, stale: DirtyRegion(), dirty: window.takeDirtyRegion(), copyingFrom: nil, scale: scale)
         }
         paint()
         Replayer.playHeadless(entries, into: target, clock: clock, endOfTurn: paint)

@@ -1,0 +1,256 @@
+// The window's painter side of sketches (TouchKit's Sketch): lines drawn straight into a window
+// buffer as rows of pixels (StrokeSpans), each buffer remembering the rows it holds, so that the
+// next frame in that buffer copies the view's backdrop back along exactly those rows before it
+// draws the lines where they are now. No region is built for them and nothing is stroked twice:
+// a frame costs the lines' own pixels, where bands along them cost several times as many.
+import CCairo
+import TouchKit
+
+extension ImageSurface: SketchBackdrop {}
+
+/// The sketch lines an image holds, by view: the rows of pixels they filled (to erase them) and
+/// boxes around them, a few per line (the compositor's damage).
+struct SketchPixels {
+    var spans: [ObjectIdentifier: [PixelSpan]] = [:]
+    var boxes: [ObjectIdentifier: [PixelBox]] = [:]
+
+    var isEmpty: Bool { boxes.values.allSatisfy(\.isEmpty) }
+    var allBoxes: [PixelBox] { boxes.values.flatMap { $0 } }
+
+    /// Adds one line's `runs` of `view`, in order of rows.
+    mutating func add(line runs: [PixelSpan], of view: ObjectIdentifier) {
+        spans[view, default: []] += runs
+        var box: PixelBox?
+        for run in runs {
+            if var b = box, b.y0 >> SketchDamage.blockShift == run.y >> SketchDamage.blockShift {
+                b.x0 = min(b.x0, run.x0)
+                b.x1 = max(b.x1, run.x1)
+                b.y0 = min(b.y0, run.y)
+                b.y1 = max(b.y1, run.y + 1)
+                box = b
+            } else {
+                if let box { boxes[view, default: []].append(box) }
+                box = PixelBox(x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1)
+            }
+        }
+        if let box { boxes[view, default: []].append(box) }
+    }
+
+    /// Adds what `other` holds of `view`.
+    mutating func add(_ other: SketchPixels, of view: ObjectIdentifier) {
+        spans[view, default: []] += other.spans[view] ?? []
+        boxes[view, default: []] += other.boxes[view] ?? []
+    }
+}
+
+extension ImageSurface {
+    /// Called after this image's pixels were copied whole from `other`: it holds the same
+    /// sketch lines.
+    public func pixelsCopied(from other: ImageSurface) {
+        sketched = other.sketched
+    }
+}
+
+/// A view's sketch in an image's pixels, when it can be drawn as rows of pixels: its backdrop at
+/// the image's scale and on whole pixels, its clip whole pixels, its lines opaque.
+struct PixelSketch {
+    let view: ObjectIdentifier
+    let backdrop: ImageSurface
+    /// Where the backdrop's pixel (0, 0) lies in the image.
+    let offset: (x: Int, y: Int)
+    let clip: RowBoxes
+    let lines: [(points: [(x: Double, y: Double)], radius: Double, pixel: UInt32)]
+
+    init?(_ sketch: WindowSketch, scale: Double, image: ImageSurface) {
+        guard sketch.drawable, let backdrop = sketch.backdrop as? ImageSurface, backdrop.scale == scale,
+              sketch.lines.allSatisfy({ $0.color.alpha >= 1 }) else { return nil }
+        func whole(_ v: Double) -> Int? {
+            let r = v.rounded()
+            return abs(r - v) < 1e-6 ? Int(r) : nil
+        }
+        guard let ox = whole(sketch.backdropOrigin.x * scale), let oy = whole(sketch.backdropOrigin.y * scale) else { return nil }
+        var boxes: [PixelBox] = []
+        for rect in sketch.clip {
+            guard let x0 = whole(rect.minX * scale), let y0 = whole(rect.minY * scale),
+                  let x1 = whole(rect.maxX * scale), let y1 = whole(rect.maxY * scale) else { return nil }
+            // Inside the image and the backdrop: nothing is erased from outside the backdrop.
+            let box = PixelBox(x0: max(x0, 0, ox), y0: max(y0, 0, oy),
+                               x1: min(x1, image.width, ox + backdrop.width), y1: min(y1, image.height, oy + backdrop.height))
+            if box.x0 < box.x1, box.y0 < box.y1 { boxes.append(box) }
+        }
+        view = sketch.view
+        self.backdrop = backdrop
+        offset = (ox, oy)
+        clip = RowBoxes(boxes, height: image.height)
+        lines = sketch.lines.map { line in
+            (line.points.map { (x: $0.x * scale, y: $0.y * scale) }, line.width * scale / 2, CairoContext.opaquePixel(line.color))
+        }
+    }
+
+    /// Cuts `span` to the clip; calls `body` with each piece.
+    @inline(__always)
+    func clipped(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
+        for i in clip.band(span.y) {
+            let box = clip.boxes[i]
+            guard span.y >= box.y0, span.y < box.y1 else { continue }
+            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
+            if x0 < x1 { body(x0, x1) }
+        }
+    }
+
+    /// The lines' runs of pixels cut to the clip, a list per line.
+    func runs(in image: ImageSurface) -> [[PixelSpan]] {
+        let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        return lines.map { line in
+            var runs: [PixelSpan] = []
+            StrokeSpans.forEach(line.points, radius: line.radius, limit: limit) { span in
+                clipped(span) { runs.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+            }
+            return runs
+        }
+    }
+
+    /// Copies the backdrop back into `image` along `spans` (cut to the clip), less the pixels of
+    /// `kept` (runs drawn again right after: near where a line pivots, most of it), and only
+    /// inside `within` when given.
+    func erase(_ spans: [PixelSpan], keeping kept: RowRuns, within: RowBoxes? = nil, in image: ImageSurface) {
+        guard let dst = cairo_image_surface_get_data(image.surface),
+              let src = cairo_image_surface_get_data(backdrop.surface) else { return }
+        let dstStride = Int(cairo_image_surface_get_stride(image.surface))
+        let srcStride = Int(cairo_image_surface_get_stride(backdrop.surface))
+        func copy(_ y: Int, _ x0: Int, _ x1: Int) {
+            (dst + y * dstStride + x0 * 4).update(from: src + (y - offset.y) * srcStride + (x0 - offset.x) * 4, count: (x1 - x0) * 4)
+        }
+        for span in spans {
+            clipped(span) { x0, x1 in
+                if let within {
+                    for i in within.band(span.y) {
+                        let box = within.boxes[i]
+                        guard span.y >= box.y0, span.y < box.y1 else { continue }
+                        let a = max(x0, box.x0), b = min(x1, box.x1)
+                        if a < b { kept.subtracting(span.y, a, b, copy) }
+                    }
+                } else {
+                    kept.subtracting(span.y, x0, x1, copy)
+                }
+            }
+        }
+    }
+
+    /// Fills `runs` (of the lines, in order) into `image`.
+    func fill(_ runs: [[PixelSpan]], in image: ImageSurface) {
+        guard let data = cairo_image_surface_get_data(image.surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(image.surface))
+        for (line, runs) in zip(lines, runs) {
+            for run in runs {
+                UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
+                    .assumingMemoryBound(to: UInt32.self).update(repeating: line.pixel, count: run.x1 - run.x0)
+            }
+        }
+    }
+
+    /// Adds to `record` the rows of pixels the lines cover, not cut to the clip (for a frame
+    /// that paints them through the view instead).
+    static func addRows(of sketch: WindowSketch, scale: Double, image: ImageSurface, to record: inout SketchPixels) {
+        let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        for line in sketch.lines {
+            var rows: [PixelSpan] = []
+            // A pixel wider each way: the view's own stroke may smooth or round its edge differently.
+            StrokeSpans.forEach(line.points.map { (x: $0.x * scale, y: $0.y * scale) }, radius: line.width * scale / 2 + 1.5,
+                                limit: limit) { rows.append($0) }
+            record.add(line: rows, of: sketch.view)
+        }
+    }
+}
+
+/// Runs of pixels indexed by row.
+struct RowRuns {
+    private let runs: [PixelSpan]
+    /// Row y's runs are runs[start[y]..<start[y + 1]].
+    private let start: [Int32]
+
+    init(_ lists: [[PixelSpan]], height: Int) {
+        var count = [Int32](repeating: 0, count: height + 1)
+        for list in lists { for run in list where run.y >= 0 && run.y < height { count[run.y + 1] += 1 } }
+        for y in 0..<height { count[y + 1] += count[y] }
+        var next = count
+        var sorted = [PixelSpan](repeating: PixelSpan(y: 0, x0: 0, x1: 0), count: Int(count[height]))
+        for list in lists {
+            for run in list where run.y >= 0 && run.y < height {
+                sorted[Int(next[run.y])] = run
+                next[run.y] += 1
+            }
+        }
+        // Each row's runs in order of x, once, so that cutting them away needs no sorting.
+        sorted.withUnsafeMutableBufferPointer { all in
+            for y in 0..<height where count[y + 1] - count[y] > 1 {
+                var row = UnsafeMutableBufferPointer(rebasing: all[Int(count[y])..<Int(count[y + 1])])
+                row.sort { $0.x0 < $1.x0 }
+            }
+        }
+        runs = sorted
+        start = count
+    }
+
+    /// Calls `body` with the pieces of x0..<x1 of row `y` that none of the row's runs cover.
+    @inline(__always)
+    func subtracting(_ y: Int, _ x0: Int, _ x1: Int, _ body: (Int, Int, Int) -> Void) {
+        guard y >= 0, y + 1 < start.count else { return body(y, x0, x1) }
+        let range = Int(start[y])..<Int(start[y + 1])
+        switch range.count {
+        case 0:
+            body(y, x0, x1)
+        case 1:
+            let run = runs[range.lowerBound]
+            if run.x1 <= x0 || run.x0 >= x1 { return body(y, x0, x1) }
+            if x0 < run.x0 { body(y, x0, run.x0) }
+            if run.x1 < x1 { body(y, run.x1, x1) }
+        default:
+            // Several lines cross the row: cut the covered parts away in order of x.
+            var from = x0
+            for i in range {
+                let run = runs[i]
+                guard run.x1 > from else { continue }
+                guard run.x0 < x1 else { break }
+                if from < run.x0 { body(y, from, run.x0) }
+                from = max(from, run.x1)
+            }
+            if from < x1 { body(y, from, x1) }
+        }
+    }
+}
+
+enum SketchDamage {
+    /// Boxes are kept within blocks of 32 rows: a straight line crosses a block in a narrow box.
+    static let blockShift = 5
+
+    /// `boxes` (each within one block of rows) merged where they overlap or nearly meet within
+    /// a block, as rectangles (image pixels); blocks are paired up until at most `limit` remain,
+    /// so the compositor gets a few boxes however many lines there are.
+    static func rects(covering boxes: [PixelBox], limit: Int = 128) -> [Rect] {
+        guard !boxes.isEmpty else { return [] }
+        var shift = blockShift
+        var merged = boxes
+        while true {
+            var buckets: [Int: [PixelBox]] = [:]
+            for box in merged { buckets[box.y0 >> shift, default: []].append(box) }
+            merged = []
+            for (_, bucket) in buckets {
+                let sorted = bucket.sorted { $0.x0 < $1.x0 }
+                var current = sorted[0]
+                for box in sorted.dropFirst() {
+                    if box.x0 <= current.x1 + 16 {
+                        current = PixelBox(x0: current.x0, y0: min(current.y0, box.y0), x1: max(current.x1, box.x1), y1: max(current.y1, box.y1))
+                    } else {
+                        merged.append(current)
+                        current = box
+                    }
+                }
+                merged.append(current)
+            }
+            if merged.count <= limit || shift >= 12 { break }
+            shift += 1
+        }
+        return merged.map { Rect(x: Double($0.x0), y: Double($0.y0), width: Double($0.x1 - $0.x0), height: Double($0.y1 - $0.y0)) }
+    }
+}

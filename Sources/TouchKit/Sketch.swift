@@ -1,0 +1,123 @@
+// Lines a view shows above its own drawing that change every frame: lines under fingers flying
+// across the canvas. Marked dirty, each frame would repaint a band along every such line, twice
+// (where it was and where it is), then copy the same again into the other buffer. Handed to the
+// window as a sketch, they are drawn by the window's painter straight into its buffer as rows of
+// pixels, and erased along those rows by copying back the view's backdrop, a picture of what the
+// view shows beneath them: the work follows the lines' own pixels, and no region is built for
+// them. Much as a CAShapeLayer is composited by the render server and not drawn by its view.
+
+/// A picture the window's painter can copy pixels from (the graphics layer's images).
+public protocol SketchBackdrop: AnyObject {}
+
+/// One round-capped, round-joined, opaque polyline of a sketch, drawn without smoothing.
+public struct SketchLine: Equatable, Sendable {
+    public var points: [Point]
+    public var width: Double
+    public var color: Color
+
+    public init(points: [Point], width: Double, color: Color) {
+        self.points = points
+        self.width = width
+        self.color = color
+    }
+}
+
+/// What a view hands the window for one frame (``View/sketch()``).
+public struct Sketch {
+    /// In the view's coordinates.
+    public var lines: [SketchLine]
+    /// What the view draws beneath the lines, its pixel (0, 0) at the view's bounds origin, at
+    /// the window's scale: everything the view itself draws where they lie, and nothing else.
+    public var backdrop: SketchBackdrop
+
+    public init(lines: [SketchLine], backdrop: SketchBackdrop) {
+        self.lines = lines
+        self.backdrop = backdrop
+    }
+}
+
+/// A view's sketch for one frame, placed in the window.
+public struct WindowSketch {
+    public let view: ObjectIdentifier
+    /// In window points.
+    public let lines: [SketchLine]
+    public let backdrop: SketchBackdrop
+    /// Where the backdrop's pixel (0, 0) lies, in window points.
+    public let backdropOrigin: Point
+    /// The window rectangles the lines may show in: the view's visible part, less the views
+    /// drawn above it.
+    public let clip: [Rect]
+    /// False when a translucent view lies above part of it: the lines must show through that
+    /// view, so the frame paints them through the views instead.
+    public let drawable: Bool
+}
+
+extension Window {
+    /// Every visible view's sketch (``View/sketch()``), back to front, in window points. Asked
+    /// for as the frame's dirty region is taken, so that a view that stops sketching can mark
+    /// its lines dirty for the same frame.
+    func collectSketches() -> [WindowSketch] {
+        var sketches: [WindowSketch] = []
+        collectSketches(from: self, visible: bounds, origin: .zero, into: &sketches)
+        return sketches
+    }
+
+    /// `visible`: the part of `view` not cut off by its ancestors, in window points; `origin`:
+    /// where its bounds' origin lies in the window.
+    private func collectSketches(from view: View, visible: Rect, origin: Point, into sketches: inout [WindowSketch]) {
+        if let sketch = view.sketch() {
+            let (clip, covered) = Self.uncovered(visible, by: view)
+            sketches.append(WindowSketch(
+                view: ObjectIdentifier(view),
+                lines: sketch.lines.map { line in
+                    var moved = line
+                    moved.points = line.points.map { Point(x: $0.x + origin.x, y: $0.y + origin.y) }
+                    return moved
+                },
+                backdrop: sketch.backdrop, backdropOrigin: origin,
+                clip: clip, drawable: covered))
+        }
+        for sub in view.subviews where !sub.isHidden && sub.alpha >= 0.01 {
+            let frame = sub.frame.offsetBy(dx: origin.x - view.bounds.origin.x, dy: origin.y - view.bounds.origin.y)
+            let shown = frame.intersection(visible)
+            guard !shown.isEmpty else { continue }
+            let subOrigin = Point(x: frame.minX - sub.bounds.origin.x, y: frame.minY - sub.bounds.origin.y)
+            collectSketches(from: sub, visible: shown, origin: subOrigin, into: &sketches)
+        }
+    }
+
+    /// `rect` less the frames of the visible views drawn after `view` (its later siblings and
+    /// those of its ancestors), as a few rectangles; and whether each of those views that meets
+    /// `rect` hides what lies beneath it (an opaque background at full alpha).
+    private static func uncovered(_ rect: Rect, by view: View) -> (pieces: [Rect], covered: Bool) {
+        var pieces = [rect]
+        var covered = true
+        var child = view
+        while let parent = child.superview {
+            guard let index = parent.subviews.firstIndex(where: { $0 === child }) else { break }
+            for later in parent.subviews[(index + 1)...] where !later.isHidden && later.alpha >= 0.01 {
+                let frame = parent.convert(later.frame, to: nil)
+                guard frame.intersects(rect) else { continue }
+                let hides = later.alpha >= 1 && (later.isOpaque || (later.backgroundColor?.alpha ?? 0) >= 1)
+                if !hides { covered = false }
+                pieces = pieces.flatMap { $0.subtracting(frame) }
+            }
+            child = parent
+        }
+        return (pieces, covered)
+    }
+}
+
+extension Rect {
+    /// This rectangle less `other`: up to four rectangles (above, below, left, right of it).
+    func subtracting(_ other: Rect) -> [Rect] {
+        let cut = intersection(other)
+        guard !cut.isEmpty else { return [self] }
+        var parts: [Rect] = []
+        if cut.minY > minY { parts.append(Rect(x: minX, y: minY, width: width, height: cut.minY - minY)) }
+        if cut.maxY < maxY { parts.append(Rect(x: minX, y: cut.maxY, width: width, height: maxY - cut.maxY)) }
+        if cut.minX > minX { parts.append(Rect(x: minX, y: cut.minY, width: cut.minX - minX, height: cut.height)) }
+        if cut.maxX < maxX { parts.append(Rect(x: cut.maxX, y: cut.minY, width: maxX - cut.maxX, height: cut.height)) }
+        return parts
+    }
+}

@@ -1,0 +1,177 @@
+// Live lines handed to the window as a sketch (TouchKit's Sketch, Graphics' SketchPainting):
+// drawn into the window's buffers as rows of pixels and erased along those rows from the line
+// cache, each buffer remembering what it holds. Whatever happens between frames, every buffer
+// must show what a full repaint shows, and the damage must cover every pixel that changed.
+import Graphics
+import Testing
+import TouchKit
+import TouchTrackerKit
+
+@Suite("Sketched live lines")
+struct SketchTests {
+    /// Lines from the top of the canvas to its bottom: ten cost well over the smoothing budget,
+    /// so while they move they are drafted.
+    static func landTen(_ canvas: Canvas) {
+        for i in 0..<10 { canvas.down(Int32(i), 20 + Double(i) * 36, 12) }
+        canvas.frame()
+    }
+
+    @Test("A1: drafted live lines go to the window as a sketch over the line cache, and moving them marks nothing of the canvas dirty")
+    func movingLinesAreSketched() throws {
+        let canvas = Canvas()
+        _ = canvas.laidOutRender()
+        Self.landTen(canvas)
+        _ = canvas.window.takeDirtyRegion()
+        // The first motion is marked as before: the lines were the canvas's own until then.
+        for i in 0..<10 { canvas.move(Int32(i), 370 - Double(i) * 36, 230) }
+        canvas.frame()
+        _ = canvas.window.takeDirtyRegion()
+        for i in 0..<10 { canvas.move(Int32(i), 380 - Double(i) * 36, 220) }
+        canvas.frame()
+        let dirty = canvas.window.takeDirtyRegion()
+        let sketch = try #require(canvas.window.sketches.first)
+        #expect(canvas.window.sketches.count == 1)
+        #expect(sketch.lines.count == 10)
+        #expect(sketch.lines.allSatisfy { $0.color == DrawView.inProgressColor })
+        #expect(sketch.lines.contains { $0.points == [Point(x: 20, y: 12), Point(x: 380, y: 220)] })
+        // Clipped to the canvas, above the toolbar.
+        #expect(sketch.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
+        #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
+        #expect(canvas.window.sketchesChanged)
+
+        // Once the fingers rest, the lines are smooth again, drawn by the canvas itself.
+        canvas.clock.advance(by: 0.1)
+        let smooth = canvas.window.takeDirtyRegion()
+        #expect(canvas.window.sketches.isEmpty)
+        #expect(!smooth.isEmpty)
+    }
+
+    /// The frames a buffer is painted in: as the host does, each buffer copies from the one
+    /// shown last what it lacks and paints the frame's change; a third buffer joins midway as a
+    /// copy of the newest (a spare made while the compositor holds the others).
+    final class Buffers {
+        let canvas: Canvas
+        let scale: Double
+        var images: [ImageSurface]
+        var stale: [DirtyRegion]
+        var shown: Int?
+        var next = 0
+        /// The pixels the compositor shows: the last committed buffer's.
+        var onScreen: [UInt32]
+
+        init(_ canvas: Canvas, scale: Double) {
+            self.canvas = canvas
+            self.scale = scale
+            let (w, h) = (Int(400 * scale), Int(300 * scale))
+            images = [ImageSurface(width: w, height: h), ImageSurface(width: w, height: h)]
+            stale = [DirtyRegion([canvas.window.bounds]), DirtyRegion([canvas.window.bounds])]
+            onScreen = images[0].pixelWords()
+        }
+
+        func addSpare() {
+            let newest = images[shown ?? 0]
+            let spare = ImageSurface(width: newest.width, height: newest.height)
+            spare.copyPixels(from: newest, in: PixelRegion(pixels: [Rect(x: 0, y: 0, width: Double(newest.width), height: Double(newest.height))]))
+            spare.pixelsCopied(from: newest)
+            images.append(spare)
+            stale.append(stale[shown ?? 0])
+        }
+
+        /// Paints a frame into the next buffer; returns an error message or nil.
+        func frame(_ label: String) -> String? {
+            let dirty = canvas.window.takeDirtyRegion()
+            guard !dirty.isEmpty || canvas.window.sketchesChanged else { return nil }
+            let image = images[next]
+            let damage = canvas.window.update(image, stale: stale[next], dirty: dirty,
+                                              copyingFrom: shown.map { images[$0] }, scale: scale)
+            stale[next] = DirtyRegion()
+            for other in images.indices where other != next { stale[other].add(dirty) }
+            shown = next
+            next = (next + 1) % images.count
+            let full = ImageSurface(width: image.width, height: image.height)
+            canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: full, scale: scale)
+            let pixels = image.pixelWords(), expected = full.pixelWords()
+            defer { onScreen = pixels }
+            // Cairo's smoothed lines may differ by a pixel's partial coverage through another
+            // clip; a line left behind or missing differs by far more (red on white or black).
+            func far(_ a: UInt32, _ b: UInt32) -> Bool {
+                a != b && (0..<4).contains { abs(Int((a >> UInt32($0 * 8)) & 0xFF) - Int((b >> UInt32($0 * 8)) & 0xFF)) > 96 }
+            }
+            if let i = pixels.indices.first(where: { far(pixels[$0], expected[$0]) }) {
+                let count = pixels.indices.count { far(pixels[$0], expected[$0]) }
+                return "\(label): \(count) pixels differ from a full repaint, first (\(i % image.width), \(i / image.width)): \(String(pixels[i], radix: 16)) instead of \(String(expected[i], radix: 16))"
+            }
+            // The same holds for a smoothed edge a frame repaints beyond what changed (its boxes
+            // are coarser), which the other buffers keep as they had it.
+            var damaged = [Bool](repeating: false, count: pixels.count)
+            for box in damage {
+                for y in max(0, Int(box.minY))..<min(image.height, Int(box.maxY)) {
+                    for x in max(0, Int(box.minX))..<min(image.width, Int(box.maxX)) { damaged[y * image.width + x] = true }
+                }
+            }
+            let undamaged = pixels.indices.filter { !damaged[$0] && far(pixels[$0], onScreen[$0]) }
+            if let i = undamaged.first {
+                return "\(label): \(undamaged.count) changed pixels outside the damage, first (\(i % image.width), \(i / image.width))"
+            }
+            return nil
+        }
+    }
+
+    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while sketched lines move, land, lift, rest, pass under the palette and a spare buffer joins",
+          arguments: [1.0, 2.0])
+    func buffersMatchAFullRepaint(scale: Double) {
+        for seed in UInt64(1)...3 {
+            var random = SplitMix(seed: seed)
+            let finished: [Stroke] = (0..<20).map { i in
+                .line(StrokeID(i + 1), from: Point(x: Double(i) * 19, y: 5), to: Point(x: 390 - Double(i) * 17, y: 230), color: .black, width: 6)
+            }
+            let canvas = Canvas(drawing: Drawing(strokes: finished))
+            canvas.window.layoutIfNeeded()
+            let buffers = Buffers(canvas, scale: scale)
+            if let error = buffers.frame("the first frame") { Issue.record("\(error)"); return }
+            Self.landTen(canvas)
+            var down = Set(0..<10)
+            for n in 0..<30 {
+                for i in down.sorted() where Bool.random(using: &random) || n % 7 == 0 {
+                    canvas.move(Int32(i), Double.random(in: 2...398, using: &random), Double.random(in: 2...240, using: &random))
+                }
+                var what = "frame \(n) (seed \(seed), scale \(scale))"
+                switch Int.random(in: 0..<12, using: &random) {
+                case 0 where down.count > 6:
+                    let i = down.sorted().randomElement(using: &random)!
+                    canvas.up(Int32(i))
+                    down.remove(i)
+                    what += ", a finger lifted"
+                case 1:
+                    let i = (0..<10).first { !down.contains($0) }
+                    if let i {
+                        canvas.down(Int32(i), Double.random(in: 2...398, using: &random), 20)
+                        down.insert(i)
+                        what += ", a finger landed"
+                    }
+                case 2:
+                    canvas.controller.isPaletteVisible.toggle()
+                    what += ", the palette \(canvas.controller.isPaletteVisible ? "shown" : "hidden")"
+                case 3:
+                    // The fingers rest: the lines are drawn smooth by the canvas.
+                    canvas.clock.advance(by: 0.1)
+                    what += ", the fingers rested"
+                default:
+                    break
+                }
+                canvas.frame()
+                if n == 20 { buffers.addSpare() }
+                if let error = buffers.frame(what) {
+                    Issue.record("\(error)")
+                    return
+                }
+                // Finished lines go into the line cache on the next turn.
+                canvas.clock.advance(by: 0.001)
+                if let error = buffers.frame(what + ", the turn after") {
+                    Issue.record("\(error)")
+                    return
+                }
+            }
+        }
+    }
+}
