@@ -191,20 +191,6 @@ public final class CairoContext: GraphicsContext {
     }
 }
 
-/// A line to stroke unsmoothed (``CairoContext/strokeDraft(_:)``): a round-capped, round-joined
-/// polyline in user space.
-public struct DraftLine {
-    public var points: [Point]
-    public var width: Double
-    public var color: Color
-
-    public init(points: [Point], width: Double, color: Color) {
-        self.points = points
-        self.width = width
-        self.color = color
-    }
-}
-
 extension CairoContext {
     /// Strokes `lines` without smoothing, as rows of pixels written straight into the image
     /// (``StrokeSpans``): the pixels whose centres lie within half a line's width of it, what
@@ -215,7 +201,7 @@ extension CairoContext {
     /// Returns false, having drawn nothing, where only Cairo can: a colour not opaque, a target
     /// that is not an ARGB32 image, a rotated or unevenly scaled transformation, or a clip that
     /// is not whole pixels.
-    public func strokeDraft(_ lines: [DraftLine]) -> Bool {
+    public func strokeDraft(_ lines: [SketchLine]) -> Bool {
         guard lines.allSatisfy({ $0.color.alpha >= 1 }) else { return false }
         let target = cairo_get_target(cairo)
         guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,

@@ -636,9 +636,10 @@ public final class DrawView: View {
     /// where it was and where it is (TouchKit's Sketch). A flood of fingers flying across the
     /// canvas then costs the lines' own pixels.
     public override func sketch() -> Sketch? {
-        let pending = Set(cache.pending.map(\.id))
+        let pending = cache.pending.isEmpty ? [] : Set(cache.pending.map(\.id))
         defer { pendingAtLastSketch = pending }
-        let lines = Array(strokesInProgress.values)
+        guard !strokesInProgress.isEmpty || sketching else { return nil }
+        let lines = strokesInProgress.values
         if !lines.isEmpty, lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }),
            selectedStrokeID == nil, liftedStrokeID == nil, circleInProgress == nil,
            pending.isDisjoint(with: pendingAtLastSketch),
@@ -697,7 +698,7 @@ public final class DrawView: View {
         context.setAntialiasing(quality)
         // Drafted lines as rows of pixels: a fraction of Cairo's cost for long lines.
         let drafted = quality == .draft && (context as? CairoContext)?.strokeDraft(live.map { line in
-            DraftLine(points: line.pair.map { [$0.0, $0.1] } ?? Array(line.points), width: line.width, color: line.color)
+            SketchLine(points: line.pair.map { [$0.0, $0.1] } ?? Array(line.points), width: line.width, color: line.color)
         }) == true
         if !drafted {
             for line in live { StrokeRenderer.draw(line, in: context) }

@@ -34,7 +34,7 @@ struct DraftLineTests {
                         Rect(x: 140 * scale, y: 20 * scale, width: 100 * scale, height: 120 * scale)]
             context.clip(toUnionOf: clip)
             context.scaleBy(x: scale, y: scale)
-            #expect(context.strokeDraft([DraftLine(points: points, width: width, color: .red)]))
+            #expect(context.strokeDraft([SketchLine(points: points, width: width, color: .red)]))
             let r = width * scale / 2
             let pixels = points.map { Point(x: $0.x * scale, y: $0.y * scale) }
             for y in 0..<image.height {
@@ -58,7 +58,7 @@ struct DraftLineTests {
     func fallsBack() {
         let image = ImageSurface(width: 100, height: 100)
         let context = CairoContext(surface: image)
-        let line = DraftLine(points: [Point(x: 10, y: 10), Point(x: 90, y: 90)], width: 8, color: .red)
+        let line = SketchLine(points: [Point(x: 10, y: 10), Point(x: 90, y: 90)], width: 8, color: .red)
         var translucent = line
         translucent.color = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
         #expect(!context.strokeDraft([line, translucent]))
@@ -70,7 +70,7 @@ struct DraftLineTests {
     @Test("Ten long lines past the drafting budget are drawn by rows of pixels as Cairo would draw them: the same pixels but for a few on their edges")
     func sameAsCairo() {
         let lines = (0..<10).map { i in
-            DraftLine(points: [Point(x: 5 + Double(i) * 20, y: 5), Point(x: 230 - Double(i) * 15, y: 150)], width: 10, color: .red)
+            SketchLine(points: [Point(x: 5 + Double(i) * 20, y: 5), Point(x: 230 - Double(i) * 15, y: 150)], width: 10, color: .red)
         }
         let rows = ImageSurface(width: Self.size.width, height: Self.size.height)
         #expect(CairoContext(surface: rows).strokeDraft(lines))
