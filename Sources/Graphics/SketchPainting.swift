@@ -119,7 +119,15 @@ struct PixelSketch {
         let dstStride = Int(cairo_image_surface_get_stride(image.surface))
         let srcStride = Int(cairo_image_surface_get_stride(backdrop.surface))
         func copy(_ y: Int, _ x0: Int, _ x1: Int) {
-            (dst + y * dstStride + x0 * 4).update(from: src + (y - offset.y) * srcStride + (x0 - offset.x) * 4, count: (x1 - x0) * 4)
+            let to = UnsafeMutableRawPointer(dst + y * dstStride + x0 * 4).assumingMemoryBound(to: UInt32.self)
+            let from = UnsafeRawPointer(src + (y - offset.y) * srcStride + (x0 - offset.x) * 4).assumingMemoryBound(to: UInt32.self)
+            // Most runs are a few pixels (the sliver a line moved by): a call to memmove costs
+            // more than copying them.
+            if x1 - x0 <= 16 {
+                for i in 0..<(x1 - x0) { to[i] = from[i] }
+            } else {
+                to.update(from: from, count: x1 - x0)
+            }
         }
         for span in spans {
             clipped(span) { x0, x1 in
@@ -232,21 +240,16 @@ enum SketchDamage {
         var shift = blockShift
         var merged = boxes
         while true {
-            var buckets: [Int: [PixelBox]] = [:]
-            for box in merged { buckets[box.y0 >> shift, default: []].append(box) }
+            // In order of block, then of x: a box merges with the one before it in its block.
+            let sorted = merged.sorted { ($0.y0 >> shift, $0.x0) < ($1.y0 >> shift, $1.x0) }
             merged = []
-            for (_, bucket) in buckets {
-                let sorted = bucket.sorted { $0.x0 < $1.x0 }
-                var current = sorted[0]
-                for box in sorted.dropFirst() {
-                    if box.x0 <= current.x1 + 16 {
-                        current = PixelBox(x0: current.x0, y0: min(current.y0, box.y0), x1: max(current.x1, box.x1), y1: max(current.y1, box.y1))
-                    } else {
-                        merged.append(current)
-                        current = box
-                    }
+            merged.reserveCapacity(sorted.count)
+            for box in sorted {
+                if let last = merged.last, last.y0 >> shift == box.y0 >> shift, box.x0 <= last.x1 + 16 {
+                    merged[merged.count - 1] = PixelBox(x0: last.x0, y0: min(last.y0, box.y0), x1: max(last.x1, box.x1), y1: max(last.y1, box.y1))
+                } else {
+                    merged.append(box)
                 }
-                merged.append(current)
             }
             if merged.count <= limit || shift >= 12 { break }
             shift += 1

@@ -69,7 +69,7 @@ extension Window {
             let (clip, covered) = Self.uncovered(visible, by: view)
             sketches.append(WindowSketch(
                 view: ObjectIdentifier(view),
-                lines: sketch.lines.map { line in
+                lines: origin == .zero ? sketch.lines : sketch.lines.map { line in
                     var moved = line
                     moved.points = line.points.map { Point(x: $0.x + origin.x, y: $0.y + origin.y) }
                     return moved
