@@ -64,7 +64,7 @@ final class LatencyReporter {
         let number = frame
         let commit = tt_monotonic_now()
         let cpu = tt_thread_cpu_now() - input.cpu
-        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms, \(ms(cpu)) ms of it on the CPU)"
+        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms, \(ms(cpu)) ms of it on the CPU; read at \(microseconds(input.read)), committed at \(microseconds(commit)) µs)"
         guard let presentation else {
             logger.info("\(summary), no wp_presentation")
             return
@@ -110,6 +110,9 @@ final class LatencyReporter {
         let monotonic = tt_monotonic_now()
         return Double(other.tv_sec) + Double(other.tv_nsec) / 1e9 - monotonic
     }
+
+    /// A monotonic time in whole microseconds, to match against the compositor's own records.
+    private func microseconds(_ seconds: Double) -> String { String(UInt64((seconds * 1e6).rounded())) }
 
     private func ms(_ seconds: Double) -> String {
         let hundredths = Int((seconds * 100_000).rounded())

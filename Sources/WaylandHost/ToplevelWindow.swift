@@ -69,6 +69,14 @@ final class ToplevelWindow {
 
     /// The host's clock (seconds), for the buffers' ages.
     var now: () -> Double = { 0 }
+    /// Sends wl_display.sync: its `done` follows every event the compositor sent while taking
+    /// our requests before it.
+    var sync: () -> WlCallback? = { nil }
+    /// A sync sent while every buffer was held, not yet answered.
+    private var releaseCheck: WlCallback?
+    /// The newest commit a sync's `done` has followed: the compositor had taken it by then, and
+    /// sent the release of the buffer it replaced, if it was going to.
+    private var commitTakenAt = -1.0
 
     /// Whether buffers beyond the two in steady use exist (the host then calls
     /// ``releaseSpareBuffers()`` once they may have aged).
@@ -269,7 +277,7 @@ final class ToplevelWindow {
         }
         // A spare buffer only for a frame that answers input (or a configure): anything else can
         // wait for the compositor to release one, and a spare is as big as the window.
-        guard let buffer = freeBuffer(allowingSpare: input || force) else {
+        guard let buffer = freeBuffer(answeringInput: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
             if window.sketchesChanged { window.requestSketchFrame() }
@@ -347,15 +355,55 @@ final class ToplevelWindow {
 
     private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
 
-    private func freeBuffer(allowingSpare: Bool) -> ShmBuffer? {
+    private func freeBuffer(answeringInput: Bool) -> ShmBuffer? {
         // The free buffer shown most recently lacks the least: under a compositor that lets go
         // of a buffer once it has copied it (mutter), that is the one just shown, which needs
         // nothing copied; Weston keeps the shown one until the next commit.
         if let free = buffers.filter({ !$0.isBusy }).max(by: { $0.lastCommitted < $1.lastCommitted }) { return free }
-        guard buffers.count < (allowingSpare ? Self.maxBuffers : 2) else { return nil }
-        let buffer = makeBuffer()
-        if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
-        return buffer
+        let newestCommit = buffers.map(\.lastCommitted).max() ?? 0
+        switch Self.whenEveryBufferIsHeld(count: buffers.count, answeringInput: answeringInput,
+                                          compositorTookNewestCommit: commitTakenAt >= newestCommit) {
+        case .waitForRelease:
+            return nil
+        case .askCompositor:
+            // Weston, Sway and mutter send the release of the buffer our last commit replaced as
+            // they take that commit (a busy one takes it late, but could not have shown a newer
+            // one sooner): waiting costs a round trip, where a spare costs its frame about 7 ms of
+            // page faults at 1920x1080. KWin keeps replaced buffers until its next repaint; its
+            // answer comes with none released, and the spare made then stays while input does.
+            guard releaseCheck == nil, let callback = sync() else { return nil }
+            releaseCheck = callback
+            callback.onEvent = { [unowned self] event in
+                guard case .done = event else { return }
+                self.releaseCheck = nil
+                self.commitTakenAt = newestCommit
+                self.redrawIfNeeded()
+            }
+            return nil
+        case .makeBuffer:
+            let buffer = makeBuffer()
+            if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
+            return buffer
+        }
+    }
+
+    /// What a frame does when the compositor holds every buffer.
+    enum HeldBufferChoice: Equatable {
+        /// Make one: the second of the steady pair, or a spare.
+        case makeBuffer
+        /// Ask whether the compositor has taken our newest commit (wl_display.sync), and wait for
+        /// the answer or a release.
+        case askCompositor
+        /// Wait for a release, however long (frames without input, or no more spares).
+        case waitForRelease
+    }
+
+    /// Decides for a frame that finds all `count` buffers held; `compositorTookNewestCommit`: a
+    /// sync sent after our newest commit has been answered.
+    static func whenEveryBufferIsHeld(count: Int, answeringInput: Bool, compositorTookNewestCommit: Bool) -> HeldBufferChoice {
+        if count < 2 { return .makeBuffer }
+        guard answeringInput, count < maxBuffers else { return .waitForRelease }
+        return compositorTookNewestCommit ? .makeBuffer : .askCompositor
     }
 
     /// A new buffer, a copy of the newest.

@@ -142,6 +142,7 @@ public final class WaylandHost {
                                   title: title, appID: appID, logger: logger)
         toplevel.latencyReporter = latencyReporter
         toplevel.now = { [unowned self] in self.clock.now }
+        toplevel.sync = { [unowned self] in self.connection.display.sync() }
         if let fractionalScaleManager, let viewporter {
             toplevel.enableFractionalScale(manager: fractionalScaleManager, viewporter: viewporter)
         }

@@ -37,6 +37,8 @@ struct LatencyReport {
     /// Frames with no commit (or no repaint) by the end of the recording.
     var withoutCommit = 0
     var withoutRepaint = 0
+    /// Each frame's input and commit times (CLOCK_MONOTONIC, ns; commit 0 for none).
+    var records: [(input: UInt64, commit: UInt64)] = []
 
     init(_ reply: String) throws {
         let fields = reply.split(separator: " ")
@@ -48,6 +50,7 @@ struct LatencyReport {
         for record in fields.dropFirst(3) {
             let t = record.split(separator: ":").compactMap { UInt64($0) }
             guard t.count == 3 else { throw HarnessError("bad latency record \(record)") }
+            records.append((t[0], t[1]))
             if t[1] >= t[0], t[1] > 0 {
                 _ = toCommit.record(max(1, (t[1] - t[0]) / 1000))
             } else {

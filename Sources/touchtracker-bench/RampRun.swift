@@ -111,6 +111,8 @@ struct RampStep {
     /// With --breakdown: the app's own share of each frame (reading the input to the commit) and
     /// that share's CPU time, so a late frame tells whether the app was slow or waited.
     var appShare: (wall: Latencies, cpu: Latencies)?
+    /// With --breakdown: where the late frames' time went.
+    var lateFrames: LateFrames?
     var held: Bool { failure == nil }
 }
 
@@ -165,6 +167,7 @@ extension TouchTrackerBench {
             say("    the app's share, read→commit: p50 \(formatMs(wall.p50)) p99 \(formatMs(wall.p99)) max \(formatMs(Double(wall.max) / 1000)) ms, over 2 ms \(wall.count(above: 2_000))/\(wall.totalCount);"
                 + " on the CPU: p50 \(formatMs(cpu.p50)) p99 \(formatMs(cpu.p99)) max \(formatMs(Double(cpu.max) / 1000)) ms")
         }
+        if let late = step.lateFrames, late.count > 0 { say("    \(late.summary)") }
     }
 
     func rampStep(_ client: Client, rate: Double, seconds: Double) throws -> RampStep {
@@ -177,13 +180,19 @@ extension TouchTrackerBench {
         let frameRate = rate / 6
         let dt = 1 / frameRate
         var step = RampStep(rate: rate, seconds: seconds, achieved: 0, commitP99: 0, maxBacklog: 0)
-        // Warm-up: the first fingers land, not recorded.
-        for _ in 0..<5 { try control.send(stream.frame(at: 0, dt: dt)) }
+        // Warm-up, not recorded: the first fingers land and move, so the app is drawing (a finger
+        // that only lands waits a quarter of a second for the double-tap to fail, longer than
+        // `settle` waits for quiet), and its one-time costs are paid.
+        var deviceTime = 0.0
+        for _ in 0..<30 {
+            try control.send(stream.frame(at: deviceTime, dt: dt))
+            deviceTime += dt
+            usleep(2_000)
+        }
         try settle(running.session, pid: running.pid)
         stream.resetCount()
         try control.send("latency start \(running.pid)")
         let begin = tt_monotonic_now()
-        var deviceTime = 0.0
         var nextBacklog = begin + 0.1
         do {
             while tt_monotonic_now() - begin < seconds {
@@ -211,12 +220,18 @@ extension TouchTrackerBench {
             if let lift = stream.liftAll() { try control.send(lift) }
             usleep(200_000)
             try control.send("latency stop")
-            let latency = try LatencyReport(control.send("latency report", timeout: 60))
+            let reply = try control.send("latency report", timeout: 60)
+            // Kept with the run's files: each frame's input, commit and repaint times, to set
+            // against the app's own log (--latency) of when it read and committed.
+            if keepFiles { try? reply.write(toFile: running.session.runtimeDirectory + "/latency-records.txt", atomically: false, encoding: .utf8) }
+            let latency = try LatencyReport(reply)
             step.commitP99 = latency.toCommit.p99
             step.frames = latency.frames
             step.late = Int(latency.toCommit.count(above: 2_000)) + latency.withoutCommit
             if breakdown, client.isApp {
-                step.appShare = appShare(inLog: String(decoding: running.child.standardError.utf8.dropFirst(logStart), as: UTF8.self))
+                let log = String(decoding: running.child.standardError.utf8.dropFirst(logStart), as: UTF8.self)
+                step.appShare = appShare(inLog: log)
+                step.lateFrames = LateFrames(records: latency.records, appLog: log)
             }
             if step.failure == nil, step.late > max(3, latency.frames / 100) {
                 step.failure = "input waited over 2 ms for a commit in \(step.late) of \(latency.frames) frames"

@@ -82,3 +82,24 @@ struct ResizeBorderTests {
         }
     }
 }
+
+@Suite("Window buffers held by the compositor")
+struct HeldBufferTests {
+    @Test("A frame answering input asks whether the compositor has taken the last commit before it makes a spare; other frames wait for a release")
+    func heldBuffers() {
+        func choice(_ count: Int, input: Bool, taken: Bool) -> ToplevelWindow.HeldBufferChoice {
+            ToplevelWindow.whenEveryBufferIsHeld(count: count, answeringInput: input, compositorTookNewestCommit: taken)
+        }
+        // The second buffer of the steady pair is made whatever the frame.
+        #expect(choice(1, input: false, taken: false) == .makeBuffer)
+        // Until the compositor has taken the last commit, the release of the buffer it replaced
+        // may be on its way (Weston, Sway, mutter): a spare would cost more than the wait.
+        #expect(choice(2, input: true, taken: false) == .askCompositor)
+        // It took the commit and kept every buffer (KWin until its repaint): a spare.
+        #expect(choice(2, input: true, taken: true) == .makeBuffer)
+        #expect(choice(3, input: true, taken: true) == .makeBuffer)
+        // No spare for a frame without input, nor beyond the most buffers.
+        #expect(choice(2, input: false, taken: true) == .waitForRelease)
+        #expect(choice(ToplevelWindow.maxBuffers, input: true, taken: true) == .waitForRelease)
+    }
+}
