@@ -59,11 +59,11 @@ struct PixelSketch {
     /// Where the backdrop's pixel (0, 0) lies in the image.
     let offset: (x: Int, y: Int)
     let clip: RowBoxes
-    let lines: [(points: [(x: Double, y: Double)], radius: Double, pixel: UInt32)]
+    let lines: [(points: [(x: Double, y: Double)], radius: Double, pixel: UInt32, smooth: Bool)]
 
     init?(_ sketch: WindowSketch, scale: Double, image: ImageSurface) {
         guard sketch.drawable, let backdrop = sketch.backdrop as? ImageSurface, backdrop.scale == scale,
-              sketch.lines.allSatisfy({ $0.color.alpha >= 1 }) else { return nil }
+              sketch.lines.allSatisfy({ $0.color.alpha >= 1 && (!$0.smooth || $0.points.count <= 2) }) else { return nil }
         func whole(_ v: Double) -> Int? {
             let r = v.rounded()
             return abs(r - v) < 1e-6 ? Int(r) : nil
@@ -83,7 +83,7 @@ struct PixelSketch {
         offset = (ox, oy)
         clip = RowBoxes(boxes, height: image.height)
         lines = sketch.lines.map { line in
-            (line.points.map { (x: $0.x * scale, y: $0.y * scale) }, line.width * scale / 2, CairoContext.opaquePixel(line.color))
+            (line.points.map { (x: $0.x * scale, y: $0.y * scale) }, line.width * scale / 2, CairoContext.opaquePixel(line.color), line.smooth)
         }
     }
 
@@ -98,13 +98,40 @@ struct PixelSketch {
         }
     }
 
-    /// The lines' runs of pixels cut to the clip, a list per line.
-    func runs(in image: ImageSurface) -> [[PixelSpan]] {
+    /// One line's pixels in an image, cut to the clip.
+    struct LineRuns {
+        /// Every pixel the line touches: what it fills or blends, and what is erased next time.
+        var covered: [PixelSpan] = []
+        /// The pixels it covers whole (all of `covered` for a line without smoothing): nothing
+        /// under them shows, so they need not be erased first.
+        var solid: [PixelSpan] = []
+        /// A smooth line's whole pixels per row, from `innerTop` on (x1 <= x0: none), not cut.
+        var inner: [(x0: Int32, x1: Int32)] = []
+        var innerTop = 0
+    }
+
+    /// The lines' runs of pixels cut to the clip, per line. A smooth line touches the pixels whose
+    /// centres lie within half a pixel more than its half width, and covers whole those within
+    /// half a pixel less (its coverage of a pixel is taken as r + 0.5 - d, clamped, d the
+    /// distance of the pixel's centre from the segment: a one-pixel box filter of its edge).
+    func runs(in image: ImageSurface) -> [LineRuns] {
         let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
         return lines.map { line in
-            var runs: [PixelSpan] = []
-            StrokeSpans.forEach(line.points, radius: line.radius, limit: limit) { span in
-                clipped(span) { runs.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+            var runs = LineRuns()
+            let outer = line.smooth ? line.radius + 0.5 : line.radius
+            StrokeSpans.forEach(line.points, radius: outer, limit: limit) { span in
+                clipped(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+            }
+            guard line.smooth else {
+                runs.solid = runs.covered
+                return runs
+            }
+            var first = true
+            StrokeSpans.forEach(line.points, radius: line.radius - 0.5, limit: limit) { span in
+                if first { runs.innerTop = span.y; first = false }
+                while runs.innerTop + runs.inner.count < span.y { runs.inner.append((0, 0)) }
+                runs.inner.append((Int32(span.x0), Int32(span.x1)))
+                clipped(span) { runs.solid.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
             }
             return runs
         }
@@ -145,16 +172,57 @@ struct PixelSketch {
         }
     }
 
-    /// Fills `runs` (of the lines, in order) into `image`.
-    func fill(_ runs: [[PixelSpan]], in image: ImageSurface) {
+    /// Draws the lines (`runs`, in order) into `image`: whole pixels filled, a smooth line's
+    /// edge pixels blended over what is there by its coverage.
+    func fill(_ runs: [LineRuns], in image: ImageSurface) {
         guard let data = cairo_image_surface_get_data(image.surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(image.surface))
         for (line, runs) in zip(lines, runs) {
-            for run in runs {
-                UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
-                    .assumingMemoryBound(to: UInt32.self).update(repeating: line.pixel, count: run.x1 - run.x0)
+            guard line.smooth else {
+                for run in runs.covered {
+                    UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
+                        .assumingMemoryBound(to: UInt32.self).update(repeating: line.pixel, count: run.x1 - run.x0)
+                }
+                continue
+            }
+            let p = line.points[0], q = line.points.count > 1 ? line.points[1] : line.points[0]
+            let dx = q.x - p.x, dy = q.y - p.y
+            let lengthSquared = dx * dx + dy * dy
+            let edge = line.radius + 0.5
+            let pixel = line.pixel
+            for run in runs.covered {
+                let row = UnsafeMutableRawPointer(data + run.y * stride).assumingMemoryBound(to: UInt32.self)
+                let i = run.y - runs.innerTop
+                let (i0, i1) = i >= 0 && i < runs.inner.count ? (Int(runs.inner[i].x0), Int(runs.inner[i].x1)) : (0, 0)
+                let s0 = max(run.x0, i0), s1 = min(run.x1, i1)
+                if s0 < s1 { (row + s0).update(repeating: pixel, count: s1 - s0) }
+                let cy = Double(run.y) + 0.5 - p.y
+                func blend(_ x: Int) {
+                    let cx = Double(x) + 0.5 - p.x
+                    let t = lengthSquared > 0 ? min(1, max(0, (cx * dx + cy * dy) / lengthSquared)) : 0
+                    let ex = cx - t * dx, ey = cy - t * dy
+                    let coverage = edge - (ex * ex + ey * ey).squareRoot()
+                    guard coverage > 0 else { return }
+                    guard coverage < 1 else { return row[x] = pixel }
+                    row[x] = Self.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
+                }
+                if s0 < s1 {
+                    for x in run.x0..<s0 { blend(x) }
+                    for x in s1..<run.x1 { blend(x) }
+                } else {
+                    for x in run.x0..<run.x1 { blend(x) }
+                }
             }
         }
+    }
+
+    /// `source` over `destination` (premultiplied ARGB) at `coverage` in 0...256.
+    @inline(__always)
+    static func blend(_ source: UInt32, over destination: UInt32, coverage a: UInt32) -> UInt32 {
+        let b = 256 - a
+        let redBlue = ((source & 0xFF00FF) &* a &+ (destination & 0xFF00FF) &* b) >> 8 & 0xFF00FF
+        let alphaGreen = (((source >> 8) & 0xFF00FF) &* a &+ ((destination >> 8) & 0xFF00FF) &* b) & 0xFF00FF00
+        return redBlue | alphaGreen
     }
 
     /// Adds to `record` the rows of pixels the lines cover, not cut to the clip (for a frame

@@ -87,7 +87,7 @@ extension Window {
         let runs = drawn.map { $0.runs(in: image) }
         image.flush()
         for (sketch, runs) in zip(drawn, runs) {
-            let kept = RowRuns(runs, height: image.height)
+            let kept = RowRuns(runs.map(\.solid), height: image.height)
             sketch.erase(held.spans[sketch.view] ?? [], keeping: kept, in: image)
             // Pixels copied from `newest` may hold its lines.
             if let copied {
@@ -100,7 +100,7 @@ extension Window {
         image.flush()
         for (sketch, runs) in zip(drawn, runs) {
             sketch.fill(runs, in: image)
-            for line in runs { now.add(line: line, of: sketch.view) }
+            for line in runs { now.add(line: line.covered, of: sketch.view) }
         }
         image.markDirty()
         image.sketched = now

@@ -9,16 +9,20 @@
 /// A picture the window's painter can copy pixels from (the graphics layer's images).
 public protocol SketchBackdrop: AnyObject {}
 
-/// One round-capped, round-joined, opaque polyline of a sketch, drawn without smoothing.
+/// One round-capped, round-joined, opaque polyline of a sketch.
 public struct SketchLine: Equatable, Sendable {
     public var points: [Point]
     public var width: Double
     public var color: Color
+    /// Edges smoothed (each edge pixel blended by how much of it the line covers), for a straight
+    /// line (at most two points); otherwise every pixel whose centre the line covers is filled.
+    public var smooth: Bool
 
-    public init(points: [Point], width: Double, color: Color) {
+    public init(points: [Point], width: Double, color: Color, smooth: Bool = false) {
         self.points = points
         self.width = width
         self.color = color
+        self.smooth = smooth
     }
 }
 

@@ -588,7 +588,8 @@ public final class DrawView: View {
     private func polishLiveLines() {
         guard let clock else { return liveQuality.reset() }
         if liveQuality.polishFired(at: clock.now) {
-            for line in strokesInProgress.values { setNeedsDisplay(along: line) }
+            // Sketched lines are smoothed by the window's next sketch.
+            if sketching { setNeedsSketch() } else { for line in strokesInProgress.values { setNeedsDisplay(along: line) } }
         } else {
             liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
         }
@@ -628,13 +629,13 @@ public final class DrawView: View {
     /// The finished lines that were waiting to go into the line cache at the last sketch.
     private var pendingAtLastSketch: Set<StrokeID> = []
 
-    /// Drafted straight live lines, while the line cache is all the canvas shows beneath them
-    /// (no selection, no lifted line, no line cache build; finished lines still waiting to go into
+    /// Straight live lines, while the line cache is all the canvas shows beneath them (no
+    /// selection, no lifted line, no line cache build; finished lines still waiting to go into
     /// the cache only if they were finished since the last frame, so that the frame painting
-    /// them covers them): the window draws them as rows of pixels and erases them by copying
-    /// the cache back along those rows, instead of this view repainting bands along each line
-    /// where it was and where it is (TouchKit's Sketch). A flood of fingers flying across the
-    /// canvas then costs the lines' own pixels.
+    /// them covers them): the window draws them as rows of pixels, their edges smoothed unless
+    /// the frame drafts them (LiveLineQuality), and erases them by copying the cache back along
+    /// those rows, instead of this view repainting bands along each line where it was and where
+    /// it is (TouchKit's Sketch). Fingers moving, ten or a flood, then cost the lines' own pixels.
     public override func sketch() -> Sketch? {
         let pending = cache.pending.isEmpty ? [] : Set(cache.pending.map(\.id))
         defer { pendingAtLastSketch = pending }
@@ -645,15 +646,14 @@ public final class DrawView: View {
            pending.isDisjoint(with: pendingAtLastSketch),
            let backdrop = cache.currentImage, let clock {
             let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: backdrop.scale) }
-            if liveQuality.antialiasing(cost: cost, at: clock.now) == .draft {
-                // Lines this view drew itself (smoothed a pixel wider, some since they last
-                // moved) are repainted without them in this frame.
-                if !sketching { for line in lines { setNeedsDisplay(along: line) } }
-                sketching = true
-                liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
-                return Sketch(lines: lines.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color) },
-                              backdrop: backdrop)
-            }
+            let drafted = liveQuality.antialiasing(cost: cost, at: clock.now) == .draft
+            // Lines this view drew itself (some since they last moved) are repainted without
+            // them in this frame.
+            if !sketching { for line in lines { setNeedsDisplay(along: line) } }
+            sketching = true
+            if drafted { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
+            return Sketch(lines: lines.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color, smooth: !drafted) },
+                          backdrop: backdrop)
         }
         if sketching {
             // Back to this view: the lines are drawn where they are now (where they were is
