@@ -90,6 +90,14 @@ struct PixelSketch {
     /// Cuts `span` to the clip; calls `body` with each piece.
     @inline(__always)
     func clipped(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
+        // Most sketches are clipped to their view's one box.
+        if clip.boxes.count == 1 {
+            let box = clip.boxes[0]
+            guard span.y >= box.y0, span.y < box.y1 else { return }
+            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
+            if x0 < x1 { body(x0, x1) }
+            return
+        }
         for i in clip.band(span.y) {
             let box = clip.boxes[i]
             guard span.y >= box.y0, span.y < box.y1 else { continue }
@@ -102,9 +110,6 @@ struct PixelSketch {
     struct LineRuns {
         /// Every pixel the line touches: what it fills or blends, and what is erased next time.
         var covered: [PixelSpan] = []
-        /// The pixels it covers whole (all of `covered` for a line without smoothing): nothing
-        /// under them shows, so they need not be erased first.
-        var solid: [PixelSpan] = []
         /// A smooth line's whole pixels per row, from `innerTop` on (x1 <= x0: none), not cut.
         var inner: [(x0: Int32, x1: Int32)] = []
         var innerTop = 0
@@ -119,28 +124,30 @@ struct PixelSketch {
         return lines.map { line in
             var runs = LineRuns()
             let outer = line.smooth ? line.radius + 0.5 : line.radius
+            // A row each, about, for a straight line (more where it is flat: a span per row anyway).
+            let ys = line.points.map(\.y)
+            let rows = Int(((ys.max() ?? 0) - (ys.min() ?? 0) + 2 * outer).rounded(.up)) + 2
+            runs.covered.reserveCapacity(rows * max(line.points.count - 1, 1))
             StrokeSpans.forEach(line.points, radius: outer, limit: limit) { span in
                 clipped(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
             }
-            guard line.smooth else {
-                runs.solid = runs.covered
-                return runs
-            }
+            guard line.smooth else { return runs }
+            runs.inner.reserveCapacity(rows)
             var first = true
             StrokeSpans.forEach(line.points, radius: line.radius - 0.5, limit: limit) { span in
                 if first { runs.innerTop = span.y; first = false }
                 while runs.innerTop + runs.inner.count < span.y { runs.inner.append((0, 0)) }
                 runs.inner.append((Int32(span.x0), Int32(span.x1)))
-                clipped(span) { runs.solid.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
             }
             return runs
         }
     }
 
-    /// Copies the backdrop back into `image` along `spans` (cut to the clip), less the pixels of
-    /// `kept` (runs drawn again right after: near where a line pivots, most of it), and only
-    /// inside `within` when given.
-    func erase(_ spans: [PixelSpan], keeping kept: RowRuns, within: RowBoxes? = nil, in image: ImageSurface) {
+    /// Copies the backdrop back into `image` along `spans` (cut to the clip), only inside
+    /// `within` when given. Pixels the lines cover again are copied too, then filled: leaving
+    /// them out costs more in finding them than copying them does (a row's run is a few dozen
+    /// bytes), and a smooth edge must blend over the backdrop anyway.
+    func erase(_ spans: [PixelSpan], within: RowBoxes? = nil, in image: ImageSurface) {
         guard let dst = cairo_image_surface_get_data(image.surface),
               let src = cairo_image_surface_get_data(backdrop.surface) else { return }
         let dstStride = Int(cairo_image_surface_get_stride(image.surface))
@@ -148,25 +155,16 @@ struct PixelSketch {
         func copy(_ y: Int, _ x0: Int, _ x1: Int) {
             let to = UnsafeMutableRawPointer(dst + y * dstStride + x0 * 4).assumingMemoryBound(to: UInt32.self)
             let from = UnsafeRawPointer(src + (y - offset.y) * srcStride + (x0 - offset.x) * 4).assumingMemoryBound(to: UInt32.self)
-            // Most runs are a few pixels (the sliver a line moved by): a call to memmove costs
-            // more than copying them.
-            if x1 - x0 <= 16 {
-                for i in 0..<(x1 - x0) { to[i] = from[i] }
-            } else {
-                to.update(from: from, count: x1 - x0)
-            }
+            to.update(from: from, count: x1 - x0)
         }
         for span in spans {
             clipped(span) { x0, x1 in
-                if let within {
-                    for i in within.band(span.y) {
-                        let box = within.boxes[i]
-                        guard span.y >= box.y0, span.y < box.y1 else { continue }
-                        let a = max(x0, box.x0), b = min(x1, box.x1)
-                        if a < b { kept.subtracting(span.y, a, b, copy) }
-                    }
-                } else {
-                    kept.subtracting(span.y, x0, x1, copy)
+                guard let within else { return copy(span.y, x0, x1) }
+                for i in within.band(span.y) {
+                    let box = within.boxes[i]
+                    guard span.y >= box.y0, span.y < box.y1 else { continue }
+                    let a = max(x0, box.x0), b = min(x1, box.x1)
+                    if a < b { copy(span.y, a, b) }
                 }
             }
         }
@@ -235,63 +233,6 @@ struct PixelSketch {
             StrokeSpans.forEach(line.points.map { (x: $0.x * scale, y: $0.y * scale) }, radius: line.width * scale / 2 + 1.5,
                                 limit: limit) { rows.append($0) }
             record.add(line: rows, of: sketch.view)
-        }
-    }
-}
-
-/// Runs of pixels indexed by row.
-struct RowRuns {
-    private let runs: [PixelSpan]
-    /// Row y's runs are runs[start[y]..<start[y + 1]].
-    private let start: [Int32]
-
-    init(_ lists: [[PixelSpan]], height: Int) {
-        var count = [Int32](repeating: 0, count: height + 1)
-        for list in lists { for run in list where run.y >= 0 && run.y < height { count[run.y + 1] += 1 } }
-        for y in 0..<height { count[y + 1] += count[y] }
-        var next = count
-        var sorted = [PixelSpan](repeating: PixelSpan(y: 0, x0: 0, x1: 0), count: Int(count[height]))
-        for list in lists {
-            for run in list where run.y >= 0 && run.y < height {
-                sorted[Int(next[run.y])] = run
-                next[run.y] += 1
-            }
-        }
-        // Each row's runs in order of x, once, so that cutting them away needs no sorting.
-        sorted.withUnsafeMutableBufferPointer { all in
-            for y in 0..<height where count[y + 1] - count[y] > 1 {
-                var row = UnsafeMutableBufferPointer(rebasing: all[Int(count[y])..<Int(count[y + 1])])
-                row.sort { $0.x0 < $1.x0 }
-            }
-        }
-        runs = sorted
-        start = count
-    }
-
-    /// Calls `body` with the pieces of x0..<x1 of row `y` that none of the row's runs cover.
-    @inline(__always)
-    func subtracting(_ y: Int, _ x0: Int, _ x1: Int, _ body: (Int, Int, Int) -> Void) {
-        guard y >= 0, y + 1 < start.count else { return body(y, x0, x1) }
-        let range = Int(start[y])..<Int(start[y + 1])
-        switch range.count {
-        case 0:
-            body(y, x0, x1)
-        case 1:
-            let run = runs[range.lowerBound]
-            if run.x1 <= x0 || run.x0 >= x1 { return body(y, x0, x1) }
-            if x0 < run.x0 { body(y, x0, run.x0) }
-            if run.x1 < x1 { body(y, run.x1, x1) }
-        default:
-            // Several lines cross the row: cut the covered parts away in order of x.
-            var from = x0
-            for i in range {
-                let run = runs[i]
-                guard run.x1 > from else { continue }
-                guard run.x0 < x1 else { break }
-                if from < run.x0 { body(y, from, run.x0) }
-                from = max(from, run.x1)
-            }
-            if from < x1 { body(y, from, x1) }
         }
     }
 }

@@ -27,46 +27,49 @@ enum StrokeSpans {
         }
     }
 
-    /// The runs of the capsule from `p` to `q`.
+    /// The runs of the capsule from `p` to `q`. Per row only multiplications and the square
+    /// roots of the end discs: the divisions are made once per capsule.
+    @inline(__always)
     static func capsule(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), radius r: Double,
                         limit: PixelBox, _ body: (PixelSpan) -> Void) {
-        let top = max(limit.y0, Int((min(p.y, q.y) - r - 0.5).rounded(.up)))
-        let bottom = min(limit.y1 - 1, Int((max(p.y, q.y) + r - 0.5).rounded(.down)))
+        let top = max(limit.y0, ceiling(min(p.y, q.y) - r - 0.5))
+        let bottom = min(limit.y1 - 1, floor(max(p.y, q.y) + r - 0.5))
         guard top <= bottom else { return }
         let dx = q.x - p.x, dy = q.y - p.y
         let lengthSquared = dx * dx + dy * dy
         let length = lengthSquared.squareRoot()
         let rr = r * r
+        let hasBody = length > 1e-9
+        // With u = x - p.x and v = y - p.y, the rectangle is u·dx + v·dy in [0, length²] and
+        // dx·v - dy·u in [-r·length, r·length]: per row, two intervals of u linear in v.
+        let alongSlope = abs(dx) > 1e-12 ? -dy / dx : 0, alongEnd = abs(dx) > 1e-12 ? lengthSquared / dx : 0
+        let acrossSlope = abs(dy) > 1e-12 ? dx / dy : 0, acrossHalf = abs(dy) > 1e-12 ? abs(r * length / dy) : 0
         for y in top...bottom {
-            let cy = Double(y) + 0.5
+            let v = Double(y) + 0.5 - p.y
             var lo = Double.infinity, hi = -Double.infinity
             // The discs at both ends.
-            let vp = cy - p.y, vq = cy - q.y
-            if vp * vp <= rr {
-                let h = (rr - vp * vp).squareRoot()
+            if v * v <= rr {
+                let h = (rr - v * v).squareRoot()
                 lo = p.x - h
                 hi = p.x + h
             }
+            let vq = Double(y) + 0.5 - q.y
             if vq * vq <= rr {
                 let h = (rr - vq * vq).squareRoot()
                 lo = min(lo, q.x - h)
                 hi = max(hi, q.x + h)
             }
-            // The rectangle between them: along the segment 0...length², across it within r.
-            if length > 1e-9 {
-                let v = cy - p.y
+            if hasBody {
                 var a = -Double.infinity, b = Double.infinity
-                // u·dx + v·dy in [0, length²], u = x - p.x.
                 if abs(dx) > 1e-12 {
-                    let u0 = -v * dy / dx, u1 = (lengthSquared - v * dy) / dx
-                    a = max(a, min(u0, u1)); b = min(b, max(u0, u1))
+                    let u0 = v * alongSlope, u1 = alongEnd + u0
+                    a = min(u0, u1); b = max(u0, u1)
                 } else if v * dy < 0 || v * dy > lengthSquared {
                     b = -.infinity
                 }
-                // dx·v - dy·u in [-r·length, r·length].
                 if abs(dy) > 1e-12 {
-                    let u0 = (dx * v - r * length) / dy, u1 = (dx * v + r * length) / dy
-                    a = max(a, min(u0, u1)); b = min(b, max(u0, u1))
+                    let mid = v * acrossSlope
+                    a = max(a, mid - acrossHalf); b = min(b, mid + acrossHalf)
                 } else if abs(dx * v) > r * length {
                     b = -.infinity
                 }
@@ -77,9 +80,23 @@ enum StrokeSpans {
             }
             guard lo <= hi else { continue }
             // Pixels whose centre x + 0.5 lies in [lo, hi].
-            let x0 = max(limit.x0, Int((lo - 0.5).rounded(.up)))
-            let x1 = min(limit.x1, Int((hi - 0.5).rounded(.down)) + 1)
+            let x0 = max(limit.x0, ceiling(lo - 0.5))
+            let x1 = min(limit.x1, floor(hi - 0.5) + 1)
             if x0 < x1 { body(PixelSpan(y: y, x0: x0, x1: x1)) }
         }
+    }
+
+    /// ⌈v⌉ and ⌊v⌋ for pixel coordinates, without a call into libm (the baseline x86-64 target
+    /// has no rounding instruction): a few per row of every line.
+    @inline(__always)
+    static func ceiling(_ v: Double) -> Int {
+        let clamped = min(max(v, -1e9), 1e9), t = Int(clamped)
+        return Double(t) < clamped ? t + 1 : t
+    }
+
+    @inline(__always)
+    static func floor(_ v: Double) -> Int {
+        let clamped = min(max(v, -1e9), 1e9), t = Int(clamped)
+        return Double(t) > clamped ? t - 1 : t
     }
 }

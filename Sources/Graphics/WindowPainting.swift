@@ -83,16 +83,14 @@ extension Window {
         }
         // Erased before the frame's own change is painted: whatever the view draws this frame
         // over its backdrop (a line just finished, not yet in the backdrop) lies in `dirty`.
-        // Pixels the lines cover again are left as they are: they are filled again below.
         let runs = drawn.map { $0.runs(in: image) }
         image.flush()
         for (sketch, runs) in zip(drawn, runs) {
-            let kept = RowRuns(runs.map(\.solid), height: image.height)
-            sketch.erase(held.spans[sketch.view] ?? [], keeping: kept, in: image)
+            sketch.erase(held.spans[sketch.view] ?? [], in: image)
             // Pixels copied from `newest` may hold its lines.
             if let copied {
                 let boxes = copied.rects.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) }
-                sketch.erase(shownBefore.spans[sketch.view] ?? [], keeping: kept, within: RowBoxes(boxes, height: image.height), in: image)
+                sketch.erase(shownBefore.spans[sketch.view] ?? [], within: RowBoxes(boxes, height: image.height), in: image)
             }
         }
         image.markDirty()

@@ -58,8 +58,11 @@ func runCallgrind(frames: Int, denseLines: Int, width: Int, height: Int, keepFil
     guard strip.terminationStatus == 0 else { throw HarnessError("objcopy --strip-debug failed (binutils)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)
+    // Names written out in full in every dump: compressed, a dump names a function by a number
+    // that an earlier dump defined, and callgrind_annotate then reads one dump as all `main`.
     process.arguments = ["--tool=callgrind", "--collect-atstart=no", "--toggle-collect=ttbench_measured",
-                         "--dump-after=ttbench_measured", "--callgrind-out-file=\(directory)/callgrind.out",
+                         "--dump-after=ttbench_measured", "--compress-strings=no", "--compress-pos=no",
+                         "--callgrind-out-file=\(directory)/callgrind.out",
                          me, "--callgrind-worker", "--callgrind-frames", "\(frames)", "--dense-lines", "\(denseLines)"]
     if keepFiles { say("  (worker: \(valgrind) \(process.arguments!.joined(separator: " ")))") }
     let output = Pipe()

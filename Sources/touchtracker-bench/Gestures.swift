@@ -38,21 +38,24 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
     }
 
     // The ramp's stream (RampRun.swift): fingers flying across the canvas at up to 2,500 pt/s, so
-    // every frame moves several lines hundreds of points long; a frame at 240 Hz.
-    func fastFingers(_ rig: Rig) {
+    // every frame moves several lines hundreds of points long. At 240 Hz, a frame moves them a
+    // little; at 27 Hz (the ramp's first step, 250 events/s) most frames also land or lift a
+    // finger and move each line up to 90 points.
+    func fastFingers(_ rig: Rig, hz: Double, name: String) {
         var stream = RandomStream(area: fingerArea, seed: 7)
         // A second of it first, unmeasured, so that every finger is down and its line long.
-        let warmup = 240
+        let warmup = Int(hz)
         for n in 0..<warmup {
-            rig.turn(parseTouchCommand(stream.frame(at: Double(n) / 240, dt: 1.0 / 240)))
-            rig.idle(1.0 / 240)
+            rig.turn(parseTouchCommand(stream.frame(at: Double(n) / hz, dt: 1 / hz)))
+            rig.idle(1 / hz)
         }
-        let commands = (warmup..<warmup + frames).map { parseTouchCommand(stream.frame(at: Double($0) / 240, dt: 1.0 / 240)) }
+        let count = max(frames * Int(hz) / 240, 120)
+        let commands = (warmup..<warmup + count).map { parseTouchCommand(stream.frame(at: Double($0) / hz, dt: 1 / hz)) }
         let events = commands.reduce(0) { $0 + $1.count { if case .frame = $0 { false } else { true } } }
-        measure(GestureStep(name: "fast fingers, long lines (the ramp's stream), dense drawing", unit: "frame", units: frames, events: events)) {
+        measure(GestureStep(name: name, unit: "frame", units: count, events: events)) {
             for frame in commands {
                 rig.turn(frame)
-                rig.idle(1.0 / 240)
+                rig.idle(1 / hz)
             }
         }
         if let lift = stream.liftAll() { rig.turn(parseTouchCommand(lift)) }
@@ -68,7 +71,8 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
     let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height)
     rigReady(rig)
     tenFingers(rig, name: "ten fingers moving, dense drawing")
-    fastFingers(rig)
+    fastFingers(rig, hz: 240, name: "fast fingers, long lines (the ramp's stream), dense drawing")
+    fastFingers(rig, hz: 27, name: "fast fingers at 27 frames/s (the ramp at 250 events/s), dense drawing")
     let view = rig.controller.drawView
     let drawing = view.drawing
 
