@@ -59,7 +59,7 @@ struct PixelSketch {
     /// Where the backdrop's pixel (0, 0) lies in the image.
     let offset: (x: Int, y: Int)
     let clip: RowBoxes
-    let lines: [(points: [(x: Double, y: Double)], radius: Double, pixel: UInt32, smooth: Bool)]
+    let lines: [PixelLine]
 
     init?(_ sketch: WindowSketch, scale: Double, image: ImageSurface) {
         guard sketch.drawable, let backdrop = sketch.backdrop as? ImageSurface, backdrop.scale == scale,
@@ -83,64 +83,18 @@ struct PixelSketch {
         offset = (ox, oy)
         clip = RowBoxes(boxes, height: image.height)
         lines = sketch.lines.map { line in
-            (line.points.map { (x: $0.x * scale, y: $0.y * scale) }, line.width * scale / 2, CairoContext.opaquePixel(line.color), line.smooth)
+            PixelLine(points: line.points.map { (x: $0.x * scale, y: $0.y * scale) }, radius: line.width * scale / 2,
+                      pixel: CairoContext.opaquePixel(line.color), smooth: line.smooth)
         }
     }
 
-    /// Cuts `span` to the clip; calls `body` with each piece.
     @inline(__always)
-    func clipped(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
-        // Most sketches are clipped to their view's one box.
-        if clip.boxes.count == 1 {
-            let box = clip.boxes[0]
-            guard span.y >= box.y0, span.y < box.y1 else { return }
-            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
-            if x0 < x1 { body(x0, x1) }
-            return
-        }
-        for i in clip.band(span.y) {
-            let box = clip.boxes[i]
-            guard span.y >= box.y0, span.y < box.y1 else { continue }
-            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
-            if x0 < x1 { body(x0, x1) }
-        }
-    }
+    func clipped(_ span: PixelSpan, _ body: (Int, Int) -> Void) { clip.cut(span, body) }
 
-    /// One line's pixels in an image, cut to the clip.
-    struct LineRuns {
-        /// Every pixel the line touches: what it fills or blends, and what is erased next time.
-        var covered: [PixelSpan] = []
-        /// A smooth line's whole pixels per row, from `innerTop` on (x1 <= x0: none), not cut.
-        var inner: [(x0: Int32, x1: Int32)] = []
-        var innerTop = 0
-    }
-
-    /// The lines' runs of pixels cut to the clip, per line. A smooth line touches the pixels whose
-    /// centres lie within half a pixel more than its half width, and covers whole those within
-    /// half a pixel less (its coverage of a pixel is taken as r + 0.5 - d, clamped, d the
-    /// distance of the pixel's centre from the segment: a one-pixel box filter of its edge).
-    func runs(in image: ImageSurface) -> [LineRuns] {
+    /// The lines' runs of pixels cut to the clip, per line.
+    func runs(in image: ImageSurface) -> [PixelLine.Runs] {
         let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        return lines.map { line in
-            var runs = LineRuns()
-            let outer = line.smooth ? line.radius + 0.5 : line.radius
-            // A row each, about, for a straight line (more where it is flat: a span per row anyway).
-            let ys = line.points.map(\.y)
-            let rows = Int(((ys.max() ?? 0) - (ys.min() ?? 0) + 2 * outer).rounded(.up)) + 2
-            runs.covered.reserveCapacity(rows * max(line.points.count - 1, 1))
-            StrokeSpans.forEach(line.points, radius: outer, limit: limit) { span in
-                clipped(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
-            }
-            guard line.smooth else { return runs }
-            runs.inner.reserveCapacity(rows)
-            var first = true
-            StrokeSpans.forEach(line.points, radius: line.radius - 0.5, limit: limit) { span in
-                if first { runs.innerTop = span.y; first = false }
-                while runs.innerTop + runs.inner.count < span.y { runs.inner.append((0, 0)) }
-                runs.inner.append((Int32(span.x0), Int32(span.x1)))
-            }
-            return runs
-        }
+        return lines.map { $0.runs(limit: limit, clip: clip) }
     }
 
     /// Copies the backdrop back into `image` along `spans` (cut to the clip), only inside
@@ -170,57 +124,11 @@ struct PixelSketch {
         }
     }
 
-    /// Draws the lines (`runs`, in order) into `image`: whole pixels filled, a smooth line's
-    /// edge pixels blended over what is there by its coverage.
-    func fill(_ runs: [LineRuns], in image: ImageSurface) {
+    /// Draws the lines (`runs`, in order) into `image`.
+    func fill(_ runs: [PixelLine.Runs], in image: ImageSurface) {
         guard let data = cairo_image_surface_get_data(image.surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(image.surface))
-        for (line, runs) in zip(lines, runs) {
-            guard line.smooth else {
-                for run in runs.covered {
-                    UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
-                        .assumingMemoryBound(to: UInt32.self).update(repeating: line.pixel, count: run.x1 - run.x0)
-                }
-                continue
-            }
-            let p = line.points[0], q = line.points.count > 1 ? line.points[1] : line.points[0]
-            let dx = q.x - p.x, dy = q.y - p.y
-            let lengthSquared = dx * dx + dy * dy
-            let edge = line.radius + 0.5
-            let pixel = line.pixel
-            for run in runs.covered {
-                let row = UnsafeMutableRawPointer(data + run.y * stride).assumingMemoryBound(to: UInt32.self)
-                let i = run.y - runs.innerTop
-                let (i0, i1) = i >= 0 && i < runs.inner.count ? (Int(runs.inner[i].x0), Int(runs.inner[i].x1)) : (0, 0)
-                let s0 = max(run.x0, i0), s1 = min(run.x1, i1)
-                if s0 < s1 { (row + s0).update(repeating: pixel, count: s1 - s0) }
-                let cy = Double(run.y) + 0.5 - p.y
-                func blend(_ x: Int) {
-                    let cx = Double(x) + 0.5 - p.x
-                    let t = lengthSquared > 0 ? min(1, max(0, (cx * dx + cy * dy) / lengthSquared)) : 0
-                    let ex = cx - t * dx, ey = cy - t * dy
-                    let coverage = edge - (ex * ex + ey * ey).squareRoot()
-                    guard coverage > 0 else { return }
-                    guard coverage < 1 else { return row[x] = pixel }
-                    row[x] = Self.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
-                }
-                if s0 < s1 {
-                    for x in run.x0..<s0 { blend(x) }
-                    for x in s1..<run.x1 { blend(x) }
-                } else {
-                    for x in run.x0..<run.x1 { blend(x) }
-                }
-            }
-        }
-    }
-
-    /// `source` over `destination` (premultiplied ARGB) at `coverage` in 0...256.
-    @inline(__always)
-    static func blend(_ source: UInt32, over destination: UInt32, coverage a: UInt32) -> UInt32 {
-        let b = 256 - a
-        let redBlue = ((source & 0xFF00FF) &* a &+ (destination & 0xFF00FF) &* b) >> 8 & 0xFF00FF
-        let alphaGreen = (((source >> 8) & 0xFF00FF) &* a &+ ((destination >> 8) & 0xFF00FF) &* b) & 0xFF00FF00
-        return redBlue | alphaGreen
+        for (line, runs) in zip(lines, runs) { line.fill(runs, into: data, stride: stride) }
     }
 
     /// Adds to `record` the rows of pixels the lines cover, not cut to the clip (for a frame
@@ -235,6 +143,101 @@ struct PixelSketch {
             record.add(line: rows, of: sketch.view)
         }
     }
+}
+
+/// A round-capped, round-joined opaque polyline in an image's pixels, drawn as rows of pixels:
+/// the live lines of sketches, and lines stroked through ``CairoContext/strokePixels(_:)``.
+struct PixelLine {
+    var points: [(x: Double, y: Double)]
+    var radius: Double
+    var pixel: UInt32
+    /// Edges smoothed (a straight line only: at most two points).
+    var smooth: Bool
+
+    /// One line's pixels in an image, cut to the clip.
+    struct Runs {
+        /// Every pixel the line touches: what it fills or blends, and what is erased next time.
+        var covered: [PixelSpan] = []
+        /// A smooth line's whole pixels per row, from `innerTop` on (x1 <= x0: none), not cut.
+        var inner: [(x0: Int32, x1: Int32)] = []
+        var innerTop = 0
+    }
+
+    /// The line's runs of pixels inside `limit`, cut to `clip`. A smooth line touches the pixels
+    /// whose centres lie within half a pixel more than its half width, and covers whole those
+    /// within half a pixel less (its coverage of a pixel is taken as r + 0.5 - d, clamped, d the
+    /// distance of the pixel's centre from the segment: a one-pixel box filter of its edge).
+    func runs(limit: PixelBox, clip: RowBoxes) -> Runs {
+        var runs = Runs()
+        let outer = smooth ? radius + 0.5 : radius
+        // A row each, about, for a straight line (more where it is flat: a span per row anyway).
+        let ys = points.map(\.y)
+        let rows = Int(((ys.max() ?? 0) - (ys.min() ?? 0) + 2 * outer).rounded(.up)) + 2
+        runs.covered.reserveCapacity(rows * max(points.count - 1, 1))
+        StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
+            clip.cut(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+        }
+        guard smooth else { return runs }
+        runs.inner.reserveCapacity(rows)
+        var first = true
+        StrokeSpans.forEach(points, radius: radius - 0.5, limit: limit) { span in
+            if first { runs.innerTop = span.y; first = false }
+            while runs.innerTop + runs.inner.count < span.y { runs.inner.append((0, 0)) }
+            runs.inner.append((Int32(span.x0), Int32(span.x1)))
+        }
+        return runs
+    }
+
+    /// Draws `runs` (this line's) into ARGB32 pixels: whole pixels filled, a smooth line's edge
+    /// pixels blended over what is there by its coverage.
+    func fill(_ runs: Runs, into data: UnsafeMutablePointer<UInt8>, stride: Int) {
+        guard smooth else {
+            for run in runs.covered {
+                UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
+                    .assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: run.x1 - run.x0)
+            }
+            return
+        }
+        let p = points[0], q = points.count > 1 ? points[1] : points[0]
+        let dx = q.x - p.x, dy = q.y - p.y
+        let lengthSquared = dx * dx + dy * dy
+        let inverse = lengthSquared > 0 ? 1 / lengthSquared : 0
+        let edge = radius + 0.5
+        let pixel = self.pixel
+        for run in runs.covered {
+            let row = UnsafeMutableRawPointer(data + run.y * stride).assumingMemoryBound(to: UInt32.self)
+            let i = run.y - runs.innerTop
+            let (i0, i1) = i >= 0 && i < runs.inner.count ? (Int(runs.inner[i].x0), Int(runs.inner[i].x1)) : (0, 0)
+            let s0 = max(run.x0, i0), s1 = min(run.x1, i1)
+            if s0 < s1 { (row + s0).update(repeating: pixel, count: s1 - s0) }
+            let cy = Double(run.y) + 0.5 - p.y
+            func blend(_ x: Int) {
+                let cx = Double(x) + 0.5 - p.x
+                let t = min(1, max(0, (cx * dx + cy * dy) * inverse))
+                let ex = cx - t * dx, ey = cy - t * dy
+                let coverage = edge - (ex * ex + ey * ey).squareRoot()
+                guard coverage > 0 else { return }
+                guard coverage < 1 else { return row[x] = pixel }
+                row[x] = Self.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
+            }
+            if s0 < s1 {
+                for x in run.x0..<s0 { blend(x) }
+                for x in s1..<run.x1 { blend(x) }
+            } else {
+                for x in run.x0..<run.x1 { blend(x) }
+            }
+        }
+    }
+
+    /// `source` over `destination` (premultiplied ARGB) at `coverage` in 0...256.
+    @inline(__always)
+    static func blend(_ source: UInt32, over destination: UInt32, coverage a: UInt32) -> UInt32 {
+        let b = 256 - a
+        let redBlue = ((source & 0xFF00FF) &* a &+ (destination & 0xFF00FF) &* b) >> 8 & 0xFF00FF
+        let alphaGreen = (((source >> 8) & 0xFF00FF) &* a &+ ((destination >> 8) & 0xFF00FF) &* b) & 0xFF00FF00
+        return redBlue | alphaGreen
+    }
+
 }
 
 enum SketchDamage {

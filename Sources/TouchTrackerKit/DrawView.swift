@@ -669,9 +669,7 @@ public final class DrawView: View {
             cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
             // Finished strokes the raster does not hold yet: after a build's start, or this turn.
             func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-                for stroke in strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
-                    StrokeRenderer.draw(stroke, in: context)
-                }
+                StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.liftedStrokeID && $0.bounds.intersects(rect) }, in: context)
             }
             drawFinished(cache.strokesNotYetIn)
             drawFinished(cache.pending)
@@ -682,8 +680,9 @@ public final class DrawView: View {
                 StrokeRenderer.draw(stroke, in: context)
             }
         }
-        // What moves with a finger is redrawn every frame: coarser edge smoothing there paints
-        // about a sixth faster and cannot be seen in motion. A line is drawn smooth once it stops.
+        // What moves with a finger is redrawn every frame: a curve (freehand) or a circle, which
+        // Cairo strokes, gets coarser edge smoothing there (about a sixth faster, not seen in
+        // motion); straight lines are rows of pixels, smooth at a fraction of either's cost.
         context.saveGState()
         defer { context.restoreGState() }
         if let id = selectedStrokeID, let stroke = drawing.stroke(id) {
@@ -697,7 +696,7 @@ public final class DrawView: View {
         let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(quality)
         // Drafted lines as rows of pixels: a fraction of Cairo's cost for long lines.
-        let drafted = quality == .draft && (context as? CairoContext)?.strokeDraft(live.map { line in
+        let drafted = quality == .draft && (context as? CairoContext)?.strokePixels(live.map { line in
             SketchLine(points: line.pair.map { [$0.0, $0.1] } ?? Array(line.points), width: line.width, color: line.color)
         }) == true
         if !drafted {

@@ -140,7 +140,7 @@ final class StrokeCache {
         guard let image, isValid, build == nil else { return }
         let context = CairoContext(surface: image)
         let left = excluded()
-        for stroke in pending where stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
+        StrokeRenderer.draw(pending.lazy.filter { $0.id != left }, in: context)
     }
 
     /// Draws a stroke into the raster now, over the others: a line put back (dropped after a drag)
@@ -311,7 +311,7 @@ final class StrokeCache {
         let context = CairoContext(surface: image)
         context.clip(to: area)
         context.replace(area, with: paper)
-        for stroke in strokes ?? self.strokes(toRemake: rect) { StrokeRenderer.draw(stroke, in: context) }
+        StrokeRenderer.draw(strokes ?? self.strokes(toRemake: rect), in: context)
     }
 
     /// Forgets the raster (and any build in progress); the next ``image(size:scale:)`` makes it
@@ -388,7 +388,7 @@ final class StrokeCache {
             scheduleBuild(on: clock)
             return
         }
-        for stroke in strokes[current.end...] where stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
+        StrokeRenderer.draw(strokes[current.end...].lazy.filter { $0.id != left }, in: context)
         build = nil
     }
 }

@@ -34,7 +34,7 @@ struct DraftLineTests {
                         Rect(x: 140 * scale, y: 20 * scale, width: 100 * scale, height: 120 * scale)]
             context.clip(toUnionOf: clip)
             context.scaleBy(x: scale, y: scale)
-            #expect(context.strokeDraft([SketchLine(points: points, width: width, color: .red)]))
+            #expect(context.strokePixels([SketchLine(points: points, width: width, color: .red)]))
             let r = width * scale / 2
             let pixels = points.map { Point(x: $0.x * scale, y: $0.y * scale) }
             for y in 0..<image.height {
@@ -61,9 +61,9 @@ struct DraftLineTests {
         let line = SketchLine(points: [Point(x: 10, y: 10), Point(x: 90, y: 90)], width: 8, color: .red)
         var translucent = line
         translucent.color = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
-        #expect(!context.strokeDraft([line, translucent]))
+        #expect(!context.strokePixels([line, translucent]))
         context.clip(to: Rect(x: 0.5, y: 0, width: 50, height: 100))
-        #expect(!context.strokeDraft([line]))
+        #expect(!context.strokePixels([line]))
         #expect(image.color(x: 20, y: 20) == Color(red: 0, green: 0, blue: 0, alpha: 0), "nothing drawn")
     }
 
@@ -73,7 +73,7 @@ struct DraftLineTests {
             SketchLine(points: [Point(x: 5 + Double(i) * 20, y: 5), Point(x: 230 - Double(i) * 15, y: 150)], width: 10, color: .red)
         }
         let rows = ImageSurface(width: Self.size.width, height: Self.size.height)
-        #expect(CairoContext(surface: rows).strokeDraft(lines))
+        #expect(CairoContext(surface: rows).strokePixels(lines))
         let cairo = ImageSurface(width: Self.size.width, height: Self.size.height)
         let context = CairoContext(surface: cairo)
         context.setAntialiasing(.draft)
@@ -90,5 +90,69 @@ struct DraftLineTests {
         }
         #expect(red > 10_000)
         #expect(differing * 50 < red, "\(differing) of \(red) pixels differ")
+    }
+}
+
+@Suite("Finished lines as rows of pixels")
+struct SmoothLineTests {
+    static let size = (width: 120, height: 80)
+
+    /// The largest difference of any channel between two images, in 0...1.
+    static func worst(_ a: ImageSurface, _ b: ImageSurface, in box: (x: Range<Int>, y: Range<Int>)) -> Double {
+        var worst = 0.0
+        for y in box.y {
+            for x in box.x {
+                guard let p = a.color(x: x, y: y), let q = b.color(x: x, y: y) else { return 1 }
+                worst = max(worst, abs(p.red - q.red), abs(p.green - q.green), abs(p.blue - q.blue))
+            }
+        }
+        return worst
+    }
+
+    @Test("A1: a finished straight line is drawn as rows of pixels where Cairo draws it (within a tenth of a pixel's coverage of Cairo's smooth stroke: steep, flat, diagonal, a dot, at scale 1 and 2), and a tile of the line cache re-made through its clip gets exactly the pixels of the whole line")
+    func rowsMatchCairoAndTiles() {
+        let cases: [(Point, Point, Double, Bool)] = [
+            (Point(x: 5, y: 7), Point(x: 110, y: 70), 10, false), (Point(x: 60, y: -5), Point(x: 61, y: 85), 3, true),
+            (Point(x: -8, y: 40), Point(x: 128, y: 43), 24, false), (Point(x: 90, y: 10), Point(x: 20, y: 75), 1.5, true),
+            (Point(x: 50, y: 35), Point(x: 50, y: 35), 12, false), (Point(x: 10, y: 70), Point(x: 115, y: 5), 7.3, true),
+        ]
+        for (a, b, width, doubled) in cases {
+            let scale = doubled ? 2.0 : 1.0
+            let (w, h) = (Self.size.width * Int(scale), Self.size.height * Int(scale))
+            let stroke = Stroke.line(StrokeID(1), from: a, to: b, color: .black, width: width)
+            func paper() -> (ImageSurface, CairoContext) {
+                let image = ImageSurface(width: w, height: h)
+                let context = CairoContext(surface: image)
+                context.setFillColor(.white)
+                context.fill(Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+                context.scaleBy(x: scale, y: scale)
+                return (image, context)
+            }
+            let (rows, rowsContext) = paper()
+            StrokeRenderer.draw(stroke, in: rowsContext)
+            // Cairo's own smooth stroke.
+            let (cairo, cairoContext) = paper()
+            cairoContext.setStrokeColor(.black)
+            cairoContext.setLineWidth(width)
+            cairoContext.setLineCap(.round)
+            cairoContext.move(to: a)
+            cairoContext.addLine(to: b)
+            cairoContext.strokePath()
+            let all = (x: 0..<w, y: 0..<h)
+            #expect(Self.worst(rows, cairo, in: all) <= 0.1, "against Cairo: \(a) \(b) width \(width) scale \(scale)")
+            // A tile (whole pixels at this scale) re-made through its clip.
+            let (tile, tileContext) = paper()
+            let box = Rect(x: 30, y: 20, width: 40, height: 30)
+            tileContext.clip(to: box)
+            StrokeRenderer.draw(stroke, in: tileContext)
+            let inside = (x: Int(box.minX * scale)..<Int(box.maxX * scale), y: Int(box.minY * scale)..<Int(box.maxY * scale))
+            #expect(Self.worst(tile, rows, in: inside) == 0, "the tile's pixels are the whole line's")
+            let blank = paper().0
+            let outside = max(Self.worst(tile, blank, in: (x: 0..<w, y: 0..<inside.y.lowerBound)),
+                              Self.worst(tile, blank, in: (x: 0..<w, y: inside.y.upperBound..<h)),
+                              Self.worst(tile, blank, in: (x: 0..<inside.x.lowerBound, y: inside.y)),
+                              Self.worst(tile, blank, in: (x: inside.x.upperBound..<w, y: inside.y)))
+            #expect(outside == 0, "nothing drawn outside the tile")
+        }
     }
 }
