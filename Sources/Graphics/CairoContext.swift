@@ -314,14 +314,6 @@ struct RowBoxes {
     /// Cuts `span` to the boxes; calls `body` with each piece.
     @inline(__always)
     func cut(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
-        // Most clips are one box (a view's).
-        if boxes.count == 1 {
-            let box = boxes[0]
-            guard span.y >= box.y0, span.y < box.y1 else { return }
-            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
-            if x0 < x1 { body(x0, x1) }
-            return
-        }
         for i in band(span.y) {
             let box = boxes[i]
             guard span.y >= box.y0, span.y < box.y1 else { continue }

@@ -88,9 +88,6 @@ struct PixelSketch {
         }
     }
 
-    @inline(__always)
-    func clipped(_ span: PixelSpan, _ body: (Int, Int) -> Void) { clip.cut(span, body) }
-
     /// The lines' runs of pixels cut to the clip, per line.
     func runs(in image: ImageSurface) -> [PixelLine.Runs] {
         let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -112,7 +109,7 @@ struct PixelSketch {
             to.update(from: from, count: x1 - x0)
         }
         for span in spans {
-            clipped(span) { x0, x1 in
+            clip.cut(span) { x0, x1 in
                 guard let within else { return copy(span.y, x0, x1) }
                 for i in within.band(span.y) {
                     let box = within.boxes[i]
