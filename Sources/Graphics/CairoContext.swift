@@ -323,6 +323,7 @@ struct RowBoxes {
     }
 
     /// The boxes that may cover row `y` (check each box's rows).
+    @inline(__always)
     func band(_ y: Int) -> Range<Int> {
         if boxes.count <= 1 { return boxes.first.map { y >= $0.y0 && y < $0.y1 ? 0..<1 : 0..<0 } ?? 0..<0 }
         guard y >= 0, y < start.count else { return 0..<0 }

@@ -8,10 +8,11 @@ import TouchKit
 
 extension ImageSurface: SketchBackdrop {}
 
-/// The sketch lines an image holds, by view: the rows of pixels they filled (to erase them) and
-/// boxes around them, a few per line (the compositor's damage).
+/// The sketch lines an image holds, by view: the rows of pixels each filled (to erase them) and
+/// boxes around them, a few per line (the compositor's damage). A line's rows are kept as the
+/// array they were made in, not joined into one: joining copied every row again per line.
 struct SketchPixels {
-    var spans: [ObjectIdentifier: [PixelSpan]] = [:]
+    var lines: [ObjectIdentifier: [[PixelSpan]]] = [:]
     var boxes: [ObjectIdentifier: [PixelBox]] = [:]
 
     var isEmpty: Bool { boxes.values.allSatisfy(\.isEmpty) }
@@ -19,7 +20,7 @@ struct SketchPixels {
 
     /// Adds one line's `runs` of `view`, in order of rows.
     mutating func add(line runs: [PixelSpan], of view: ObjectIdentifier) {
-        spans[view, default: []] += runs
+        lines[view, default: []].append(runs)
         var box: PixelBox?
         for run in runs {
             if var b = box, b.y0 >> SketchDamage.blockShift == run.y >> SketchDamage.blockShift {
@@ -38,7 +39,7 @@ struct SketchPixels {
 
     /// Adds what `other` holds of `view`.
     mutating func add(_ other: SketchPixels, of view: ObjectIdentifier) {
-        spans[view, default: []] += other.spans[view] ?? []
+        lines[view, default: []] += other.lines[view] ?? []
         boxes[view, default: []] += other.boxes[view] ?? []
     }
 }
@@ -94,11 +95,11 @@ struct PixelSketch {
         return lines.map { $0.runs(limit: limit, clip: clip) }
     }
 
-    /// Copies the backdrop back into `image` along `spans` (cut to the clip), only inside
-    /// `within` when given. Pixels the lines cover again are copied too, then filled: leaving
+    /// Copies the backdrop back into `image` along the rows of `lines` (cut to the clip), only
+    /// inside `within` when given. Pixels the lines cover again are copied too, then filled: leaving
     /// them out costs more in finding them than copying them does (a row's run is a few dozen
     /// bytes), and a smooth edge must blend over the backdrop anyway.
-    func erase(_ spans: [PixelSpan], within: RowBoxes? = nil, in image: ImageSurface) {
+    func erase(_ lines: [[PixelSpan]], within: RowBoxes? = nil, in image: ImageSurface) {
         guard let dst = cairo_image_surface_get_data(image.surface),
               let src = cairo_image_surface_get_data(backdrop.surface) else { return }
         let dstStride = Int(cairo_image_surface_get_stride(image.surface))
@@ -108,14 +109,16 @@ struct PixelSketch {
             let from = UnsafeRawPointer(src + (y - offset.y) * srcStride + (x0 - offset.x) * 4).assumingMemoryBound(to: UInt32.self)
             to.update(from: from, count: x1 - x0)
         }
-        for span in spans {
-            clip.cut(span) { x0, x1 in
-                guard let within else { return copy(span.y, x0, x1) }
-                for i in within.band(span.y) {
-                    let box = within.boxes[i]
-                    guard span.y >= box.y0, span.y < box.y1 else { continue }
-                    let a = max(x0, box.x0), b = min(x1, box.x1)
-                    if a < b { copy(span.y, a, b) }
+        for line in lines {
+            for span in line {
+                clip.cut(span) { x0, x1 in
+                    guard let within else { return copy(span.y, x0, x1) }
+                    for i in within.band(span.y) {
+                        let box = within.boxes[i]
+                        guard span.y >= box.y0, span.y < box.y1 else { continue }
+                        let a = max(x0, box.x0), b = min(x1, box.x1)
+                        if a < b { copy(span.y, a, b) }
+                    }
                 }
             }
         }
@@ -126,6 +129,23 @@ struct PixelSketch {
         guard let data = cairo_image_surface_get_data(image.surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(image.surface))
         for (line, runs) in zip(lines, runs) { line.fill(runs, into: data, stride: stride) }
+    }
+
+    /// The rows of pixels the sketches' restored lines (``Sketch/restored``) may have changed in
+    /// their backdrops, not cut to the clip (cut as they are copied, to the clip of then).
+    static func restoredRows(of sketches: [WindowSketch], scale: Double, image: ImageSurface) -> SketchPixels {
+        var record = SketchPixels()
+        let limit = PixelBox(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        for sketch in sketches {
+            for line in sketch.restored {
+                var rows: [PixelSpan] = []
+                // A pixel wider each way: however the backdrop drew the line, its smoothed edge lies within.
+                StrokeSpans.forEach(line.points.map { (x: $0.x * scale, y: $0.y * scale) }, radius: line.width * scale / 2 + 1,
+                                    limit: limit) { rows.append($0) }
+                record.add(line: rows, of: sketch.view)
+            }
+        }
+        return record
     }
 
     /// Adds to `record` the rows of pixels the lines cover, not cut to the clip (for a frame

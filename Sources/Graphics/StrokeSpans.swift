@@ -14,7 +14,9 @@ struct PixelSpan: Equatable {
 enum StrokeSpans {
     /// Calls `body` with the runs of pixels whose centres lie within `radius` of the polyline
     /// `points` (pixels), inside `limit`. Segments are visited one at a time, so runs of
-    /// neighbouring segments overlap: fine for filling with one colour or clearing.
+    /// neighbouring segments overlap: fine for filling with one colour or clearing. Inlined, so
+    /// that `body` is too: a call per row cost more than finding the row's run.
+    @inline(__always)
     static func forEach(_ points: [(x: Double, y: Double)], radius: Double, limit: PixelBox,
                         _ body: (PixelSpan) -> Void) {
         guard let first = points.first, radius > 0 else { return }

@@ -33,7 +33,9 @@ extension Window {
     /// once per frame, not once per buffer, and a copy costs a fraction of painting. Without
     /// `newest` (none yet, or another size) the stale part is painted as well. The views'
     /// sketches (``sketches``, taken with `dirty`) are then erased where this image held them
-    /// and drawn where they are now (SketchPainting.swift).
+    /// and drawn where they are now (SketchPainting.swift); their restored lines are copied from
+    /// the backdrop here, and left for `others` (the window's other buffers) to copy before
+    /// they are shown again.
     ///
     /// The painted part is clipped to at most ``clipRects`` boxes
     /// (``PixelRegion/coarseRects(count:)``): Cairo strokes through a clip of many boxes at
@@ -43,8 +45,15 @@ extension Window {
     /// shown before and those shown now.
     @discardableResult
     public func update(_ image: ImageSurface, stale: DirtyRegion, dirty: DirtyRegion,
-                       copyingFrom newest: ImageSurface?, scale: Double) -> [Rect] {
+                       copyingFrom newest: ImageSurface?, others: [ImageSurface], scale: Double) -> [Rect] {
         let newest = newest.flatMap { $0 !== image && $0.width == image.width && $0.height == image.height ? $0 : nil }
+        // Restored lines are erased like lines held: in this image now, in the others next time.
+        let restored = PixelSketch.restoredRows(of: sketches, scale: scale, image: image)
+        if !restored.isEmpty {
+            for other in others where other !== image {
+                for view in restored.boxes.keys { other.sketched.add(restored, of: view) }
+            }
+        }
         var drawn: [PixelSketch] = []
         // What this frame leaves in the image: the rows drawn, or painted through the views
         // (their lines move on without marking anything dirty, so where they were is repainted
@@ -58,7 +67,9 @@ extension Window {
             }
         }
         let sketching = Set(drawn.map(\.view))
-        let held = image.sketched, shownBefore = newest?.sketched ?? SketchPixels()
+        var held = image.sketched
+        for view in restored.boxes.keys { held.add(restored, of: view) }
+        let shownBefore = newest?.sketched ?? SketchPixels()
         // Painted through the views: their lines, and lines of views that stopped sketching.
         var rows = now
         for view in held.boxes.keys where !sketching.contains(view) { rows.add(held, of: view) }
@@ -86,11 +97,11 @@ extension Window {
         let runs = drawn.map { $0.runs(in: image) }
         image.flush()
         for (sketch, runs) in zip(drawn, runs) {
-            sketch.erase(held.spans[sketch.view] ?? [], in: image)
+            sketch.erase(held.lines[sketch.view] ?? [], in: image)
             // Pixels copied from `newest` may hold its lines.
             if let copied {
                 let boxes = copied.rects.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) }
-                sketch.erase(shownBefore.spans[sketch.view] ?? [], within: RowBoxes(boxes, height: image.height), in: image)
+                sketch.erase(shownBefore.lines[sketch.view] ?? [], within: RowBoxes(boxes, height: image.height), in: image)
             }
         }
         image.markDirty()

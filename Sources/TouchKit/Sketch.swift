@@ -33,10 +33,16 @@ public struct Sketch {
     /// What the view draws beneath the lines, its pixel (0, 0) at the view's bounds origin, at
     /// the window's scale: everything the view itself draws where they lie, and nothing else.
     public var backdrop: SketchBackdrop
+    /// Lines just drawn into the backdrop (a line a finger has lifted, gone into the view's
+    /// cache): the window copies the backdrop along them into this frame's buffer and into each
+    /// other buffer before it is shown again, so they show without the view repainting a band
+    /// along each. In the view's coordinates; given once.
+    public var restored: [SketchLine]
 
-    public init(lines: [SketchLine], backdrop: SketchBackdrop) {
+    public init(lines: [SketchLine], backdrop: SketchBackdrop, restored: [SketchLine] = []) {
         self.lines = lines
         self.backdrop = backdrop
+        self.restored = restored
     }
 }
 
@@ -45,6 +51,8 @@ public struct WindowSketch {
     public let view: ObjectIdentifier
     /// In window points.
     public let lines: [SketchLine]
+    /// In window points (``Sketch/restored``).
+    public let restored: [SketchLine]
     public let backdrop: SketchBackdrop
     /// Where the backdrop's pixel (0, 0) lies, in window points.
     public let backdropOrigin: Point
@@ -63,6 +71,14 @@ extension Window {
     func collectSketches() -> [WindowSketch] {
         var sketches: [WindowSketch] = []
         collectSketches(from: self, visible: bounds, origin: .zero, into: &sketches)
+        // Restores of a frame not painted, for views that no longer sketch: repainted instead.
+        for line in unpaintedRestores.values.joined() {
+            let xs = line.points.map(\.x), ys = line.points.map(\.y)
+            let r = line.width / 2 + 1
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
+            setNeedsDisplay(inWindowRect: Rect(x: x0 - r, y: y0 - r, width: x1 - x0 + 2 * r, height: y1 - y0 + 2 * r))
+        }
+        unpaintedRestores.removeAll()
         return sketches
     }
 
@@ -71,13 +87,17 @@ extension Window {
     private func collectSketches(from view: View, visible: Rect, origin: Point, into sketches: inout [WindowSketch]) {
         if let sketch = view.sketch() {
             let (clip, covered) = Self.uncovered(visible, by: view)
-            sketches.append(WindowSketch(
-                view: ObjectIdentifier(view),
-                lines: origin == .zero ? sketch.lines : sketch.lines.map { line in
+            func placed(_ lines: [SketchLine]) -> [SketchLine] {
+                origin == .zero ? lines : lines.map { line in
                     var moved = line
                     moved.points = line.points.map { Point(x: $0.x + origin.x, y: $0.y + origin.y) }
                     return moved
-                },
+                }
+            }
+            let key = ObjectIdentifier(view)
+            sketches.append(WindowSketch(
+                view: key, lines: placed(sketch.lines),
+                restored: (unpaintedRestores.removeValue(forKey: key) ?? []) + placed(sketch.restored),
                 backdrop: sketch.backdrop, backdropOrigin: origin,
                 clip: clip, drawable: covered))
         }

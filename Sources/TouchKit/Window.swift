@@ -153,6 +153,18 @@ open class Window: View {
         scheduleUpdate()
     }
     private var sketchChanged = false
+    /// Restored lines (``Sketch/restored``) of sketches taken for a frame that was not painted.
+    var unpaintedRestores: [ObjectIdentifier: [SketchLine]] = [:]
+
+    /// Tells the window that the frame whose dirty region and sketches were taken last was not
+    /// painted (no buffer was free): the next frame is painted for its sketches, and takes their
+    /// restored lines again.
+    public func sketchFrameNotPainted() {
+        for sketch in sketches where !sketch.restored.isEmpty {
+            unpaintedRestores[sketch.view, default: []] += sketch.restored
+        }
+        requestSketchFrame()
+    }
 
     /// The views' sketches for the frame whose dirty region was taken last (``View/sketch()``).
     public private(set) var sketches: [WindowSketch] = []

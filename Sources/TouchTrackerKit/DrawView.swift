@@ -380,7 +380,7 @@ public final class DrawView: View {
     private var circleInProgress: Stroke?
 
     private func cancelDrawing() {
-        for line in strokesInProgress.values { setNeedsDisplay(line.bounds) }
+        if sketching { setNeedsSketch() } else { for line in strokesInProgress.values { setNeedsDisplay(line.bounds) } }
         if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
         strokesInProgress.removeAll()
         circleTouches.removeAll()
@@ -456,7 +456,8 @@ public final class DrawView: View {
         for touch in ordered(touches, event) {
             let key = ObjectIdentifier(touch)
             guard var line = strokesInProgress.removeValue(forKey: key) else { continue }
-            setNeedsDisplay(along: line)
+            // A sketched line is erased by the window, where each buffer holds it.
+            if sketching { setNeedsSketch() } else { setNeedsDisplay(along: line) }
             let end = touch.location(in: self)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
             line.id = drawing.makeID()
@@ -485,7 +486,7 @@ public final class DrawView: View {
                 circleInProgress = nil
             }
             guard let line = strokesInProgress.removeValue(forKey: key) else { continue }
-            setNeedsDisplay(line.bounds)
+            if sketching { setNeedsSketch() } else { setNeedsDisplay(line.bounds) }
         }
     }
 
@@ -551,6 +552,14 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
+            if sketching, stroke.kind == .line, cache.currentImage != nil {
+                // Into the cache at once, and shown by the window copying the cache along it
+                // into each buffer (sketch()): no band repainted, none copied between buffers.
+                cache.drawOnTop(stroke)
+                restores.append(stroke)
+                setNeedsSketch()
+                return
+            }
             cache.add(stroke)
             // A band along the line, not its box: a finished diagonal repaints little.
             setNeedsDisplay(along: stroke)
@@ -628,6 +637,9 @@ public final class DrawView: View {
     private var sketching = false
     /// The finished lines that were waiting to go into the line cache at the last sketch.
     private var pendingAtLastSketch: Set<StrokeID> = []
+    /// Lines finished while sketching, drawn into the cache at once: the next sketch's restored
+    /// lines, or marked dirty if there is none.
+    private var restores: [Stroke] = []
 
     /// Straight live lines, while the line cache is all the canvas shows beneath them (no
     /// selection, no lifted line, no line cache build; finished lines still waiting to go into
@@ -636,12 +648,15 @@ public final class DrawView: View {
     /// the frame drafts them (LiveLineQuality), and erases them by copying the cache back along
     /// those rows, instead of this view repainting bands along each line where it was and where
     /// it is (TouchKit's Sketch). Fingers moving, ten or a flood, then cost the lines' own pixels.
+    /// A line a finger lifts goes into the cache at once and is restored from it by the window.
+    /// The sketch goes on, empty, once every finger has lifted: the next finger to land then
+    /// needs no repaint to start one, and each buffer still erases what it holds.
     public override func sketch() -> Sketch? {
         let pending = cache.pending.isEmpty ? [] : Set(cache.pending.map(\.id))
         defer { pendingAtLastSketch = pending }
         guard !strokesInProgress.isEmpty || sketching else { return nil }
         let lines = strokesInProgress.values
-        if !lines.isEmpty, lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }),
+        if lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }),
            selectedStrokeID == nil, liftedStrokeID == nil, circleInProgress == nil,
            pending.isDisjoint(with: pendingAtLastSketch),
            let backdrop = cache.currentImage, let clock {
@@ -652,14 +667,18 @@ public final class DrawView: View {
             if !sketching { for line in lines { setNeedsDisplay(along: line) } }
             sketching = true
             if drafted { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
+            defer { restores.removeAll() }
             return Sketch(lines: lines.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color, smooth: !drafted) },
-                          backdrop: backdrop)
+                          backdrop: backdrop,
+                          restored: restores.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color) })
         }
         if sketching {
             // Back to this view: the lines are drawn where they are now (where they were is
-            // the window's to repaint).
+            // the window's to repaint), and so are lines finished since the last sketch.
             sketching = false
             for line in lines { setNeedsDisplay(along: line) }
+            for line in restores { setNeedsDisplay(along: line) }
+            restores.removeAll()
         }
         return nil
     }

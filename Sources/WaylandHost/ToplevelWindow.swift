@@ -280,7 +280,7 @@ final class ToplevelWindow {
         guard let buffer = freeBuffer(answeringInput: input || force) else {
             // Every buffer is on screen; a release will call us again. Keep the damage.
             for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
-            if window.sketchesChanged { window.requestSketchFrame() }
+            if window.sketchesChanged { window.sketchFrameNotPainted() }
             if input {
                 // The release (Weston and Sway send it as they take our next commit, mutter once
                 // it has copied the pixels) paints this at once, not at the next frame callback.
@@ -300,7 +300,7 @@ final class ToplevelWindow {
             logger.debug("live lines \(sketching ? "sketched by the window, as rows of pixels" : "drawn by their view again")")
         }
         let painted = window.update(buffer.image, stale: buffer.stale, dirty: dirty, copyingFrom: newest?.image,
-                                    scale: geometry.scale)
+                                    others: buffers.map(\.image), scale: geometry.scale)
         buffer.stale.removeAll()
         for other in buffers where other !== buffer { other.stale.add(dirty) }
 

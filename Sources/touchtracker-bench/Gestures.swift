@@ -18,7 +18,8 @@ struct GestureStep {
 
 /// Runs the sequence, calling `measure` around each measured part (preparation happens outside).
 /// `measure(step, body)` must run `body` exactly once.
-func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
+/// `realTime`: the app's clock runs on real time as well as the sequence's skips (see Rig).
+func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int, realTime: Bool = true,
                         measure: (GestureStep, () -> Void) -> Void, rigReady: (Rig) -> Void = { _ in }) {
     let canvas = Area(x: 0, y: 0, width: Double(width), height: Double(height - 130))
     let fingerArea = Area(x: 0, y: 40, width: Double(width), height: Double(height - 170))
@@ -63,12 +64,13 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int,
     }
 
     do {
-        let rig = Rig(strokes: [], width: width, height: height)
+        let rig = Rig(strokes: [], width: width, height: height, realTime: realTime)
         rigReady(rig)
         tenFingers(rig, name: "ten fingers moving, empty canvas")
     }
 
-    let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height)
+    let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height,
+                  realTime: realTime)
     rigReady(rig)
     tenFingers(rig, name: "ten fingers moving, dense drawing")
     fastFingers(rig, hz: 240, name: "fast fingers, long lines (the ramp's stream), dense drawing")

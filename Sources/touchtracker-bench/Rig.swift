@@ -53,7 +53,8 @@ func parseTouchCommand(_ command: String) -> [FingerEvent] {
 
 final class Rig {
     /// The app's kind of clock, on real time (so that work spread over turns by a time budget is
-    /// spread as in the app), plus the time `idle` skips (a long press's 0.6 s need not be waited).
+    /// spread as in the app) unless told otherwise, plus the time `idle` skips (a long press's
+    /// 0.6 s need not be waited).
     let clock: EventLoopClock
     private let skipped = Skipped()
     private final class Skipped { var seconds = 0.0 }
@@ -81,10 +82,10 @@ final class Rig {
 
     /// A window of `width` x `height` showing `strokes`, with its whole line cache built and
     /// both buffers painted (none of that measured).
-    init(strokes: [Stroke], width: Int, height: Int) {
+    init(strokes: [Stroke], width: Int, height: Int, realTime: Bool = true) {
         self.width = width
         self.height = height
-        clock = EventLoopClock(now: { [skipped] in tt_monotonic_now() + skipped.seconds })
+        clock = EventLoopClock(now: { [skipped] in (realTime ? tt_monotonic_now() : 0) + skipped.seconds })
         application = Application(clock: clock)
         window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         application.addWindow(window)
@@ -147,7 +148,7 @@ final class Rig {
         let dirty = window.takeDirtyRegion()
         guard !dirty.isEmpty || window.sketchesChanged else { return }
         let newest = shown.map { buffers[$0] }
-        let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, scale: 1)
+        let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, others: buffers, scale: 1)
         pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }
         shown = next
         stale[next] = DirtyRegion()

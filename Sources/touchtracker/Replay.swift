@@ -78,7 +78,7 @@ struct Replay {
                 window.setNeedsDisplay()
             }
             // As the host paints: sketched live lines are erased and drawn by the update.
-            window.update(screen!, stale: DirtyRegion(), dirty: window.takeDirtyRegion(), copyingFrom: nil, scale: scale)
+            window.update(screen!, stale: DirtyRegion(), dirty: window.takeDirtyRegion(), copyingFrom: nil, others: [], scale: scale)
         }
         paint()
         Replayer.playHeadless(entries, into: target, clock: clock, endOfTurn: paint)

@@ -112,7 +112,7 @@ struct BufferUpdateTests {
             let next = frame % 2
             let dirty = canvas.window.takeDirtyRegion()
             canvas.window.update(buffers[next], stale: stale[next], dirty: dirty,
-                                 copyingFrom: shown.map { buffers[$0] }, scale: scale)
+                                 copyingFrom: shown.map { buffers[$0] }, others: buffers, scale: scale)
             stale[next] = DirtyRegion()
             stale[1 - next].add(dirty)
             shown = next

@@ -49,6 +49,38 @@ struct SketchTests {
         #expect(canvas.window.sketches.first?.lines.allSatisfy { $0.smooth } == true)
     }
 
+    @Test("A1, A2: a line lifted while other fingers draw goes into the line cache at once and is restored from it by the window, black; nothing of the canvas is marked dirty, and once every finger has lifted the sketch goes on empty")
+    func liftedLinesAreRestoredFromTheCache() throws {
+        let canvas = Canvas()
+        _ = canvas.laidOutRender()
+        Self.landTen(canvas)
+        for i in 0..<10 { canvas.move(Int32(i), 370 - Double(i) * 36, 230) }
+        canvas.frame()
+        _ = canvas.window.takeDirtyRegion()
+        canvas.up(3)
+        canvas.frame()
+        // (The toolbar's Undo is enabled.)
+        let canvasFrame = canvas.drawView.convert(canvas.drawView.bounds, to: nil)
+        let dirty = canvas.window.takeDirtyRegion().rects.filter { $0.intersects(canvasFrame) }
+        let sketch = try #require(canvas.window.sketches.first)
+        #expect(dirty.isEmpty, "the canvas marked \(dirty.count) rectangles for a lifted line")
+        #expect(sketch.lines.count == 9)
+        #expect(sketch.restored == [SketchLine(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
+        #expect(canvas.drawView.linesAwaitingCache == 0, "the line went into the cache in the turn it was lifted")
+        #expect(canvas.window.sketchesChanged)
+        // Given once.
+        canvas.move(0, 300, 200)
+        canvas.frame()
+        _ = canvas.window.takeDirtyRegion()
+        #expect(canvas.window.sketches.first?.restored == [])
+
+        for i in 0..<10 where i != 3 { canvas.up(Int32(i)) }
+        canvas.frame()
+        #expect(!canvas.window.takeDirtyRegion().rects.contains { $0.intersects(canvasFrame) })
+        #expect(canvas.window.sketches.first?.lines == [])
+        #expect(canvas.window.sketches.first?.restored.count == 9)
+    }
+
     @Test("A1: a few short live lines, under the drafting budget, are sketched with smoothed edges")
     func shortLinesAreSketchedSmooth() throws {
         let canvas = Canvas()
@@ -101,13 +133,21 @@ struct SketchTests {
             stale.append(stale[shown ?? 0])
         }
 
+        /// Takes a frame and leaves it unpainted, as the host does when the compositor holds every
+        /// buffer: its damage is marked again, and its sketches taken again next time.
+        func skipFrame() {
+            let dirty = canvas.window.takeDirtyRegion()
+            for rect in dirty.rects { canvas.window.setNeedsDisplay(inWindowRect: rect) }
+            if canvas.window.sketchesChanged { canvas.window.sketchFrameNotPainted() }
+        }
+
         /// Paints a frame into the next buffer; returns an error message or nil.
         func frame(_ label: String) -> String? {
             let dirty = canvas.window.takeDirtyRegion()
             guard !dirty.isEmpty || canvas.window.sketchesChanged else { return nil }
             let image = images[next]
             let damage = canvas.window.update(image, stale: stale[next], dirty: dirty,
-                                              copyingFrom: shown.map { images[$0] }, scale: scale)
+                                              copyingFrom: shown.map { images[$0] }, others: images, scale: scale)
             stale[next] = DirtyRegion()
             for other in images.indices where other != next { stale[other].add(dirty) }
             shown = next
@@ -143,7 +183,7 @@ struct SketchTests {
         }
     }
 
-    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while sketched lines move, land, lift, rest, pass under the palette and a spare buffer joins",
+    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while sketched lines move, land, lift (restored from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
           arguments: [1.0, 2.0])
     func buffersMatchAFullRepaint(scale: Double) {
         for seed in UInt64(1)...3 {
@@ -182,10 +222,34 @@ struct SketchTests {
                     // The fingers rest: the lines are drawn smooth by the canvas.
                     canvas.clock.advance(by: 0.1)
                     what += ", the fingers rested"
+                case 4, 5:
+                    // A finger lifts in a frame no buffer was free for: its line is restored by the next.
+                    let i = down.sorted().randomElement(using: &random)!
+                    if down.count > 6 {
+                        canvas.up(Int32(i))
+                        down.remove(i)
+                        what += ", a finger lifted"
+                    }
+                    canvas.frame()
+                    buffers.skipFrame()
+                    what += ", a frame not painted"
                 default:
                     break
                 }
                 canvas.frame()
+                if n == 25 || n == 27 {
+                    // A line lifted in a frame no buffer was free for; then the canvas stops
+                    // sketching (a line selected: it draws the others over it again), which
+                    // repaints the line instead; two frames on it sketches again.
+                    let i = down.sorted().last!
+                    canvas.move(Int32(i), 395 - Double(n), 235)
+                    canvas.up(Int32(i))
+                    down.remove(i)
+                    canvas.frame()
+                    buffers.skipFrame()
+                    canvas.drawView.select(n == 25 ? canvas.drawView.drawing.strokes.first?.id : nil)
+                    what += ", a finger lifted in a frame not painted, then a line \(n == 25 ? "selected" : "deselected")"
+                }
                 if n == 20 { buffers.addSpare() }
                 if let error = buffers.frame(what) {
                     Issue.record("\(error)")
@@ -201,3 +265,4 @@ struct SketchTests {
         }
     }
 }
+
