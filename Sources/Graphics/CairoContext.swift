@@ -285,9 +285,13 @@ struct RowBoxes {
     /// `end` start at or above the row; those that end above it are skipped as they come).
     private let start: [Int32]
     private let end: [Int32]
+    /// The one box, when there is one (a whole image, a view, a tile): no index, and a row is
+    /// cut by two comparisons (asking an array for its only box, per row, cost a few percent of
+    /// a frame of long live lines).
+    private let single: PixelBox?
 
     init(_ boxes: [PixelBox], height: Int) {
-        // One box (a whole image, a view, a tile): no index, `band` answers from the box.
+        single = boxes.count == 1 ? boxes[0] : nil
         guard boxes.count > 1 else {
             self.boxes = boxes
             start = []
@@ -314,6 +318,12 @@ struct RowBoxes {
     /// Cuts `span` to the boxes; calls `body` with each piece.
     @inline(__always)
     func cut(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
+        if let box = single {
+            guard span.y >= box.y0, span.y < box.y1 else { return }
+            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
+            if x0 < x1 { body(x0, x1) }
+            return
+        }
         for i in band(span.y) {
             let box = boxes[i]
             guard span.y >= box.y0, span.y < box.y1 else { continue }
@@ -325,7 +335,7 @@ struct RowBoxes {
     /// The boxes that may cover row `y` (check each box's rows).
     @inline(__always)
     func band(_ y: Int) -> Range<Int> {
-        if boxes.count <= 1 { return boxes.first.map { y >= $0.y0 && y < $0.y1 ? 0..<1 : 0..<0 } ?? 0..<0 }
+        if let box = single { return y >= box.y0 && y < box.y1 ? 0..<1 : 0..<0 }
         guard y >= 0, y < start.count else { return 0..<0 }
         return Int(start[y])..<Int(end[y])
     }
