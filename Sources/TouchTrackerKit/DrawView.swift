@@ -471,7 +471,9 @@ public final class DrawView: View {
                 line.width = Self.width(forSpeed: pathLength(line.points) / duration)
             }
             startTimes[key] = nil
+            liftingLine = true
             drawing.add(line)
+            liftingLine = false
         }
     }
 
@@ -552,7 +554,7 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
-            if sketching, stroke.kind == .line, cache.currentImage != nil {
+            if liftingLine, sketching, stroke.kind == .line, cache.currentImage != nil {
                 // Into the cache at once, and shown by the window copying the cache along it
                 // into each buffer (sketch()): no band repainted, none copied between buffers.
                 cache.drawOnTop(stroke)
@@ -640,6 +642,9 @@ public final class DrawView: View {
     /// Lines finished while sketching, drawn into the cache at once: the next sketch's restored
     /// lines, or marked dirty if there is none.
     private var restores: [Stroke] = []
+    /// Set while a finger's line is added: only those are restored (a paste of thousands of
+    /// lines goes into the cache in one batch on the next turn, as before).
+    private var liftingLine = false
 
     /// Straight live lines, while the line cache is all the canvas shows beneath them (no
     /// selection, no lifted line, no line cache build; finished lines still waiting to go into
