@@ -190,9 +190,26 @@ struct PixelLine {
         // A row each, about, for a straight line (more where it is flat: a span per row anyway).
         let ys = points.map(\.y)
         let rows = Int(((ys.max() ?? 0) - (ys.min() ?? 0) + 2 * outer).rounded(.up)) + 2
-        runs.covered.reserveCapacity(rows * max(points.count - 1, 1))
-        StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
-            clip.cut(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+        let most = rows * max(points.count - 1, 1)
+        if clip.boxes.count <= 1 {
+            // At most a run per row per segment: written straight into an array of that size
+            // (appending checked the array's room and ownership per row).
+            let inClip = clip.boxes.first.map { min(rows, $0.y1 - $0.y0) } ?? 0
+            runs.covered = [PixelSpan](unsafeUninitializedCapacity: inClip * max(points.count - 1, 1)) { buffer, count in
+                StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
+                    clip.cut(span) { x0, x1 in
+                        assert(count < buffer.count, "more runs than rows")
+                        guard count < buffer.count else { return }
+                        (buffer.baseAddress! + count).initialize(to: PixelSpan(y: span.y, x0: x0, x1: x1))
+                        count += 1
+                    }
+                }
+            }
+        } else {
+            runs.covered.reserveCapacity(most)
+            StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
+                clip.cut(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+            }
         }
         guard smooth else { return runs }
         runs.inner.reserveCapacity(rows)
