@@ -173,7 +173,6 @@ extension TouchTrackerBench {
     func rampStep(_ client: Client, rate: Double, seconds: Double) throws -> RampStep {
         let running = try start(client, extraArguments: breakdown && client.isApp ? ["--latency"] : [])
         defer { finish(running) }
-        let logStart = running.child.standardError.utf8.count
         let control = running.session.control
         var stream = RandomStream(area: running.area, seed: 77)
         // About six fingers are down on average: the frame rate that gives `rate` events.
@@ -229,8 +228,11 @@ extension TouchTrackerBench {
             step.frames = latency.frames
             step.late = Int(latency.toCommit.count(above: 2_000)) + latency.withoutCommit
             if breakdown, client.isApp {
-                let log = String(decoding: running.child.standardError.utf8.dropFirst(logStart), as: UTF8.self)
-                step.appShare = appShare(inLog: log)
+                let log = String(decoding: running.child.standardError.utf8, as: UTF8.self)
+                // Frames read since the step began: the warm-up's first frame waits for the double
+                // tap to fail (about a third of a second, the book's rule), and its line may be
+                // logged late.
+                step.appShare = appShare(inLog: log, readSince: begin)
                 step.lateFrames = LateFrames(records: latency.records, appLog: log)
             }
             if step.failure == nil, step.late > max(3, latency.frames / 100) {
