@@ -111,8 +111,13 @@ public struct Stroke: Hashable, Sendable {
     private var start: Point { Point(x: Double(x0), y: Double(y0)) }
     private var end: Point { Point(x: Double(x1), y: Double(y1)) }
 
-    /// The two points of a stroke that has exactly two, without going through ``points``.
-    var pair: (Point, Point)? { extra?.points == nil ? (start, end) : nil }
+    /// The two points of a stroke that has exactly two, without going through ``points``: held
+    /// inline, or in `extra` when a `Float` cannot hold them (a drawing file's, a moved line's),
+    /// which must still be drawn, hit and bounded as the straight line they are.
+    var pair: (Point, Point)? {
+        guard let array = extra?.points else { return (start, end) }
+        return array.count == 2 ? (array[0], array[1]) : nil
+    }
 
     /// `value` as a `Float` when that holds it exactly (the sign of zero included).
     static func narrow(_ value: Double) -> Float? {

@@ -161,6 +161,29 @@ struct BufferUpdateTests {
         }
     }
 
+    @Test("A5: a finished straight line makes the same pixels through any tile of the line cache as drawn whole, its ends on the touch grid or not (a drawing file's)")
+    func lineIsTheSameThroughAnyTile() async {
+        let ends = zip(Gen.double(in: -20...220), Gen.double(in: -20...140), Gen.double(in: -20...220), Gen.double(in: -20...140))
+        let tiles = zip(Gen.int(in: 0...180), Gen.int(in: 0...100), Gen.int(in: 1...64), Gen.int(in: 1...64))
+        await propertyCheck(count: 60, input: ends, tiles, Gen.bool) { ends, tile, onGrid in
+            func grid(_ v: Double) -> Double { onGrid ? (v * 256).rounded() / 256 : v }
+            let line = Stroke.line(StrokeID(1), from: Point(x: grid(ends.0), y: grid(ends.1)),
+                                   to: Point(x: grid(ends.2), y: grid(ends.3)), color: .blue, width: 10)
+            let area = Rect(x: Double(tile.0), y: Double(tile.1), width: Double(tile.2), height: Double(tile.3))
+            let whole = ImageSurface(width: 200, height: 120), tiled = ImageSurface(width: 200, height: 120)
+            StrokeRenderer.draw(line, in: CairoContext(surface: whole))
+            let context = CairoContext(surface: tiled)
+            context.clip(to: area)
+            StrokeRenderer.draw(line, in: context)
+            for y in tile.1..<min(tile.1 + tile.3, 120) {
+                for x in tile.0..<min(tile.0 + tile.2, 200) where whole.color(x: x, y: y) != tiled.color(x: x, y: y) {
+                    Issue.record("pixel \(x),\(y) of tile \(area): \(String(describing: tiled.color(x: x, y: y))), drawn whole \(String(describing: whole.color(x: x, y: y)))")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("A1: the canvas's cache copied under a frame's boxes, row by row where it falls on whole pixels, makes the pixels Cairo's paint makes, at scale 1 and 1.5")
     func cacheCopyMatchesCairo() {
         var random = SplitMix(seed: 5)

@@ -63,10 +63,10 @@ struct DenseDrawingTests {
         }
     }
 
-    func expectSame(_ a: ImageSurface, _ b: ImageSurface, _ what: String, tolerance: Double = 4.0 / 255) {
+    func expectSame(_ a: ImageSurface, _ b: ImageSurface, _ what: String) {
         func close(_ p: Color?, _ q: Color?) -> Bool {
             guard let p, let q else { return p == q }
-            return [p.red - q.red, p.green - q.green, p.blue - q.blue].allSatisfy { abs($0) <= tolerance }
+            return [p.red - q.red, p.green - q.green, p.blue - q.blue].allSatisfy { abs($0) <= 4.0 / 255 }
         }
         var differing = 0
         // Above the toolbar, whose Undo and Redo differ from a fresh canvas.
@@ -152,10 +152,7 @@ struct DenseDrawingTests {
 
     @Test("A8: undoing the deletion of one line or of two puts them back at their places in the paint order, not on top")
     func undoOfDeletionKeepsPaintOrder() {
-        // Every other line blue: where lines cross, the order decides the colour. A re-made band
-        // can differ from a whole build by a few hundredths at a line's edge (a recolouring and
-        // its reverse show it too; the renderers agree within a tenth of a pixel's coverage); a
-        // line on top of the wrong one is off by far more.
+        // Every other line blue: where lines cross, the order decides the colour.
         var lines = Self.denseLines(800)
         for i in lines.indices where i % 2 == 0 { lines[i].color = .blue }
         let drawing = Drawing(strokes: lines)
@@ -165,11 +162,11 @@ struct DenseDrawingTests {
         canvas.settle()
         drawing.undoStack.undo()
         canvas.settle()
-        expectSame(canvas.screen, fromScratch(lines), "after undoing the deletion", tolerance: 0.1)
+        expectSame(canvas.screen, fromScratch(lines), "after undoing the deletion")
         drawing.remove([lines[200].id, lines[301].id], actionName: "Delete")
         canvas.settle()
         drawing.undoStack.undo()
         canvas.settle()
-        expectSame(canvas.screen, fromScratch(lines), "after undoing the deletion of two lines", tolerance: 0.1)
+        expectSame(canvas.screen, fromScratch(lines), "after undoing the deletion of two lines")
     }
 }
