@@ -226,7 +226,7 @@ public struct TouchTrackerCommandLine: Sendable {
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),
                 .option("display", value: "display", help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY)."),
-                .flag("latency", help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error."),
+                .flag("latency", help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error, and where the CPU time of any turn over 2 ms went."),
                 .option("file", value: "path", help: "The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json)."),
                 .option("autosave-delay", value: "seconds", help: "Seconds from a change to its autosave.", hidden: true),
                 .option("record", value: "file", help: "Write every input event to this file as it comes, to replay it or attach it to a bug report."),

@@ -102,6 +102,23 @@ final class LatencyReporter {
         }
     }
 
+    /// A turn of the event loop that took more than ``slowTurn`` seconds of CPU: where that went
+    /// (reading and delivering the compositor's events, the timers, painting and committing), so a
+    /// rare slow frame says which part to look at.
+    func noteTurn(dispatch: Double, timers: Double, paint: Double) {
+        if let line = Self.slowTurn(dispatch: dispatch, timers: timers, paint: paint) { logger.info("\(line)") }
+    }
+
+    /// The line for a turn that took more than ``slowTurnLimit`` of CPU, or nil.
+    static func slowTurn(dispatch: Double, timers: Double, paint: Double) -> String? {
+        let total = dispatch + timers + paint
+        guard total > slowTurnLimit else { return nil }
+        return "slow turn: \(ms(total)) ms on the CPU: events \(ms(dispatch)) ms, timers \(ms(timers)) ms, painting and committing \(ms(paint)) ms"
+    }
+
+    /// CPU time a turn may take before ``noteTurn(dispatch:timers:paint:)`` logs it.
+    static let slowTurnLimit = 0.002
+
     /// The presentation clock minus CLOCK_MONOTONIC, now.
     private func offsetFromMonotonic() -> Double {
         guard clockID != clockid_t(CLOCK_MONOTONIC) else { return 0 }
@@ -114,7 +131,9 @@ final class LatencyReporter {
     /// A monotonic time in whole microseconds, to match against the compositor's own records.
     private func microseconds(_ seconds: Double) -> String { String(UInt64((seconds * 1e6).rounded())) }
 
-    private func ms(_ seconds: Double) -> String {
+    private func ms(_ seconds: Double) -> String { Self.ms(seconds) }
+
+    private static func ms(_ seconds: Double) -> String {
         let hundredths = Int((seconds * 100_000).rounded())
         let fraction = abs(hundredths) % 100
         return "\(hundredths < 0 ? "-" : "")\(abs(hundredths) / 100).\(fraction < 10 ? "0" : "")\(fraction)"

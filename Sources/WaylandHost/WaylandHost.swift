@@ -379,6 +379,7 @@ public final class WaylandHost {
         // input comes, a turn paints once, and motion frames of one touch within the turn reach the
         // views as one event (TouchInput's batch).
         record(.turn(clock.now))
+        let turnStarted = latencyReporter != nil ? tt_thread_cpu_now() : 0
         input.beginBatch()
         if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             try connection.readEvents()
@@ -390,6 +391,7 @@ public final class WaylandHost {
         }
         for seat in seats.values { seat.endOfEventBatch() }
         input.endBatch()
+        let eventsDone = latencyReporter != nil ? tt_thread_cpu_now() : 0
         if fds[1].revents != 0 {
             timer.drain()
             // Written only when a timer is due: the timerfd also wakes the loop for none.
@@ -409,7 +411,12 @@ public final class WaylandHost {
         // Every seat's flag is taken (no short-circuit), so none carries over to the next turn.
         let input = seats.values.map { $0.takeReceivedInput() }.contains(true) || replayedInput
         replayedInput = false
+        let timersDone = latencyReporter != nil ? tt_thread_cpu_now() : 0
         toplevel.redrawIfNeeded(input: input)
+        if let latencyReporter {
+            latencyReporter.noteTurn(dispatch: eventsDone - turnStarted, timers: timersDone - eventsDone,
+                                     paint: tt_thread_cpu_now() - timersDone)
+        }
         if toplevel.hasSpareBuffers, spareBufferTimer == nil {
             spareBufferTimer = clock.schedule(at: clock.now + ToplevelWindow.spareBufferLifetime + 0.05) { [unowned self] in
                 self.spareBufferTimer = nil

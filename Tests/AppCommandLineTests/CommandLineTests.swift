@@ -264,7 +264,8 @@ struct CommandLineHelpTests {
         #expect(help(["--help"]).contains("""
               --latency             Log, for every frame with input, input-to-commit and
                                     input-to-presentation times (wp_presentation) to
-                                    standard error.
+                                    standard error, and where the CPU time of any turn over
+                                    2 ms went.
             """))
     }
 }

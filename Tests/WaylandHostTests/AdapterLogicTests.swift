@@ -1,5 +1,5 @@
-// The host's pure decisions, without a compositor: the palm rule, event-time unwrapping and
-// xdg_toplevel state decoding.
+// The host's pure decisions, without a compositor: the palm rule, event-time unwrapping,
+// xdg_toplevel state decoding and what --latency says of a slow turn.
 import Testing
 import TouchKit
 import Wayland
@@ -40,6 +40,13 @@ struct AdapterLogicTests {
     func toplevelStates() {
         let bytes: [UInt8] = [1, 0, 0, 0, 4, 0, 0, 0, 2, 0]  // maximized, activated, and a torn value
         #expect(ToplevelWindow.decodeStates(bytes) == [.maximized, .activated])
+    }
+
+    @Test("--latency says where a turn over 2 ms of CPU went (events, timers, painting), and nothing of quicker turns")
+    func slowTurns() {
+        #expect(LatencyReporter.slowTurn(dispatch: 0.0005, timers: 0.0002, paint: 0.0012) == nil, "1.9 ms is not slow")
+        #expect(LatencyReporter.slowTurn(dispatch: 0.0071, timers: 0.00001, paint: 0.0004)
+                == "slow turn: 7.51 ms on the CPU: events 7.10 ms, timers 0.01 ms, painting and committing 0.40 ms")
     }
 }
 
