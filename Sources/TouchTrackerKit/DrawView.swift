@@ -562,13 +562,7 @@ public final class DrawView: View {
                 setNeedsSketch()
                 return
             }
-            if drawing.index(of: stroke.id) == drawing.strokes.count - 1 {
-                cache.add(stroke)
-            } else {
-                // Back under later lines (an undone deletion): the cache re-makes the band along
-                // it in paint order, where drawing it on top would cover lines above it.
-                cache.repaint(along: stroke)
-            }
+            cache.add(stroke)
             // A band along the line, not its box: a finished diagonal repaints little.
             setNeedsDisplay(along: stroke)
         case .removed(let stroke):

@@ -116,8 +116,10 @@ final class StrokeCache {
     private(set) var pending: [Stroke] = []
     private var pendingTimer: TimerToken?
 
-    /// A stroke finished on top of the others.
+    /// A stroke added to the drawing: on top of the others (finished, pasted), or back under
+    /// later ones (an undone deletion), where drawing it over them would cover them.
     func add(_ stroke: Stroke) {
+        guard drawing.index(of: stroke.id) == drawing.strokes.count - 1 else { return repaint(along: stroke) }
         // Mid-build it stays out: the build ends with the strokes added meanwhile.
         guard let image, isValid, build == nil else { return }
         guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image)) }

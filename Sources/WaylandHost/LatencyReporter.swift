@@ -102,7 +102,7 @@ final class LatencyReporter {
         }
     }
 
-    /// A turn of the event loop that took more than ``slowTurn`` seconds of CPU: where that went
+    /// A turn of the event loop that took more than ``slowTurnLimit`` seconds of CPU: where that went
     /// (reading and delivering the compositor's events, the timers, painting and committing), so a
     /// rare slow frame says which part to look at.
     func noteTurn(dispatch: Double, timers: Double, paint: Double) {

@@ -194,9 +194,8 @@ extension TouchTrackerBench {
     }
 
     /// The app's share of each frame and its CPU time, from `--latency` lines ("read→commit 0.57 ms,
-    /// 0.55 ms of it on the CPU").
-    /// The app's share of each frame in its `--latency` log (and that share's CPU time), of the
-    /// frames it read at or after `readSince` (CLOCK_MONOTONIC seconds), if given.
+    /// 0.55 ms of it on the CPU"), of the frames read at or after `readSince` (CLOCK_MONOTONIC
+    /// seconds) when given.
     func appShare(inLog log: String, readSince: Double? = nil) -> (wall: Latencies, cpu: Latencies) {
         var wall = makeLatencies(), cpu = makeLatencies()
         for line in log.split(separator: "\n") {
