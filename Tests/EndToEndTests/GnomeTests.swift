@@ -397,9 +397,11 @@ struct GnomeTests {
                 }
                 usleep(16_000)
             }
-            // The Overview follows the fingers, and the app heard all three touches cancelled.
+            // The Overview follows the fingers, and the app heard every touch it had cancelled.
+            // Mutter may claim the swipe before or after it hands the third finger to the app
+            // (CI saw both), so that finger is cancelled only if the app was given it.
             try waitForShell(app.session, "Main.overview.visible", "the Overview")
-            try app.waitForTrace("touchesCancelled", count: 3)
+            try waitForEveryBegunTouchCancelled(app, atLeast: 2)
             for slot in 0..<3 { try app.up(slot) }
             try waitForShell(app.session, "!Main.overview.animationInProgress", "the end of the swipe")
             try app.session.eval("Main.overview.hide()")
@@ -411,9 +413,9 @@ struct GnomeTests {
                         .allSatisfy { shot.pixel(x: $0.0, y: $0.1) == .white }
                 }
             }
-            // Cancelled, never ended.
+            // Cancelled once each, never ended.
             let log = app.app.standardError
-            #expect(log.split(separator: "\n").filter { $0.contains("touchesCancelled") }.count == 3, "\(log)")
+            #expect(tracedTouches("touchesCancelled", in: log).count == tracedTouches("touchesBegan", in: log).count, "\(log)")
             #expect(!log.contains("touchesEnded"), "\(log)")
             // Touch still works: one finger draws a black line.
             try app.drawLine(5, from: app.onCanvas(700, 150), to: app.onCanvas(700, 450))
@@ -443,6 +445,27 @@ struct GnomeTests {
 }
 
 /// Waits until `condition` (JavaScript in gnome-shell) is true; `what` names it otherwise.
+/// The touch ids of the trace's `method` lines, one per line (a touch cancelled twice counts twice).
+private func tracedTouches(_ method: String, in log: String) -> [Int] {
+    log.split(separator: "\n").filter { $0.contains(method) }.compactMap { line in
+        line.split(separator: " ").first { $0.hasPrefix("touch=") }.flatMap { Int($0.dropFirst(6)) }
+    }
+}
+
+/// Waits until every touch the app's trace began has been cancelled, and at least `count` were.
+private func waitForEveryBegunTouchCancelled(_ app: GnomeAppUnderTest, atLeast count: Int, timeout: Double = 5) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        let log = app.app.standardError
+        let begun = Set(tracedTouches("touchesBegan", in: log)), cancelled = Set(tracedTouches("touchesCancelled", in: log))
+        if cancelled.count >= count, begun.isSubset(of: cancelled) { return }
+        guard Date() < deadline else {
+            throw HarnessError("touches \(begun.subtracting(cancelled).sorted()) began and were never cancelled:\n\(log)")
+        }
+        usleep(10_000)
+    }
+}
+
 private func waitForShell(_ session: GnomeSession, _ condition: String, _ what: String, timeout: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while try session.eval(condition).trimmingCharacters(in: .whitespacesAndNewlines) != "true" {
