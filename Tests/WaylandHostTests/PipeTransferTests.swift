@@ -17,8 +17,18 @@ private func turn(_ watches: FDWatches) {
     watches.dispatch(zip(watched, fds).map { ($0.token, $1) })
 }
 
-/// Whether `fd` is still open in this process.
-private func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
+/// Whether `fd` is still this pipe's end (`inode`). Tests run in parallel in this process, and
+/// another may be given the number as soon as it is closed, so the number alone cannot tell.
+private func isOpen(_ fd: Int32, inode: ino_t) -> Bool {
+    var status = stat()
+    return fstat(fd, &status) == 0 && status.st_ino == inode
+}
+
+private func inode(_ fd: Int32) -> ino_t {
+    var status = stat()
+    #expect(fstat(fd, &status) == 0)
+    return status.st_ino
+}
 
 /// A plain blocking pipe: [read end, write end].
 private func makePipe() -> [Int32] {
@@ -58,13 +68,14 @@ struct PipeTransferTests {
         let watches = FDWatches(), clock = ManualClock(now: 0)
         var fds = makePipe()
         var outcome: String?
+        let stalledPipe = inode(fds[1])
         let stalled = PipeWriter(fd: fds[1], bytes: [UInt8](repeating: 1, count: 1 << 20), watches: watches, clock: clock) { outcome = $0 }
         turn(watches)
         clock.advance(by: 9.9)
         #expect(!stalled.isFinished)
         clock.advance(by: 0.2)
         #expect(stalled.isFinished && outcome == "the reader took nothing for 10 s" && watches.isEmpty)
-        #expect(!isOpen(fds[1]))
+        #expect(!isOpen(fds[1], inode: stalledPipe))
         close(fds[0])
 
         fds = makePipe()
@@ -77,12 +88,13 @@ struct PipeTransferTests {
     func reader() {
         let watches = FDWatches(), clock = ManualClock(now: 0)
         var readers: [PipeReader] = []  // the clipboard keeps its readers alive so
-        func start(_ maxBytes: Int) -> (write: Int32, read: Int32, result: () -> PasteboardReadResult?) {
+        func start(_ maxBytes: Int) -> (write: Int32, readIsOpen: () -> Bool, result: () -> PasteboardReadResult?) {
             var fds: [Int32] = [-1, -1]
             #expect(tt_pipe_for_reading(&fds) == 0)
+            let pipe = inode(fds[0])
             var result: PasteboardReadResult?
             readers.append(PipeReader(fd: fds[0], maxBytes: maxBytes, watches: watches, clock: clock) { result = $0 })
-            return (fds[1], fds[0], { result })
+            return (fds[1], { isOpen(fds[0], inode: pipe) }, { result })
         }
         // To the end.
         let whole = start(1000)
@@ -91,7 +103,7 @@ struct PipeTransferTests {
         #expect(whole.result() == nil, "not finished until the writer closes")
         close(whole.write)
         turn(watches)
-        #expect(whole.result() == .data(Array("hello".utf8)) && !isOpen(whole.read))
+        #expect(whole.result() == .data(Array("hello".utf8)) && !whole.readIsOpen())
 
         // Past the limit: cut off, however much more would come.
         let endless = start(100_000)
@@ -100,13 +112,13 @@ struct PipeTransferTests {
             _ = write(endless.write, block, block.count)
             turn(watches)
         }
-        #expect(endless.result() == .tooLarge(maxBytes: 100_000) && !isOpen(endless.read))
+        #expect(endless.result() == .tooLarge(maxBytes: 100_000) && !endless.readIsOpen())
         close(endless.write)
 
         // Silence.
         let silent = start(1000)
         clock.advance(by: 5.1)
-        #expect(silent.result() == .failed("the program holding the clipboard sent nothing for 5 s") && !isOpen(silent.read))
+        #expect(silent.result() == .failed("the program holding the clipboard sent nothing for 5 s") && !silent.readIsOpen())
         close(silent.write)
         #expect(watches.isEmpty)
     }
