@@ -69,6 +69,7 @@ final class PopupMenu: MenuPresenter {
         self.items = items
         anchor = rect
         layout()
+        logger.debug("menu: \(items.map(\.title).joined(separator: ", ")) at \(Int(rect.midX)),\(Int(rect.minY))")
         open(grab: true)
     }
 
@@ -172,6 +173,7 @@ final class PopupMenu: MenuPresenter {
             open(grab: false)
             return
         }
+        logger.debug("menu: closed by the compositor")
         tearDown()
         onDismiss?()
     }

@@ -56,6 +56,10 @@
  *   - libweston-desktop 10 marks the VIEW of an xdg_popup as mapped but never
  *     its surface (weston_surface_is_mapped() stays false), so "windows" uses
  *     view mapping for popups. The role names are "xdg_toplevel"/"xdg_popup".
+ *   - Input is routed by compositor->view_list, rebuilt only at a repaint, so
+ *     a view mapped after the last repaint takes no input yet (a popup tapped
+ *     then passes the tap to the window beneath); "windows" lists a view only
+ *     once it is in that list.
  *   - kiosk-shell 10 aborts on shutdown (assertion `shsurf' in
  *     kiosk_shell_destroy_surfaces_on_layer) if an xdg_popup is still mapped,
  *     whether shut down by "quit" or by SIGTERM; the control socket is then

@@ -27,6 +27,12 @@ view_is_xdg_window(struct weston_view *view, bool *popup)
 		return false;
 	if (!weston_view_is_mapped(view) || s->width <= 0 || s->height <= 0)
 		return false;
+	/* Weston 10 picks the view under a touch or the pointer from
+	 * compositor->view_list, which it rebuilds only when it repaints: a view
+	 * mapped since then is neither shown nor reachable by input yet, and a
+	 * tap aimed at it lands on whatever is under it. Report it once it is. */
+	if (wl_list_empty(&view->link))
+		return false;
 	/* libweston-desktop 10 marks only the view of a popup as mapped,
 	 * never its surface; the shells map toplevel surfaces. */
 	if (!*popup && !weston_surface_is_mapped(s))
