@@ -64,7 +64,7 @@ final class LatencyReporter {
         let number = frame
         let commit = tt_monotonic_now()
         let cpu = tt_thread_cpu_now() - input.cpu
-        let summary = "frame \(number): input→commit \(ms(commit - input.event)) ms (read→commit \(ms(commit - input.read)) ms, \(ms(cpu)) ms of it on the CPU; read at \(microseconds(input.read)), committed at \(microseconds(commit)) µs)"
+        let summary = "frame \(number): input→commit \(Self.ms(commit - input.event)) ms (read→commit \(Self.ms(commit - input.read)) ms, \(Self.ms(cpu)) ms of it on the CPU; read at \(microseconds(input.read)), committed at \(microseconds(commit)) µs)"
         guard let presentation else {
             logger.info("\(summary), no wp_presentation")
             return
@@ -90,8 +90,8 @@ final class LatencyReporter {
             case .presented(let secondsHigh, let secondsLow, let nanoseconds, let refresh, _, _, _):
                 let stamp = Double(UInt64(secondsHigh) << 32 | UInt64(secondsLow)) + Double(nanoseconds) / 1e9
                 let presented = stamp - self.offsetFromMonotonic()
-                let period = refresh > 0 ? ", refresh \(self.ms(Double(refresh) / 1e9)) ms" : ""
-                self.logger.info("\(summary), input→presented \(self.ms(presented - input.event)) ms, commit→presented \(self.ms(presented - commit)) ms\(period)")
+                let period = refresh > 0 ? ", refresh \(Self.ms(Double(refresh) / 1e9)) ms" : ""
+                self.logger.info("\(summary), input→presented \(Self.ms(presented - input.event)) ms, commit→presented \(Self.ms(presented - commit)) ms\(period)")
                 self.feedbacks[key] = nil
             case .discarded:
                 self.logger.info("\(summary), discarded (a later commit replaced it)")
@@ -130,8 +130,6 @@ final class LatencyReporter {
 
     /// A monotonic time in whole microseconds, to match against the compositor's own records.
     private func microseconds(_ seconds: Double) -> String { String(UInt64((seconds * 1e6).rounded())) }
-
-    private func ms(_ seconds: Double) -> String { Self.ms(seconds) }
 
     private static func ms(_ seconds: Double) -> String {
         let hundredths = Int((seconds * 100_000).rounded())

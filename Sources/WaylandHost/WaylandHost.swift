@@ -283,7 +283,7 @@ public final class WaylandHost {
 
     /// The window's geometry as a recording gives it, when it changed since last recorded.
     private func recordGeometry() {
-        guard let recorder, let toplevel, toplevel.isConfigured else { return }
+        guard recorder != nil, let toplevel, toplevel.isConfigured else { return }
         let entry = RecordingEntry.window(width: Double(toplevel.size.width), height: Double(toplevel.size.height),
                                           scale: toplevel.geometry.scale, titleBar: toplevel.window.showsTitleBar)
         guard entry != recordedGeometry else { return }

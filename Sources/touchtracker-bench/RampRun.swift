@@ -228,7 +228,7 @@ extension TouchTrackerBench {
             step.frames = latency.frames
             step.late = Int(latency.toCommit.count(above: 2_000)) + latency.withoutCommit
             if breakdown, client.isApp {
-                let log = String(decoding: running.child.standardError.utf8, as: UTF8.self)
+                let log = running.child.standardError
                 // Frames read since the step began: the warm-up's first frame waits for the double
                 // tap to fail (about a third of a second, the book's rule), and its line may be
                 // logged late.

@@ -159,7 +159,6 @@ extension TouchTrackerBench {
     func play(_ fingers: inout Fingers, clock: inout Double, rate: Double, seconds: Double,
               session: WestonSession, child: ChildProcess, pid: Int32, record: Bool) throws -> Phase? {
         let control = session.control
-        let logStart = breakdown ? child.standardError.utf8.count : 0
         let began = tt_monotonic_now()
         if record { try control.send("latency start \(pid)") }
         let cpu0 = cpuSeconds(pid: pid) ?? 0, main0 = cpuSeconds(pid: pid, thread: pid) ?? 0
@@ -185,8 +184,7 @@ extension TouchTrackerBench {
             try control.send("latency stop")
             phase = Phase(rate: rate, latency: try LatencyReport(control.send("latency report", timeout: 60)),
                           cpuSeconds: cpu1 - cpu0, mainThreadSeconds: main1 - main0,
-                          appShare: breakdown ? appShare(inLog: String(decoding: child.standardError.utf8.dropFirst(logStart), as: UTF8.self),
-                                                               readSince: began) : nil)
+                          appShare: breakdown ? appShare(inLog: child.standardError, readSince: began) : nil)
         }
         if let lift = fingers.liftAll() { try control.send(lift) }
         try settle(session, pid: pid)
@@ -195,12 +193,12 @@ extension TouchTrackerBench {
 
     /// The app's share of each frame and its CPU time, from `--latency` lines ("read→commit 0.57 ms,
     /// 0.55 ms of it on the CPU"), of the frames read at or after `readSince` (CLOCK_MONOTONIC
-    /// seconds) when given.
-    func appShare(inLog log: String, readSince: Double? = nil) -> (wall: Latencies, cpu: Latencies) {
+    /// seconds): a log holds the phases before this one too.
+    func appShare(inLog log: String, readSince: Double) -> (wall: Latencies, cpu: Latencies) {
         var wall = makeLatencies(), cpu = makeLatencies()
         for line in log.split(separator: "\n") {
             guard let read = line.range(of: "read→commit ") else { continue }
-            if let readSince, let at = line.range(of: "read at "),
+            if let at = line.range(of: "read at "),
                let µs = Double(line[at.upperBound...].prefix { $0.isNumber }), µs < readSince * 1e6 { continue }
             let rest = line[read.upperBound...]
             let fields = rest.split(separator: " ")

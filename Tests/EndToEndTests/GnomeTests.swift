@@ -444,7 +444,6 @@ struct GnomeTests {
     }
 }
 
-/// Waits until `condition` (JavaScript in gnome-shell) is true; `what` names it otherwise.
 /// The touch ids of the trace's `method` lines, one per line (a touch cancelled twice counts twice).
 private func tracedTouches(_ method: String, in log: String) -> [Int] {
     log.split(separator: "\n").filter { $0.contains(method) }.compactMap { line in
@@ -466,6 +465,7 @@ private func waitForEveryBegunTouchCancelled(_ app: GnomeAppUnderTest, atLeast c
     }
 }
 
+/// Waits until `condition` (JavaScript in gnome-shell) is true; `what` names it otherwise.
 private func waitForShell(_ session: GnomeSession, _ condition: String, _ what: String, timeout: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while try session.eval(condition).trimmingCharacters(in: .whitespacesAndNewlines) != "true" {
