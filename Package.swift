@@ -43,21 +43,23 @@ let package = Package(
         .executableTarget(name: "wayland-swift-scanner", dependencies: ["WaylandScannerCore"]),
         .plugin(name: "WaylandBindingsPlugin", capability: .buildTool(),
                 dependencies: ["wayland-swift-scanner"], path: "Sources/WaylandBindingsPlugin"),
-        .target(name: "Wayland", dependencies: ["CWaylandClient", "CShims"],
+        .target(name: "Wayland", dependencies: ["CWaylandClient", "CShims", "Limits"],
                 plugins: ["WaylandBindingsPlugin"]),
 
+        // The limits on everything that comes from outside (docs/security.md): no imports.
+        .target(name: "Limits"),
         // The UIKit-style event model: no Wayland, no Cairo.
         .target(name: "TouchKit"),
         // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit"]),
+        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit", "Limits"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
-            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay",
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's own logic: lines, the canvas view.
         .target(name: "TouchTrackerKit", dependencies: [
-            "TouchKit", "Graphics", "CShims", .product(name: "Logging", package: "swift-log"),
+            "TouchKit", "Graphics", "CShims", "Limits", .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app.
@@ -67,7 +69,7 @@ let package = Package(
         .target(name: "CDBus", exclude: ["functions.h"]),
         .target(name: "DesktopPortal", dependencies: ["CDBus"]),
         // Recording and replaying input: the recording format, device traces, the replay.
-        .target(name: "InputReplay", dependencies: ["TouchKit"]),
+        .target(name: "InputReplay", dependencies: ["TouchKit", "Limits"]),
         .executableTarget(name: "touchtracker", dependencies: [
             "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal",
             .product(name: "Logging", package: "swift-log"),

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
 import TouchKit
 
 /// Encodes and decodes drawings in TouchTracker's file format.
@@ -26,18 +27,17 @@ public enum DrawingFormat {
     /// What a file may contain. The writer keeps to the same limits, so that what it saves can
     /// always be read back.
     public struct Limits: Sendable, Equatable {
-        /// The largest file read, in bytes (128 MiB).
-        public var maxFileBytes = 128 << 20
-        public var maxStrokes = 250_000
-        public var maxPointsPerStroke = 100_000
-        public var maxTotalPoints = 2_000_000
-        /// Coordinates lie in ±this many points (Cairo's fixed-point range is about ±8 million).
-        public var maxCoordinate = 1_000_000.0
+        /// The largest file read, in bytes.
+        public var maxFileBytes = Limit.drawingFileBytes
+        public var maxStrokes = Limit.strokes
+        public var maxPointsPerStroke = Limit.pointsPerStroke
+        public var maxTotalPoints = Limit.totalPoints
+        /// Coordinates lie in ±this many points.
+        public var maxCoordinate = Limit.coordinate
         /// Widths lie in (0, this].
-        public var maxWidth = 1000.0
-        /// Stroke ids lie in 1...this (2^53 − 1: exact in every JSON reader, and `id + 1` never
-        /// overflows).
-        public var maxID = (1 << 53) - 1
+        public var maxWidth = Limit.lineWidth
+        /// Stroke ids lie in 1...this.
+        public var maxID = Limit.strokeID
         /// How deeply unknown values may nest (they are skipped by recursion).
         public var maxDepth = 32
         /// The longest number literal, in characters.

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
 import TouchKit
 
 /// The journal file of a drawing and its records.
@@ -16,7 +17,7 @@ public enum DrawingJournal {
     /// The version this code writes and the only one it reads.
     public static let version = 1
     /// The longest token read (the app writes 16 hex digits).
-    static let maxTokenBytes = 64
+    static let maxTokenBytes = Limit.tokenBytes
 
     /// One change, as `Drawing.observe` reports it (a reset is never journalled: the autosaver
     /// writes the whole file instead).

@@ -1,0 +1,39 @@
+// Every limit on what comes from outside the app — drawing files, journals, pastes, recordings,
+// device traces, the compositor — in one place, so that a reviewer can see at once how much any
+// input can make the app allocate or do. docs/security.md lists each with where it is enforced.
+// Plain constants: no imports, so every module (Wayland bindings included) can read them.
+
+/// The app's limits on outside data. Each is checked where the data enters; anything past a
+/// limit is refused with a one-line error or clamped, as the limit's comment says.
+public enum Limit {
+    // MARK: Geometry
+
+    /// Coordinates lie within ±this many points. Drawing files and pastes past it are refused;
+    /// input (the compositor, recordings, traces) is clamped to it. Cairo's fixed-point range is
+    /// about ±8 million.
+    public static let coordinate = 1_000_000.0
+    /// Line widths lie in (0, this] points.
+    public static let lineWidth = 1000.0
+
+    // MARK: Rasters
+
+    /// Pixels in any one image the app allocates (a window buffer, an export, a cursor): 2^26, an
+    /// 8K screen (7680x4320, 33 M) with room, 256 MiB at 4 bytes a pixel.
+    public static let rasterPixels = 1 << 26
+    /// The longest side of any image, in pixels (Cairo's own limit is 32,767).
+    public static let rasterSide = 16_384
+    /// The largest output scale taken from the compositor.
+    public static let outputScale = 8
+
+    // MARK: Drawing files and pastes
+
+    /// The largest drawing file or paste read, in bytes.
+    public static let drawingFileBytes = 128 << 20
+    public static let strokes = 250_000
+    public static let pointsPerStroke = 100_000
+    public static let totalPoints = 2_000_000
+    /// Stroke ids lie in 1...this (2^53 − 1: exact in every JSON reader; `id + 1` never overflows).
+    public static let strokeID = (1 << 53) - 1
+    /// The save token's length, in bytes.
+    public static let tokenBytes = 64
+}
