@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "Wayland", dependencies: ["CWaylandClient", "CShims", "Limits"],
                 plugins: ["WaylandBindingsPlugin"]),
 
+        // The one way files from outside are opened: no links where the app writes, no blocking on
+        // a pipe, only regular files.
+        .target(name: "SafeFiles"),
         // The limits on everything that comes from outside (docs/security.md): no imports.
         .target(name: "Limits"),
         // The UIKit-style event model: no Wayland, no Cairo.
@@ -54,12 +57,12 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CCairo", "TouchKit", "Limits"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
-            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits",
+            "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's own logic: lines, the canvas view.
         .target(name: "TouchTrackerKit", dependencies: [
-            "TouchKit", "Graphics", "CShims", "Limits", .product(name: "Logging", package: "swift-log"),
+            "TouchKit", "Graphics", "CShims", "Limits", "SafeFiles", .product(name: "Logging", package: "swift-log"),
         ]),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app.
@@ -71,7 +74,7 @@ let package = Package(
         // Recording and replaying input: the recording format, device traces, the replay.
         .target(name: "InputReplay", dependencies: ["TouchKit", "Limits"]),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal",
+            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal", "SafeFiles",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // Release builds link the Swift runtime in: only what the app uses is loaded and

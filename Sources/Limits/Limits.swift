@@ -36,4 +36,15 @@ public enum Limit {
     public static let strokeID = (1 << 53) - 1
     /// The save token's length, in bytes.
     public static let tokenBytes = 64
+    /// The largest journal replayed, in bytes: the writer folds a journal into its file before it
+    /// passes 1 MiB and a quarter of the file, so a quarter of the largest file; a larger one is
+    /// set aside as damaged.
+    public static let journalBytes = drawingFileBytes / 4
+
+    // MARK: Other files
+
+    /// Preferences, `user-dirs.dirs` and the like: small text files.
+    public static let settingsFileBytes = 64 << 10
+    /// One cursor image file.
+    public static let cursorFileBytes = 4 << 20
 }

@@ -4,6 +4,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
+import SafeFiles
 
 /// One image of an Xcursor file: premultiplied ARGB pixels, as wl_shm's ARGB8888 wants them.
 struct XcursorImage: Equatable {
@@ -108,20 +110,10 @@ struct XcursorThemeSearch {
         return []
     }
 
-    /// A whole small file, or nil (missing, unreadable or over 4 MiB: no cursor is that big).
+    /// A whole small file, or nil (missing, unreadable, not a regular file, or over 4 MiB: no
+    /// cursor is that big). A theme folder is anyone's to fill: a pipe there must not block.
     static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= 4 << 20 {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-        }
-        return nil
+        guard case .success(let bytes?) = SafeFile.read(path, maxBytes: Limit.cursorFileBytes) else { return nil }
+        return bytes
     }
 }

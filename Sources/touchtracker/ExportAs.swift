@@ -60,7 +60,7 @@ final class ExportAs {
     private func finish(_ outcome: FileChooserPortal.Outcome, canvas: Size) {
         switch outcome {
         case .chosen(let path, let filter):
-            document.export(canvas: canvas, to: Self.withExtension(path, filter: filter))
+            document.startExport(canvas: canvas, to: Self.withExtension(path, filter: filter))
         case .cancelled:
             logger.debug("export cancelled in the Save dialog")
         case .unavailable(let reason):
@@ -70,13 +70,15 @@ final class ExportAs {
 
     private func exportDirectly(canvas: Size, because reason: String) {
         logger.notice("no Save dialog (\(reason)): exporting to the pictures folder")
-        document.export(canvas: canvas)
+        document.startExport(canvas: canvas)
     }
 
-    /// The chosen name, with the chosen type's extension when the user typed none.
+    /// The chosen name, with the chosen type's extension when the user typed none. The dialog
+    /// asked about replacing the name as typed, not the one with the extension, so an existing
+    /// file of that name is kept and the picture takes the next free numbered name.
     static func withExtension(_ path: String, filter: Int?) -> String {
         let lower = path.lowercased()
         if lower.hasSuffix(".png") || lower.hasSuffix(".svg") { return path }
-        return path + (filter == 1 ? ".svg" : ".png")
+        return DrawingDocument.freePath(path + (filter == 1 ? ".svg" : ".png"))
     }
 }

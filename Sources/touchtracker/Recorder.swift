@@ -6,16 +6,20 @@ import Glibc
 #endif
 import InputReplay
 import Logging
+import SafeFiles
 
 final class Recorder {
     private var fd: Int32
     private let path: String
     private let logger: Logger
 
-    /// Creates (or empties) `path` and writes the header.
+    /// Creates `path` anew (replacing what was there) and writes the header. Private (0600): a
+    /// recording holds everything typed and pasted.
     init(path: String, logger: Logger) throws {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecorderError("cannot record to \(path): \(String(cString: strerror(errno)))") }
+        switch SafeFile.createReplacing(path, mode: 0o600, flags: O_WRONLY | O_APPEND) {
+        case .success(let opened): fd = opened
+        case .failure(let failure): throw RecorderError("cannot record to \(path): \(failure.reason)")
+        }
         self.path = path
         self.logger = logger
         write(RecordingFormat.header)

@@ -70,7 +70,9 @@ struct App {
         // the last such session ended on (after New, the newest), else the default drawing.
         let drawingPath = options.file ?? NewDrawing.drawingToOpen()
         var lock: DrawingLock?
-        switch DrawingLock.acquire(for: drawingPath) {
+        // Locked by the path saves go to (links and relative names resolved): one drawing, one lock,
+        // whatever name opened it.
+        switch DrawingLock.acquire(for: DrawingFile.absolute(drawingPath)) {
         case .acquired(let acquired):
             lock = acquired
         case .held(let pid):
@@ -134,7 +136,7 @@ struct App {
         let exportAs = ExportAs(document: document, clock: host.application.clock, logger: logger)
         host.onKeyPress = { [unowned host] press in
             KeyCommand.perform(press, on: controller, quit: { host.stop(.closed) },
-                               export: { document.export(canvas: controller.drawView.bounds.size) },
+                               export: { document.startExport(canvas: controller.drawView.bounds.size) },
                                exportAs: { exportAs.run(canvas: controller.drawView.bounds.size) })
         }
 
@@ -171,6 +173,7 @@ struct App {
             printError("touchtracker: lost the Wayland compositor: \(message)")
         }
         // Window closed, Ctrl+Q, SIGINT/SIGTERM/SIGHUP or a lost compositor: save what is not saved.
+        document.finishExporting()
         if let problem = document.close() { printError("touchtracker: \(problem)") }
         if reason.exitStatus != 0 { throw ExitStatus(reason.exitStatus) }
     }

@@ -13,7 +13,7 @@ struct PersistenceFormatTests {
                    color: Color(red: 0.1, green: 2.0 / 3, blue: 0, alpha: 1), width: 10),
             Stroke(id: StrokeID(2), kind: .freehand,
                    points: [Point(x: .leastNonzeroMagnitude, y: 999_999.999_999_999_9), Point(x: -1_000_000, y: 1e-300),
-                            Point(x: 5e-324, y: -2.2250738585072014e-308)],
+                            Point(x: .leastNonzeroMagnitude, y: -2.2250738585072014e-308)],
                    color: Color(red: 1, green: 1, blue: 1, alpha: 0.5), width: 0.000_1),
             Stroke(id: StrokeID((1 << 53) - 1), kind: .circle, points: [Point(x: 10, y: 20), Point(x: 30, y: 40)],
                    color: .red, width: 1000),

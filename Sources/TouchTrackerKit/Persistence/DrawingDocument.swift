@@ -4,7 +4,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Logging
+import Synchronization
 import TouchKit
 
 public final class DrawingDocument {
@@ -36,6 +38,12 @@ public final class DrawingDocument {
     private var notice: (text: String, style: BannerView.Style)?
     private var noticeTimer: TimerToken?
     private var widthTimer: TimerToken?
+    /// The export being painted and written off the event loop, if any (one at a time: a second
+    /// would pick the same free names).
+    private var exportJob: BackgroundJob<ExportOutcome>?
+    private var exportPollTimer: TimerToken?
+    /// How often a running export is looked at: a picture takes tens of milliseconds to seconds.
+    static let exportPollInterval = 0.02
 
     /// Opens (or creates) the drawing at `path`; see ``DrawingFile/open(_:limits:rescueFolders:)``.
     public init(opening path: String, clock: Clock, logger: Logger, autosaveDelay: Double = 0.2,
@@ -114,17 +122,133 @@ public final class DrawingDocument {
         }
     }
 
+    /// What an export gave: the files written, or why none was.
+    enum ExportOutcome: Sendable {
+        case written([String])
+        case failed(String)
+    }
+
+    /// Starts ``export(canvas:into:)`` off the event loop (Ctrl+E): painting and encoding a big
+    /// drawing takes seconds, which must not stop touches. The banner says where it went once
+    /// it is written. Returns false, doing nothing, while another export is still running.
+    @discardableResult
+    public func startExport(canvas: Size = DrawingExporter.defaultCanvas,
+                            into folder: String = DrawingLocation.picturesDirectory()) -> Bool {
+        let strokes = drawing.strokes
+        let png: String, svg: String
+        do throws(FileIOError) {
+            try DrawingFile.createFolder(folder)
+            (png, svg) = exportPaths(in: folder)
+        } catch {
+            finishExport(.failed(error.message))
+            return true
+        }
+        return startExportJob {
+            do {
+                try DrawingExporter.writePNG(strokes, to: png, minimum: canvas)
+                try DrawingExporter.writeSVG(strokes, to: svg, minimum: canvas)
+                return .written([png, svg])
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+    }
+
+    /// Starts ``export(canvas:to:)`` off the event loop (Export As); see
+    /// ``startExport(canvas:into:)``.
+    @discardableResult
+    public func startExport(canvas: Size = DrawingExporter.defaultCanvas, to path: String) -> Bool {
+        let strokes = drawing.strokes
+        return startExportJob {
+            do {
+                try Self.writePicture(strokes, to: path, canvas: canvas)
+                return .written([path])
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+    }
+
+    /// Whether an export started with `startExport` is still being written.
+    public var isExporting: Bool { exportJob != nil }
+
+    private func startExportJob(_ work: @escaping @Sendable () -> ExportOutcome) -> Bool {
+        guard exportJob == nil else {
+            logger.notice("export not started: the last one is still being written")
+            return false
+        }
+        exportJob = BackgroundJob(label: "org.touchtracker.export", work)
+        pollExport()
+        return true
+    }
+
+    private func pollExport() {
+        exportPollTimer = nil
+        guard let job = exportJob else { return }
+        guard let outcome = job.take() else {
+            exportPollTimer = clock.schedule(at: clock.now + Self.exportPollInterval) { [weak self] in self?.pollExport() }
+            return
+        }
+        exportJob = nil
+        finishExport(outcome)
+    }
+
+    /// Waits for a running export (the app's end: a picture asked for is written before quitting).
+    public func finishExporting() {
+        guard let job = exportJob else { return }
+        exportPollTimer?.cancel()
+        finishExport(job.wait())
+        exportJob = nil
+    }
+
+    /// Logs and shows what an export gave.
+    private func finishExport(_ outcome: ExportOutcome) {
+        switch outcome {
+        case .written(let paths) where paths.count == 2:
+            logger.notice("exported \(paths[0]) and \(paths[1])")
+            showNotice(Strings.exported(png: DrawingFile.name(of: paths[0]), svg: DrawingFile.name(of: paths[1]),
+                                        folder: DrawingFile.folder(of: paths[0])), style: .info, seconds: 4)
+        case .written(let paths):
+            let path = paths.first ?? ""
+            logger.notice("exported \(path)")
+            showNotice(Strings.exportedFile(name: DrawingFile.name(of: path), folder: DrawingFile.folder(of: path)),
+                       style: .info, seconds: 4)
+        case .failed(let message):
+            logger.error("export failed: \(message)")
+            showNotice(Strings.exportFailed(message), style: .error, seconds: 8)
+        }
+    }
+
+    /// Writes `strokes` to `path` as SVG when the name ends in `.svg`, else as PNG.
+    static func writePicture(_ strokes: [Stroke], to path: String, canvas: Size) throws {
+        if path.lowercased().hasSuffix(".svg") {
+            try DrawingExporter.writeSVG(strokes, to: path, minimum: canvas)
+        } else {
+            try DrawingExporter.writePNG(strokes, to: path, minimum: canvas)
+        }
+    }
+
+    /// `path` if nothing is there, else the first free numbered name beside it (`report.png` →
+    /// `report 2.png`): for a name the Save dialog did not ask about (an extension added after it).
+    public static func freePath(_ path: String) -> String {
+        let folder = DrawingFile.folder(of: path)
+        let (stem, ext) = NewDrawing.split(DrawingFile.name(of: path))
+        var candidate = path, number = 2
+        var info = stat()
+        while lstat(candidate, &info) == 0 {
+            candidate = DrawingFile.join(folder, "\(stem) \(number)\(ext)")
+            number += 1
+        }
+        return candidate
+    }
+
     /// Writes the drawing to `path`, the file a Save dialog chose (the user agreed to replace it
     /// if it was there), as SVG when the name ends in `.svg`, else as PNG; the banner says where.
     /// Returns whether it was written.
     @discardableResult
     public func export(canvas: Size = DrawingExporter.defaultCanvas, to path: String) -> Bool {
         do {
-            if path.lowercased().hasSuffix(".svg") {
-                try DrawingExporter.writeSVG(drawing.strokes, to: path, minimum: canvas)
-            } else {
-                try DrawingExporter.writePNG(drawing.strokes, to: path, minimum: canvas)
-            }
+            try Self.writePicture(drawing.strokes, to: path, canvas: canvas)
             logger.notice("exported \(path)")
             showNotice(Strings.exportedFile(name: DrawingFile.name(of: path), folder: DrawingFile.folder(of: path)),
                        style: .info, seconds: 4)

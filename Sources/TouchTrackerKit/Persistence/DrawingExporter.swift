@@ -1,20 +1,26 @@
 // Export: a drawing as a PNG picture or an SVG file, painted exactly as the canvas paints it
-// (StrokeRenderer, white background), with no compositor. Files are written under a temporary
-// name and renamed, so a reader never sees half a picture.
+// (StrokeRenderer, white background), with no compositor. The picture is made in memory and
+// written like a drawing (DrawingFile.writeAtomically: a temporary file created anew, fsync,
+// rename), so a reader never sees half a picture and a name planted beside it is never written
+// through. A picture holds at most Limit.rasterPixels pixels, whatever the drawing's extent.
 #if canImport(Glibc)
 import Glibc
 #endif
 import Graphics
+import Limits
 import TouchKit
 
 public enum DrawingExporter {
     /// The canvas size the app's window starts with.
     public static let defaultCanvas = Size(width: 1024, height: 768)
     /// The largest picture side, in pixels (Cairo's limit is 32767).
-    public static let maxPixels = 16384.0
+    public static let maxPixels = Double(Limit.rasterSide)
+    /// The most pixels in one picture: a drawing that reaches far out is scaled down to fit.
+    public static let maxArea = Double(Limit.rasterPixels)
 
     /// The page for `strokes`: from (0, 0) to whichever is larger, `minimum` or the strokes'
-    /// bottom-right extent, and the scale that fits it within ``maxPixels`` (1 unless huge).
+    /// bottom-right extent, and the scale that fits it within ``maxPixels`` a side and
+    /// ``maxArea`` in all (1 unless huge).
     public static func page(for strokes: [Stroke], minimum: Size = defaultCanvas) -> (size: Size, scale: Double) {
         var width = minimum.width, height = minimum.height
         for stroke in strokes {
@@ -22,7 +28,7 @@ public enum DrawingExporter {
             width = max(width, bounds.maxX.rounded(.up))
             height = max(height, bounds.maxY.rounded(.up))
         }
-        let scale = min(1, maxPixels / width, maxPixels / height)
+        let scale = min(1, maxPixels / width, maxPixels / height, (maxArea / (width * height)).squareRoot())
         return (Size(width: max(1, (width * scale).rounded(.up)), height: max(1, (height * scale).rounded(.up))), scale)
     }
 
@@ -36,22 +42,31 @@ public enum DrawingExporter {
         context.restoreGState()
     }
 
-    /// Writes a PNG of the drawing to `path`.
+    /// Writes a PNG of the drawing to `path` (readable by others, as pictures are shared).
     public static func writePNG(_ strokes: [Stroke], to path: String, minimum: Size = defaultCanvas) throws {
-        let (size, scale) = page(for: strokes, minimum: minimum)
-        let image = ImageSurface(width: Int(size.width), height: Int(size.height))
-        paint(strokes, size: size, scale: scale, in: CairoContext(surface: image))
-        try replacing(path) { temporary in try image.writePNG(to: temporary) }
+        try DrawingFile.writeAtomically(png(strokes, minimum: minimum), to: path, newMode: 0o644)
     }
 
     /// Writes an SVG of the drawing to `path`.
     public static func writeSVG(_ strokes: [Stroke], to path: String, minimum: Size = defaultCanvas) throws {
+        try DrawingFile.writeAtomically(svg(strokes, minimum: minimum), to: path, newMode: 0o644)
+    }
+
+    /// The drawing as a PNG, on a page of at least `minimum`.
+    static func png(_ strokes: [Stroke], minimum: Size) throws -> [UInt8] {
         let (size, scale) = page(for: strokes, minimum: minimum)
-        try replacing(path) { temporary in
-            let svg = try SVGSurface(path: temporary, width: size.width, height: size.height)
-            svg.draw { paint(strokes, size: size, scale: scale, in: $0) }
-            try svg.finish()
-        }
+        let image = ImageSurface(width: Int(size.width), height: Int(size.height))
+        paint(strokes, size: size, scale: scale, in: CairoContext(surface: image))
+        return try image.pngData()
+    }
+
+    /// The drawing as an SVG document, on a page of at least `minimum`.
+    static func svg(_ strokes: [Stroke], minimum: Size) throws -> [UInt8] {
+        let (size, scale) = page(for: strokes, minimum: minimum)
+        let svg = SVGSurface(width: size.width, height: size.height)
+        svg.draw { paint(strokes, size: size, scale: scale, in: $0) }
+        try svg.finish()
+        return svg.data
     }
 
     // MARK: Pictures in memory (the clipboard)
@@ -73,35 +88,12 @@ public enum DrawingExporter {
     /// A PNG of `strokes`, cropped to them (``cropped(_:)``).
     public static func croppedPNG(_ strokes: [Stroke]) throws -> [UInt8] {
         let (moved, minimum) = cropped(strokes)
-        let (size, scale) = page(for: moved, minimum: minimum)
-        let image = ImageSurface(width: Int(size.width), height: Int(size.height))
-        paint(moved, size: size, scale: scale, in: CairoContext(surface: image))
-        return try image.pngData()
+        return try png(moved, minimum: minimum)
     }
 
     /// An SVG document of `strokes`, cropped to them (``cropped(_:)``).
     public static func croppedSVG(_ strokes: [Stroke]) throws -> [UInt8] {
         let (moved, minimum) = cropped(strokes)
-        let (size, scale) = page(for: moved, minimum: minimum)
-        let svg = SVGSurface(width: size.width, height: size.height)
-        svg.draw { paint(moved, size: size, scale: scale, in: $0) }
-        try svg.finish()
-        return svg.data
-    }
-
-    /// Writes through a temporary file beside `path`, then renames it into place.
-    private static func replacing(_ path: String, _ write: (String) throws -> Void) throws {
-        let temporary = DrawingFile.join(DrawingFile.folder(of: path), ".\(DrawingFile.name(of: path)).tmp-\(getpid())")
-        do {
-            try write(temporary)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = FileIOError("write", path)
-            unlink(temporary)
-            throw error
-        }
+        return try svg(moved, minimum: minimum)
     }
 }

@@ -5,6 +5,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
+import SafeFiles
 import Synchronization
 
 /// Where drawings live when no `--file` is given.
@@ -34,7 +36,7 @@ public enum DrawingLocation {
         let home = homeDirectory(environment: environment)
         let fallback = DrawingFile.join(home, "Pictures")
         let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? DrawingFile.join(home, ".config")
-        guard case .bytes(let bytes)? = try? DrawingFile.read(DrawingFile.join(config, "user-dirs.dirs"), maxBytes: 64 * 1024)
+        guard case .bytes(let bytes)? = try? DrawingFile.read(DrawingFile.join(config, "user-dirs.dirs"), maxBytes: Limit.settingsFileBytes)
         else { return fallback }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
             var value = line.dropFirst("XDG_PICTURES_DIR=".count)
@@ -82,6 +84,14 @@ public struct FileIOError: Error, Equatable, CustomStringConvertible, Sendable {
         if code == EFBIG { reason += " (a file-size limit was reached)" }
     }
 
+    init(_ action: String, _ path: String, _ failure: SafeFile.Failure) {
+        if failure.code != 0 {
+            self.init(action, path, code: failure.code)
+        } else {
+            self.init(action, path, reason: failure.reason)
+        }
+    }
+
     init(_ action: String, _ path: String, reason: String) {
         code = 0
         self.action = action
@@ -111,11 +121,18 @@ public enum DrawingFile {
     }
 
     /// `path` as an absolute path (relative to the working directory), with symbolic links of an
-    /// existing file resolved so that saving replaces the file and not the link.
+    /// existing file resolved so that saving replaces the file and not the link; for a file not
+    /// there yet, its folder's links are resolved. Every name of one drawing gives the same path,
+    /// so its lock and its saves agree.
     public static func absolute(_ path: String) -> String {
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)
+        }
+        let name = name(of: path)
+        if !name.isEmpty, name != ".", name != "..", let folder = realpath(folder(of: path), nil) {
+            defer { free(folder) }
+            return join(String(cString: folder), name)
         }
         if path.hasPrefix("/") { return path }
         guard let cwd = getcwd(nil, 0) else { return path }
@@ -145,40 +162,14 @@ public enum DrawingFile {
         case missing
     }
 
-    /// Reads a whole regular file of at most `maxBytes`, without reading a larger one at all.
+    /// Reads a whole regular file of at most `maxBytes`, without reading a larger one at all and
+    /// without blocking on a named pipe (``SafeFile/read(_:maxBytes:)``).
     public static func read(_ path: String, maxBytes: Int) throws(FileIOError) -> ReadResult {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return .missing }
-            throw FileIOError("open", path)
+        switch SafeFile.read(path, maxBytes: maxBytes) {
+        case .success(let bytes?): return .bytes(bytes)
+        case .success(nil): return .missing
+        case .failure(let failure): throw FileIOError(failure.code == 0 ? "read" : "open", path, failure)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError("read", path) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileIOError("read", path, reason: "it is not a regular file")
-        }
-        let size = Int(info.st_size)
-        guard size <= maxBytes else {
-            throw FileIOError("read", path, reason: "the file is \(DrawingFormat.byteCount(size)), more than the \(DrawingFormat.byteCount(maxBytes)) limit")
-        }
-        // One byte more than the size, to notice a file that grew while being read.
-        var bytes = [UInt8](repeating: 0, count: size + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileIOError("read", path)
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        guard filled <= maxBytes else {
-            throw FileIOError("read", path, reason: "the file grew past the \(DrawingFormat.byteCount(maxBytes)) limit while being read")
-        }
-        bytes.removeLast(bytes.count - filled)
-        return .bytes(bytes)
     }
 
     // MARK: Writing
@@ -188,33 +179,27 @@ public enum DrawingFile {
     /// The prefix of temporary files for `path`, hidden: `.drawing.json.tmp-`.
     static func temporaryPrefix(for path: String) -> String { "." + name(of: path) + ".tmp-" }
 
-    /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
-    /// the new one, complete: writes a temporary file in the same folder, fsyncs it, renames it
-    /// over `path` and fsyncs the folder. On failure the temporary file is removed and `path` is
-    /// untouched. An existing file's permissions are kept.
     /// Writes every byte to `fd`, through short writes and interruptions; false (with `errno`
     /// set) when the system refuses.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            written += n
-        }
-        return true
-    }
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool { SafeFile.writeAll(bytes, to: fd) }
 
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
+    /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
+    /// the new one, complete: writes a temporary file in the same folder (created anew: a name
+    /// planted there, as a link or a file, makes it fail rather than be written through), fsyncs
+    /// it, renames it over `path` and fsyncs the folder. On failure the temporary file is removed
+    /// and `path` is untouched. An existing file's permissions are kept; a new file is private
+    /// (0600) unless `newMode` says otherwise.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, newMode: mode_t = 0o600) throws(FileIOError) {
         let folder = folder(of: path)
         let counter = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let temporary = join(folder, temporaryPrefix(for: path) + "\(getpid())-\(counter)")
         var existing = stat()
-        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw FileIOError("create a temporary file in", folder) }
+        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : newMode
+        let fd: Int32
+        switch SafeFile.createNew(temporary, mode: mode) {
+        case .success(let created): fd = created
+        case .failure(let failure): throw FileIOError("create a temporary file in", folder, failure)
+        }
         func fail(_ action: String) -> FileIOError {
             let error = FileIOError(action, path)
             close(fd)
@@ -238,11 +223,11 @@ public enum DrawingFile {
         try syncFolder(folder)
     }
 
-    /// The permission bits of `path`, or 0o644 when it does not exist (the journal gets those of
+    /// The permission bits of `path`, or 0o600 when it does not exist (the journal gets those of
     /// its drawing: private drawings stay private).
     static func mode(of path: String) -> mode_t {
         var info = stat()
-        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o600
     }
 
     /// Makes a rename in `folder` durable. Filesystems that cannot sync folders are tolerated.

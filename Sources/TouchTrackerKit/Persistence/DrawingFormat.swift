@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import Limits
+import SafeFiles
 import TouchKit
 
 /// Encodes and decodes drawings in TouchTracker's file format.
@@ -68,7 +69,11 @@ public enum DrawingFormat {
         var out: [UInt8] = []
         out.reserveCapacity(64 + strokes.count * 96 + strokes.reduce(0) { $0 + $1.points.count } * 24)
         out.append(contentsOf: "{\"format\":\"\(formatName)\",\"version\":\(version),".utf8)
-        if let token { out.append(contentsOf: "\"token\":\"\(token)\",".utf8) }
+        if let token {
+            out.append(contentsOf: "\"token\":".utf8)
+            out.append(contentsOf: jsonString(token))
+            out.append(UInt8(ascii: ","))
+        }
         out.append(contentsOf: "\"strokes\":[".utf8)
         var omitted: [(id: StrokeID, reason: String)] = []
         var written = 0
@@ -168,13 +173,24 @@ public enum DrawingFormat {
         return nil
     }
 
-    /// "12 KB", "200 MB", "128 MiB": sizes for messages.
-    static func byteCount(_ n: Int) -> String {
-        if n >= 1 << 20, n % (1 << 20) == 0 { return "\(n >> 20) MiB" }
-        if n >= 1_000_000 { return "\(n / 1_000_000) MB" }
-        if n >= 1000 { return "\(n / 1000) KB" }
-        return "\(n) bytes"
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return out
     }
+
+    /// "12 KB", "200 MB", "128 MiB": sizes for messages.
+    static func byteCount(_ n: Int) -> String { SafeFile.byteCount(n) }
 }
 
 /// Four values to loop over without allocating an array (this runs once per stroke).

@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import Limits
+import SafeFiles
 import TouchKit
 
 /// The journal file of a drawing and its records.
@@ -44,7 +45,18 @@ public enum DrawingJournal {
 
     /// The first line of a journal that continues the file written with `token`.
     public static func header(token: String) -> [UInt8] {
-        Array("{\"format\":\"\(formatName)\",\"version\":\(version),\"token\":\"\(token)\"}\n".utf8)
+        Array("{\"format\":\"\(formatName)\",\"version\":\(version),\"token\":".utf8)
+            + DrawingFormat.jsonString(token) + Array("}\n".utf8)
+    }
+
+    /// Whether `token`, read from a file, is one the app could have written (letters, digits, `-`
+    /// and `_`): only such a token is carried on to a journal; any other makes the next save
+    /// write the whole file with a new one.
+    public static func isPlainToken(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.count <= maxTokenBytes && token.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
     }
 
     /// The records as lines (`{"add":{...},"at":3}`, `{"remove":7}`, `{"update":{...}}`), or nil
@@ -73,14 +85,20 @@ public enum DrawingJournal {
 
     /// Appends `bytes` to the journal at `path` and fsyncs it. The file must be `expectedSize`
     /// bytes long, else nothing is written (someone else changed it); `expectedSize` 0 creates the
-    /// file anew with `mode`, replacing a stale one. On failure the file is cut back to
+    /// file anew with `mode`, replacing a stale one (removed first: the new one is created, never
+    /// opened through a link planted under its name). On failure the file is cut back to
     /// `expectedSize` if possible; a part that stays is an unfinished last line, which readers
     /// ignore, or whole records that were indeed made.
-    public static func append(_ bytes: [UInt8], to path: String, expectedSize: Int, mode: mode_t = 0o644) throws(FileIOError) {
+    public static func append(_ bytes: [UInt8], to path: String, expectedSize: Int, mode: mode_t = 0o600) throws(FileIOError) {
         let creating = expectedSize == 0
-        let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT | O_TRUNC : 0)
-        let fd = Glibc.open(path, flags, mode)
-        guard fd >= 0 else { throw FileIOError(creating ? "create" : "open", path) }
+        if creating, unlink(path) != 0, errno != ENOENT { throw FileIOError("replace", path) }
+        let opened = creating ? SafeFile.createNew(path, mode: mode, flags: O_WRONLY | O_APPEND)
+            : SafeFile.openRegular(path, flags: O_WRONLY | O_APPEND, followLinks: false)
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let failure): throw FileIOError(creating ? "create" : "open", path, failure)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = FileIOError("append to", path)
@@ -170,53 +188,111 @@ public enum DrawingJournal {
 
 /// The drawing as the replay changes it, checking that each record fits: adds of new ids at a place
 /// that exists, removes and updates of strokes that are there, and the drawing-wide limits.
+///
+/// The strokes are kept in blocks of at most ``ReplayedDrawing/blockSize``, each id mapped to its
+/// block: a record anywhere in the paint order costs a walk over the blocks and work inside one,
+/// O(√strokes) with the block size near √ of the largest drawing, where one array re-indexed from
+/// the record's place costs O(strokes) (a hostile journal of adds at place 0 took seconds).
 private struct ReplayedDrawing {
-    var strokes: [Stroke]
-    var indexByID: [StrokeID: Int] = [:]
-    var totalPoints: Int
+    /// Blocks this size or smaller; a block that grows to twice this is split.
+    static let blockSize = 512
+
+    final class Block {
+        var strokes: [Stroke]
+        init(_ strokes: [Stroke]) { self.strokes = strokes }
+    }
+
+    private var blocks: [Block] = []
+    private var blockByID: [StrokeID: Block] = [:]
+    private(set) var count = 0
+    private var totalPoints = 0
     let limits: DrawingFormat.Limits
 
     init(_ strokes: [Stroke], limits: DrawingFormat.Limits) {
-        self.strokes = strokes
         self.limits = limits
+        var start = 0
+        while start < strokes.count {
+            let block = Block(Array(strokes[start..<min(start + Self.blockSize, strokes.count)]))
+            blocks.append(block)
+            for stroke in block.strokes { blockByID[stroke.id] = block }
+            start += Self.blockSize
+        }
+        count = strokes.count
         totalPoints = strokes.reduce(0) { $0 + $1.points.count }
-        reindex(from: 0)
+    }
+
+    /// The strokes in paint order.
+    var strokes: [Stroke] {
+        var all: [Stroke] = []
+        all.reserveCapacity(count)
+        for block in blocks { all += block.strokes }
+        return all
     }
 
     /// Applies a record, or says why it does not fit (and changes nothing).
     mutating func apply(_ record: DrawingJournal.Record) -> String? {
         switch record {
         case .add(let stroke, let index):
-            guard indexByID[stroke.id] == nil else { return "stroke \(stroke.id) is added but already in the drawing" }
-            guard index <= strokes.count else {
-                return "stroke \(stroke.id) is added at place \(index) of a drawing of \(strokes.count) strokes"
+            guard blockByID[stroke.id] == nil else { return "stroke \(stroke.id) is added but already in the drawing" }
+            guard index >= 0, index <= count else {
+                return "stroke \(stroke.id) is added at place \(index) of a drawing of \(count) strokes"
             }
-            guard strokes.count < limits.maxStrokes else { return "the drawing would have more than \(limits.maxStrokes) strokes" }
+            guard count < limits.maxStrokes else { return "the drawing would have more than \(limits.maxStrokes) strokes" }
             guard totalPoints + stroke.points.count <= limits.maxTotalPoints else {
                 return "the drawing would have more than \(limits.maxTotalPoints) points"
             }
-            strokes.insert(stroke, at: index)
+            insert(stroke, at: index)
             totalPoints += stroke.points.count
-            reindex(from: index)
         case .remove(let id):
-            guard let index = indexByID[id] else { return "stroke \(id) is removed but is not in the drawing" }
-            totalPoints -= strokes[index].points.count
-            strokes.remove(at: index)
-            indexByID[id] = nil
-            reindex(from: index)
+            guard let block = blockByID[id], let index = block.strokes.firstIndex(where: { $0.id == id }) else {
+                return "stroke \(id) is removed but is not in the drawing"
+            }
+            totalPoints -= block.strokes[index].points.count
+            block.strokes.remove(at: index)
+            blockByID[id] = nil
+            count -= 1
+            if block.strokes.isEmpty { blocks.removeAll { $0 === block } }
         case .update(let stroke):
-            guard let index = indexByID[stroke.id] else { return "stroke \(stroke.id) is changed but is not in the drawing" }
-            let points = totalPoints - strokes[index].points.count + stroke.points.count
+            guard let block = blockByID[stroke.id], let index = block.strokes.firstIndex(where: { $0.id == stroke.id }) else {
+                return "stroke \(stroke.id) is changed but is not in the drawing"
+            }
+            let points = totalPoints - block.strokes[index].points.count + stroke.points.count
             guard points <= limits.maxTotalPoints else { return "the drawing would have more than \(limits.maxTotalPoints) points" }
             totalPoints = points
-            strokes[index] = stroke
+            block.strokes[index] = stroke
         }
         return nil
     }
 
-    /// Adds at the top, the usual record, cost O(1); elsewhere O(strokes), as in `Drawing`.
-    private mutating func reindex(from start: Int) {
-        for i in start..<strokes.count { indexByID[strokes[i].id] = i }
+    /// Puts `stroke` at `index` (0...count) of the paint order.
+    private mutating func insert(_ stroke: Stroke, at index: Int) {
+        count += 1
+        // The usual record adds at the top: the last block, found at once.
+        var place = index, b = 0
+        if let last = blocks.last, index >= count - 1 - last.strokes.count {
+            b = blocks.count - 1
+            place = index - (count - 1 - last.strokes.count)
+        } else {
+            while b < blocks.count, place > blocks[b].strokes.count {
+                place -= blocks[b].strokes.count
+                b += 1
+            }
+        }
+        guard b < blocks.count else {
+            let block = Block([stroke])
+            blocks.append(block)
+            blockByID[stroke.id] = block
+            return
+        }
+        let block = blocks[b]
+        block.strokes.insert(stroke, at: place)
+        blockByID[stroke.id] = block
+        if block.strokes.count >= 2 * Self.blockSize {
+            let second = Block(Array(block.strokes[Self.blockSize...]))
+            block.strokes.removeLast(block.strokes.count - Self.blockSize)
+            for moved in second.strokes { blockByID[moved.id] = second }
+            blocks.insert(second, at: b + 1)
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SafeFiles
 
 public final class DrawingLock {
     /// What trying to lock a drawing found.
@@ -51,8 +52,14 @@ public final class DrawingLock {
         }
         var attempts = 0
         while true {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return .unavailable(FileIOError("create the lock file", path)) }
+            // Never through a link or into a file with other names: the pid is written over the
+            // file's content, which must be nobody else's (a folder unpacked from an archive may
+            // hold `.NAME.lock -> somewhere`).
+            let fd: Int32
+            switch SafeFile.openOwn(path, mode: 0o600) {
+            case .success(let opened): fd = opened
+            case .failure(let failure): return .unavailable(FileIOError("create the lock file", path, failure))
+            }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 defer { close(fd) }

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
 
 /// A drawing file that could not be read, and what was done about it.
 public struct UnreadableFile: Equatable, Sendable {
@@ -102,9 +103,13 @@ extension DrawingFile {
     /// that cannot be read (any ``FileIOError`` or ``DrawingParseError``) is moved aside with
     /// ``moveAside(_:now:)``; then the empty drawing saves to `path`, which no longer holds it.
     /// If the file cannot be moved, the drawing saves to a new file in the first of
-    /// `rescueFolders` that is not the file's own folder.
+    /// `rescueFolders` that is not the file's own folder. A file reached through a symbolic link
+    /// is never moved: the link may lead anywhere (`x.json -> ~/.bashrc`), so it stays as it is
+    /// and the drawing saves to the rescue folder.
     public static func open(_ path: String, limits: DrawingFormat.Limits = .standard,
                             rescueFolders: [String]? = nil) -> OpenedDrawing {
+        var link = stat()
+        let throughLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
         let path = absolute(path)
         removeStaleTemporaryFiles(for: path)
         let journal = DrawingJournal.path(for: path)
@@ -121,7 +126,10 @@ extension DrawingFile {
             case .bytes(let bytes):
                 do {
                     let (strokes, token) = try DrawingFormat.decodeWithToken(bytes, limits: limits)
-                    let disk = token.map { Autosaver.DiskState(token: $0, fileBytes: bytes.count, journalBytes: 0) }
+                    // A token the app would not write (a file from elsewhere) is not carried on into
+                    // a journal: the first save writes the whole file with a token of its own.
+                    let disk = token.flatMap { DrawingJournal.isPlainToken($0) ? $0 : nil }
+                        .map { Autosaver.DiskState(token: $0, fileBytes: bytes.count, journalBytes: 0) }
                     var opened = OpenedDrawing(strokes: strokes, savePath: path, needsSave: false, unreadable: nil, disk: disk)
                     replayJournal(journal, into: &opened, token: token, limits: limits)
                     return opened
@@ -133,9 +141,10 @@ extension DrawingFile {
             problem = error.reason
         }
         var unreadable = UnreadableFile(path: path, problem: problem, movedTo: nil, moveProblem: nil, savePath: path)
-        // The journal goes with its file: it means nothing to the new drawing.
-        if access(journal, F_OK) == 0 { unreadable.journalMovedTo = try? moveAside(journal) }
-        do {
+        do throws(FileIOError) {
+            if throughLink { throw FileIOError("move aside", path, reason: "it was opened through a symbolic link") }
+            // The journal goes with its file: it means nothing to the new drawing.
+            if access(journal, F_OK) == 0 { unreadable.journalMovedTo = try? moveAside(journal) }
             unreadable.movedTo = try moveAside(path)
         } catch {
             unreadable.moveProblem = error.reason
@@ -157,7 +166,7 @@ extension DrawingFile {
                               limits: DrawingFormat.Limits) {
         let reading: DrawingJournal.Reading
         do {
-            guard case .bytes(let bytes) = try read(journal, maxBytes: limits.maxFileBytes) else { return }
+            guard case .bytes(let bytes) = try read(journal, maxBytes: Limit.journalBytes) else { return }
             reading = DrawingJournal.replay(bytes, onto: opened.strokes, token: token, limits: limits)
         } catch {
             reading = .replayed(DrawingJournal.Replay(strokes: opened.strokes, records: 0, problem: error.reason, tornBytes: 0))
@@ -208,7 +217,7 @@ extension DrawingFile {
             }
         }
         let journal = DrawingJournal.path(for: path)
-        guard case .bytes(let bytes) = try read(journal, maxBytes: limits.maxFileBytes),
+        guard case .bytes(let bytes) = try read(journal, maxBytes: Limit.journalBytes),
               case .replayed(let replay) = DrawingJournal.replay(bytes, onto: strokes, token: token, limits: limits)
         else { return strokes }
         if let problem = replay.problem { throw FileIOError("read", journal, reason: problem) }

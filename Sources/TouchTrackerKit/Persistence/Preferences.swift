@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
 import TouchKit
 
 public struct Preferences: Equatable, Sendable {
@@ -98,7 +99,7 @@ public struct Preferences: Equatable, Sendable {
     /// cannot be read.
     public static func load(_ path: String) -> (preferences: Preferences, warnings: [String]) {
         do {
-            switch try DrawingFile.read(path, maxBytes: 64 * 1024) {
+            switch try DrawingFile.read(path, maxBytes: Limit.settingsFileBytes) {
             case .missing: return (Preferences(), [])
             case .bytes(let bytes):
                 let (preferences, warnings) = parse(String(decoding: bytes, as: UTF8.self))
