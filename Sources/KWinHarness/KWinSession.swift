@@ -4,7 +4,7 @@
 // KWin script, both through Tests/KWinHelpers/kwin-harness.py. `stop()` ends everything it
 // started, including the services its session bus starts on demand.
 //
-// What it takes to run KWin here (docs/architecture.md, "KWin"):
+// What it takes to run KWin here (docs/testing.md, "KWin"):
 // - /usr/bin/kwin_wayland carries file capabilities, which a container refuses: the session runs a
 //   plain copy, which must still be named kwin_wayland (KWin's own Qt platform plugin loads only
 //   into an executable of that name).

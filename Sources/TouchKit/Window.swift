@@ -1,9 +1,11 @@
 /// The root of a view hierarchy shown in one platform window: it delivers events to views, keeps
 /// the first responder, collects dirty areas and renders the hierarchy into a context.
 ///
-/// The host (WaylandHost) owns the platform surface. It sets ``needsDisplayHandler`` to schedule
-/// a frame callback, and on the callback takes ``takeDirtyRect()`` and calls ``render(_:in:)``
-/// with a context on a free buffer.
+/// The host (WaylandHost) owns the platform surface. ``needsDisplayHandler`` tells it the window
+/// wants a frame; once per turn of its event loop (at once when the turn carried input, else at
+/// the frame callback) it takes ``takeDirtyRegion()`` and paints that region and the views'
+/// ``sketches`` into a free buffer (Graphics' `Window.update`, which draws the views through
+/// ``render(_:in:)``). docs/frame.md follows the whole path.
 open class Window: View {
     private var dirtyRect: Rect?
     private var dirtyRegion = DirtyRegion()
@@ -14,7 +16,7 @@ open class Window: View {
     public internal(set) weak var application: Application?
 
     /// Called when the window goes from clean to dirty (a view called `setNeedsDisplay` or
-    /// `setNeedsLayout`), once until ``takeDirtyRect()`` clears it. The host schedules a frame.
+    /// `setNeedsLayout`), once until ``takeDirtyRegion()`` clears it. The host schedules a frame.
     public var needsDisplayHandler: (() -> Void)?
 
     public override init(frame: Rect = .zero) {
@@ -175,9 +177,11 @@ open class Window: View {
     /// Whether a frame has been asked for and not yet taken.
     public var needsDisplay: Bool { updateScheduled }
 
-    /// Runs pending layout, then returns and clears the area to redraw: the union of the dirty
-    /// rectangles, clipped to the bounds and rounded out to whole points. Nil when nothing is dirty.
-    /// After this the window is clean, and the next `setNeedsDisplay` calls the handler again.
+    /// Runs pending layout, then returns and clears the area to redraw as one rectangle: the union
+    /// of the dirty rectangles, clipped to the bounds and rounded out to whole points. Nil when
+    /// nothing is dirty. After this the window is clean, and the next `setNeedsDisplay` calls the
+    /// handler again. Tests read it; the host takes ``takeDirtyRegion()``, which also collects the
+    /// views' sketches.
     public func takeDirtyRect() -> Rect? {
         layoutIfNeeded()
         let rect = dirtyRect.map { $0.intersection(bounds).integral }
@@ -188,9 +192,11 @@ open class Window: View {
         return rect
     }
 
-    /// Like ``takeDirtyRect()``, but the dirty area as a few rectangles (see ``DirtyRegion``),
-    /// each clipped to the bounds and rounded out to whole points: the host repaints and damages
-    /// only these. Empty when nothing is dirty.
+    /// The host's step at every frame: runs pending layout, collects the views' sketches for the
+    /// frame (``sketches``, ``sketchesChanged``), then returns and clears the area to redraw as a
+    /// few rectangles (see ``DirtyRegion``), each clipped to the bounds and rounded out to whole
+    /// points: the host repaints and damages only these. Empty when nothing is dirty. After this
+    /// the window is clean, and the next `setNeedsDisplay` calls the handler again.
     public func takeDirtyRegion() -> DirtyRegion {
         layoutIfNeeded()
         // First: a view that stops sketching marks its lines dirty for this frame.

@@ -53,11 +53,11 @@ final class StrokeCache {
         self.paper = paper
     }
 
-    /// Strokes finished since the build in progress began: not in the raster yet, so drawn live.
     /// The raster as it stands, when it holds every finished stroke but `pending` (no build under
     /// way): what the canvas shows beneath its live lines.
     var currentImage: ImageSurface? { isValid && build == nil && !finishedUnshown ? image : nil }
 
+    /// Strokes finished since the build in progress began: not in the raster yet, so drawn live.
     var strokesNotYetIn: ArraySlice<Stroke> {
         guard let build else { return [] }
         let strokes = drawing.strokes

@@ -22,7 +22,7 @@ struct SoakResult {
 
     /// VmRSS growth after the first minute: the lowest sample of the last 30 s against the
     /// lowest of the first minute's second half. The lowest, because a third window buffer comes
-    /// and goes with bursts of input (docs/architecture.md, Memory): growth that stays is what
+    /// and goes with bursts of input (docs/frame.md, Buffers): growth that stays is what
     /// counts.
     var growthKiB: Int? {
         guard let last = rssSamples.last, last.seconds > 90 else { return nil }
