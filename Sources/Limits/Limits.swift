@@ -45,6 +45,8 @@ public enum Limit {
 
     /// Preferences, `user-dirs.dirs` and the like: small text files.
     public static let settingsFileBytes = 64 << 10
+    /// A recording or device trace replayed: ten fingers at 120 Hz for an hour, with room.
+    public static let inputFileBytes = 256 << 20
     /// One cursor image file.
     public static let cursorFileBytes = 4 << 20
 }

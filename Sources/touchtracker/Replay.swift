@@ -4,6 +4,7 @@
 import AppCommandLine
 import Graphics
 import InputReplay
+import Limits
 import Logging
 import TouchKit
 import TouchTrackerKit
@@ -103,7 +104,7 @@ struct Replay {
 func inputEntries(_ path: String, width: Double, height: Double) throws -> [RecordingEntry] {
     let result: DrawingFile.ReadResult
     do {
-        result = try DrawingFile.read(path, maxBytes: 1 << 30)
+        result = try DrawingFile.read(path, maxBytes: Limit.inputFileBytes)
     } catch {
         throw RecorderError(error.message)
     }
