@@ -96,7 +96,7 @@ extension Window {
         // over its backdrop (a line just finished, not yet in the backdrop) lies in `dirty`.
         let runs = drawn.map { $0.runs(in: image) }
         image.flush()
-        for (sketch, runs) in zip(drawn, runs) {
+        for sketch in drawn {
             sketch.erase(held.lines[sketch.view] ?? [], in: image)
             // Pixels copied from `newest` may hold its lines.
             if let copied {

@@ -26,10 +26,20 @@ public protocol Pasteboard: AnyObject {
 public struct PasteboardItem {
     public var type: String
     public var data: () -> [UInt8]
+    /// For bytes slow to make (a picture to encode): the host makes them off the event loop with
+    /// this, so the app goes on answering touches meanwhile. Nil for bytes made at once with `data`.
+    public var slowData: (@Sendable () -> [UInt8])?
 
     public init(type: String, data: @escaping () -> [UInt8]) {
         self.type = type
         self.data = data
+    }
+
+    /// An item whose bytes are made off the event loop when another program asks for them.
+    public static func slow(type: String, _ make: @escaping @Sendable () -> [UInt8]) -> PasteboardItem {
+        var item = PasteboardItem(type: type, data: make)
+        item.slowData = make
+        return item
     }
 }
 

@@ -17,12 +17,13 @@ public enum DrawingClipboard {
 
     /// What copying `strokes` offers, best first: the drawing itself (what a TouchTracker pastes),
     /// then a PNG and an SVG cropped to the lines (what a chat, a document or GIMP takes). Each is
-    /// made only when a program asks for it; a picture that cannot be made is sent empty.
+    /// made only when a program asks for it, the pictures off the event loop; a picture that cannot
+    /// be made is sent empty.
     public static func items(for strokes: [Stroke]) -> [PasteboardItem] {
         [
-            PasteboardItem(type: drawingType) { DrawingFormat.encode(strokes).bytes },
-            PasteboardItem(type: pngType) { (try? DrawingExporter.croppedPNG(strokes)) ?? [] },
-            PasteboardItem(type: svgType) { (try? DrawingExporter.croppedSVG(strokes)) ?? [] },
+            PasteboardItem(type: drawingType, data: { DrawingFormat.encode(strokes).bytes }),
+            .slow(type: pngType) { (try? DrawingExporter.croppedPNG(strokes)) ?? [] },
+            .slow(type: svgType) { (try? DrawingExporter.croppedSVG(strokes)) ?? [] },
         ]
     }
 

@@ -28,6 +28,11 @@ final class Clipboard: Pasteboard {
     /// Set by a copy until the compositor next names the selection: in between (a Ctrl+V read in
     /// the same turn as the Ctrl+C) what we offer is the clipboard, and a paste takes it directly.
     private var awaitingOwnSelection = false
+    /// Bytes being made off the event loop (pictures), by type, with the pipes waiting for them.
+    private var making: [String: (job: BackgroundJob<[UInt8]>, waiting: [Int32])] = [:]
+    private var makingTimer: TimerToken?
+    /// How often bytes made off the loop are looked for.
+    static let makingPollInterval = 0.01
     /// Transfers under way, kept alive until they end.
     private var writers: [ObjectIdentifier: PipeWriter] = [:]
     private var readers: [ObjectIdentifier: PipeReader] = [:]
@@ -119,10 +124,35 @@ final class Clipboard: Pasteboard {
     // MARK: Serving our selection
 
     private func send(_ type: String, to fd: Int32, from source: WlDataSource) {
-        guard source === self.source, let bytes = bytes(of: type) else {
+        guard source === self.source, let index = items.firstIndex(where: { $0.item.type == type }) else {
             close(fd)  // a type we never offered, or a source already replaced
             return
         }
+        if items[index].bytes == nil, let slow = items[index].item.slowData {
+            // A picture: encoded off the loop; this pipe gets it when it is ready.
+            let job = making[type]?.job ?? BackgroundJob(label: "org.touchtracker.clipboard", slow)
+            making[type] = (job, (making[type]?.waiting ?? []) + [fd])
+            if makingTimer == nil { pollMaking() }
+            return
+        }
+        write(bytes(of: type) ?? [], type: type, to: fd)
+    }
+
+    /// Hands bytes made off the loop to the pipes waiting for them.
+    private func pollMaking() {
+        makingTimer = nil
+        for (type, entry) in making {
+            guard let bytes = entry.job.take() else { continue }
+            making[type] = nil
+            if let index = items.firstIndex(where: { $0.item.type == type }) { items[index].bytes = bytes }
+            for fd in entry.waiting { write(bytes, type: type, to: fd) }
+        }
+        if !making.isEmpty {
+            makingTimer = clock.schedule(at: clock.now + Self.makingPollInterval) { [weak self] in self?.pollMaking() }
+        }
+    }
+
+    private func write(_ bytes: [UInt8], type: String, to fd: Int32) {
         var key: ObjectIdentifier?
         let writer = PipeWriter(fd: fd, bytes: bytes, watches: watches, clock: clock) { [unowned self] problem in
             if let problem { self.logger.notice("clipboard: \(type) not sent: \(problem)") }
@@ -147,6 +177,9 @@ final class Clipboard: Pasteboard {
         guard cancelled === source else { return }
         source = nil
         items = []
+        // Pictures still being made go nowhere: their readers see the end at once.
+        for entry in making.values { entry.waiting.forEach { close($0) } }
+        making = [:]
         awaitingOwnSelection = false
     }
 }

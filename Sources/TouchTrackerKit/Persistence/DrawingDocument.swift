@@ -4,9 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import Logging
-import Synchronization
 import TouchKit
 
 public final class DrawingDocument {

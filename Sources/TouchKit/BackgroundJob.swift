@@ -1,15 +1,16 @@
-// One piece of work off the event loop (painting and encoding an export), whose result the event
-// loop collects by polling from a timer: the loop sleeps in poll(2) on Wayland's socket and its
-// timers, so a thread has no cheaper way to hand it something.
+// One piece of work off the event loop (painting and encoding an export or a clipboard picture),
+// whose result the event loop collects by polling from a ``Clock`` timer: the loop sleeps in
+// poll(2) on the display's socket and its timers, so a thread has no cheaper way to hand it
+// something.
 import Dispatch
 import Synchronization
 
-final class BackgroundJob<Output: Sendable>: Sendable {
+public final class BackgroundJob<Output: Sendable>: Sendable {
     private let queue: DispatchQueue
     private let output = Mutex<Output?>(nil)
 
     /// Starts `work` on a queue of its own, at a lower priority than the event loop.
-    init(label: String, _ work: @escaping @Sendable () -> Output) {
+    public init(label: String, _ work: @escaping @Sendable () -> Output) {
         queue = DispatchQueue(label: label, qos: .utility)
         queue.async { [self] in
             let result = work()
@@ -18,7 +19,7 @@ final class BackgroundJob<Output: Sendable>: Sendable {
     }
 
     /// The result, once the work is done (then nil again).
-    func take() -> Output? {
+    public func take() -> Output? {
         output.withLock { value in
             defer { value = nil }
             return value
@@ -26,7 +27,7 @@ final class BackgroundJob<Output: Sendable>: Sendable {
     }
 
     /// Waits for the work and returns its result.
-    func wait() -> Output {
+    public func wait() -> Output {
         queue.sync {}
         return take()!
     }
