@@ -9,7 +9,7 @@ struct LocalizationTests {
     /// An environment from a dictionary.
     func environment(_ values: [String: String]) -> (String) -> String? { { values[$0] } }
 
-    @Test("TOUCHTRACKER_LOCALEDIR wins; an installed binary finds <prefix>/share/locale; a development build finds .build/meson-helpers/po")
+    @Test("TOUCHTRACKER_LOCALEDIR wins; an installed binary finds <prefix>/share/locale; a development build (.build or .build-NAME) finds .build/meson-helpers/po")
     func catalogueFolder() {
         let folders: Set<String> = ["/opt/tt/share/locale", "/home/me/src/tt/.build/meson-helpers/po"]
         func folder(_ values: [String: String], _ executable: String?) -> String? {
@@ -22,6 +22,9 @@ struct LocalizationTests {
         #expect(folder([:], "/home/me/src/tt/.build/x86_64-unknown-linux-gnu/debug/touchtracker")
                 == "/home/me/src/tt/.build/meson-helpers/po")
         #expect(folder([:], "/home/me/src/tt/.build/release/touchtracker") == "/home/me/src/tt/.build/meson-helpers/po")
+        // A second build folder (the AddressSanitizer build) uses the same catalogues.
+        #expect(folder([:], "/home/me/src/tt/.build-asan/x86_64-unknown-linux-gnu/debug/touchtracker")
+                == "/home/me/src/tt/.build/meson-helpers/po")
     }
 
     @Test("With no catalogue folder to be found the lookup gives none (glibc's default), never an error")

@@ -75,9 +75,10 @@ public enum Localization {
             let installed = "/" + (parts.dropLast(2) + ["share", "locale"]).joined(separator: "/")
             if exists(installed) { return installed }
         }
-        // <checkout>/.build/<triple>/debug/touchtracker -> <checkout>/.build/meson-helpers/po
-        if let build = parts.lastIndex(of: ".build") {
-            let development = "/" + (parts[...build] + [developmentFolder]).joined(separator: "/")
+        // <checkout>/.build/<triple>/debug/touchtracker -> <checkout>/.build/meson-helpers/po; a
+        // second build folder (.build-asan) shares the catalogues meson made under .build
+        if let build = parts.lastIndex(where: { $0 == ".build" || $0.hasPrefix(".build-") }) {
+            let development = "/" + (parts[..<build] + [".build", developmentFolder]).joined(separator: "/")
             if exists(development) { return development }
         }
         return nil
