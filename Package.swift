@@ -118,7 +118,7 @@ let package = Package(
         ]),
         .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
         .testTarget(name: "InputReplayTests", dependencies: [
-            "InputReplay", "TouchTrackerKit", "Graphics", .product(name: "PropertyBased", package: "swift-property-based"),
+            "InputReplay", "TouchTrackerKit", "Graphics", "Limits", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal"]),

@@ -70,7 +70,7 @@ public enum EvtestTrace {
                 guard let event = event(line) else {
                     throw RecordingError(line: number, "an Event line evtest would not write: '\(line.prefix(80))'")
                 }
-                entries += decoder!.decode(event)
+                entries += try decoder!.decode(event, line: number)
             } else if decoder == nil {
                 // The description: "Event code 53 (ABS_MT_POSITION_X)", then its Value, Min, Max.
                 let words = line.split(separator: " ")
@@ -94,7 +94,7 @@ public enum EvtestTrace {
     /// or "Event: time 1700000000.123456, -------------- SYN_REPORT ------------".
     static func event(_ line: Substring) -> EvdevEvent? {
         let fields = line.dropFirst("Event: time ".count).split(separator: ",")
-        guard let first = fields.first, let time = Double(first.drop { $0 == " " }) else { return nil }
+        guard let first = fields.first, let time = Double(first.drop { $0 == " " }), time.isFinite else { return nil }
         if fields.count == 2 {
             let marker = fields[1]
             if marker.contains("SYN_REPORT") { return EvdevEvent(time: time, type: 0, code: 0, value: 0) }
@@ -174,7 +174,7 @@ public enum LibinputRecordTrace {
                     }
                 }
                 let time = Double(values[0]) + Double(values[1]) / 1_000_000
-                entries += decoder!.decode(EvdevEvent(time: time, type: type, code: code, value: value))
+                entries += try decoder!.decode(EvdevEvent(time: time, type: type, code: code, value: value), line: number)
             }
         }
         guard decoder != nil else {

@@ -5,7 +5,9 @@
 // a compositor makes it), several fingers landing in one report, reports that change nothing, a
 // slot released twice, a new contact in a slot that was never released, and SYN_DROPPED (the
 // kernel lost events: the touches in flight are cancelled, as a compositor would, and fingers
-// that land afterwards draw again).
+// that land afterwards draw again). What a trace can make the decoder hold is bounded: slots past
+// Limit.traceSlots are refused, and a value past its axis's range lands on the window's edge.
+import Limits
 import TouchKit
 
 /// One kernel input event.
@@ -38,11 +40,13 @@ public struct AxisRange: Equatable, Sendable {
         self.maximum = maximum
     }
 
-    /// Where `value` lies on a window side of `length` points.
+    /// Where `value` lies on a window side of `length` points: a value outside the range the
+    /// device gave is taken as the nearest end of it.
     func scale(_ value: Int32, to length: Double) -> Double {
         let span = Double(maximum) - Double(minimum)
         guard span > 0 else { return 0 }
-        return (Double(value) - Double(minimum)) / span * length
+        let clamped = min(max(Double(value), Double(minimum)), Double(maximum))
+        return (clamped - Double(minimum)) / span * length
     }
 }
 
@@ -62,8 +66,10 @@ public struct MultitouchDecoder {
 
     private let x: AxisRange, y: AxisRange
     private let width: Double, height: Double
-    private var slots: [Int32: Slot] = [:]
-    private var slot: Int32 = 0
+    /// The slots used so far, by number (at most `Limit.traceSlots`): a report visits them in
+    /// order, so its cost does not grow with the trace.
+    private var slots: [Slot] = []
+    private var slot = 0
     private var dropping = false
     /// Subtracted from event times, so a replay starts at `start`.
     private var offset: Double?
@@ -80,7 +86,8 @@ public struct MultitouchDecoder {
     }
 
     /// The entries for one event: nothing until a SYN_REPORT, then a turn with the report's calls.
-    public mutating func decode(_ event: EvdevEvent) -> [RecordingEntry] {
+    /// Throws for a slot past the limit, naming `line`, the event's line in the trace.
+    public mutating func decode(_ event: EvdevEvent, line: Int) throws(RecordingError) -> [RecordingEntry] {
         if offset == nil { offset = event.time - start }
         if event.type == EvdevEvent.synDropped.type, event.code == EvdevEvent.synDropped.code {
             dropping = true
@@ -96,22 +103,32 @@ public struct MultitouchDecoder {
         }
         guard !dropping, event.type == EvdevEvent.abs else { return [] }
         switch event.code {
-        case EvdevEvent.mtSlot: slot = event.value
-        case EvdevEvent.mtTrackingID: slots[slot, default: Slot()].trackingID = event.value < 0 ? -1 : event.value
-        case EvdevEvent.mtPositionX: slots[slot, default: Slot()].x = event.value
-        case EvdevEvent.mtPositionY: slots[slot, default: Slot()].y = event.value
+        case EvdevEvent.mtSlot:
+            guard (0..<Limit.traceSlots).contains(Int(event.value)) else {
+                throw RecordingError(line: line, "slot \(event.value) is past the \(Limit.traceSlots) slots a trace may use")
+            }
+            slot = Int(event.value)
+        case EvdevEvent.mtTrackingID: changeSlot { $0.trackingID = event.value < 0 ? -1 : event.value }
+        case EvdevEvent.mtPositionX: changeSlot { $0.x = event.value }
+        case EvdevEvent.mtPositionY: changeSlot { $0.y = event.value }
         default: break
         }
         return []
+    }
+
+    /// Changes the selected slot, made (with any below it) at its first use.
+    private mutating func changeSlot(_ change: (inout Slot) -> Void) {
+        while slots.count <= slot { slots.append(Slot()) }
+        change(&slots[slot])
     }
 
     private func point(_ s: Slot) -> Point { Point(x: x.scale(s.x, to: width), y: y.scale(s.y, to: height)) }
 
     private mutating func report(time: Double) -> [RecordingEntry] {
         var calls: [InputEvent] = []
-        for number in slots.keys.sorted() {
-            var s = slots[number]!
-            let id = TouchInput.ID(source: .touchscreen, number: number)
+        for number in slots.indices {
+            var s = slots[number]
+            let id = TouchInput.ID(source: .touchscreen, number: Int32(number))
             if let orphan = s.orphanID {
                 guard s.trackingID != orphan else { continue }
                 s.orphanID = nil
@@ -140,12 +157,10 @@ public struct MultitouchDecoder {
     /// flight are cancelled; their fingers count again only once lifted.
     private mutating func resynchronize(time: Double) -> [RecordingEntry] {
         var inFlight = false
-        for number in slots.keys {
-            if slots[number]!.reportedID >= 0 {
-                inFlight = true
-                slots[number]!.reportedID = -1
-                if slots[number]!.trackingID >= 0 { slots[number]!.orphanID = slots[number]!.trackingID }
-            }
+        for number in slots.indices where slots[number].reportedID >= 0 {
+            inFlight = true
+            slots[number].reportedID = -1
+            if slots[number].trackingID >= 0 { slots[number].orphanID = slots[number].trackingID }
         }
         return inFlight ? [.timers(time), .turn(time), .input(.cancel(.touchscreen))] : []
     }

@@ -2,6 +2,7 @@
 // firings, keys and window geometry, in order. Text, one entry a line, so a recording written as
 // it goes survives whatever ends the app (each line is written whole), and can be read, diffed and
 // cut by hand. docs/input-recording.md describes the format.
+import Limits
 import TouchKit
 
 /// One line of a recording.
@@ -136,6 +137,10 @@ public enum RecordingFormat {
             guard let v = Double(words[i]), v.isFinite else { throw fail("\(what) '\(words[i])' is not a finite number") }
             return v
         }
+        /// A point's coordinate: clamped to the plane, as the compositor's input is.
+        func coordinate(_ i: Int, _ what: String) throws(RecordingError) -> Double {
+            min(max(try number(i, what), -Limit.coordinate), Limit.coordinate)
+        }
         func id(_ i: Int) throws(RecordingError) -> TouchInput.ID {
             guard let s = sourceNamed(words[i]) else { throw fail("unknown input source '\(words[i])' (touchscreen, pointer, tablet)") }
             guard let n = Int32(words[i + 1]) else { throw fail("touch id '\(words[i + 1])' is not a 32-bit integer") }
@@ -145,11 +150,11 @@ public enum RecordingFormat {
         case "down":
             try count(8...8)
             guard let kind = kindNamed(words[6]) else { throw fail("unknown touch kind '\(words[6])' (direct, pointer, pencil)") }
-            return .input(.down(try id(1), Point(x: try number(3, "x"), y: try number(4, "y")), time: try number(5, "time"),
+            return .input(.down(try id(1), Point(x: try coordinate(3, "x"), y: try coordinate(4, "y")), time: try number(5, "time"),
                                 kind: kind, force: try number(7, "force")))
         case "motion":
             try count(6...7)
-            return .input(.motion(try id(1), Point(x: try number(3, "x"), y: try number(4, "y")), time: try number(5, "time"),
+            return .input(.motion(try id(1), Point(x: try coordinate(3, "x"), y: try coordinate(4, "y")), time: try number(5, "time"),
                                   force: words.count == 7 ? try number(6, "force") : nil))
         case "up":
             try count(4...4)
@@ -166,8 +171,19 @@ public enum RecordingFormat {
         case "window":
             try count(5...5)
             let width = try number(1, "width"), height = try number(2, "height"), scale = try number(3, "scale")
-            guard width >= 1, height >= 1, width <= 32_768, height <= 32_768 else { throw fail("window size \(width)x\(height) is out of range") }
-            guard scale > 0, scale <= 8 else { throw fail("scale \(scale) is out of range") }
+            guard width >= 1, height >= 1 else { throw fail("window size \(width)x\(height) is out of range") }
+            guard scale > 0, scale <= Double(Limit.outputScale) else {
+                throw fail("scale \(scale) is out of range (above 0, at most \(Limit.outputScale))")
+            }
+            // As big as the app's own window buffers may be: a replay paints one.
+            let pixels = (width: (width * scale).rounded(.up), height: (height * scale).rounded(.up))
+            let size = "window \(whole(width))x\(whole(height)) at scale \(whole(scale))"
+            guard pixels.width * pixels.height <= Double(Limit.rasterPixels) else {
+                throw fail("\(size) is \(whole(pixels.width * pixels.height)) pixels; a window may have at most \(Limit.rasterPixels)")
+            }
+            guard max(pixels.width, pixels.height) <= Double(Limit.rasterSide) else {
+                throw fail("\(size) is \(whole(max(pixels.width, pixels.height))) pixels wide or high; at most \(Limit.rasterSide)")
+            }
             guard words[4] == "titlebar" || words[4] == "bare" else { throw fail("'\(words[4])' should be titlebar or bare") }
             return .window(width: width, height: height, scale: scale, titleBar: words[4] == "titlebar")
         case "key":
@@ -205,6 +221,11 @@ public enum RecordingFormat {
         default:
             throw fail("unknown entry '\(words[0].prefix(40))'")
         }
+    }
+
+    /// `value` without a fraction when it has none (errors name sizes as the user wrote them).
+    private static func whole(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private static func source(_ s: TouchInput.Source) -> String {

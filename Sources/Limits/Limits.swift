@@ -49,4 +49,10 @@ public enum Limit {
     public static let inputFileBytes = 256 << 20
     /// One cursor image file.
     public static let cursorFileBytes = 4 << 20
+
+    // MARK: Traces and recordings
+
+    /// Multitouch slots a device trace may use (0 ..< this): panels have ten or so, and the slots
+    /// in use are visited on every report. A trace past it is refused, naming its line.
+    public static let traceSlots = 64
 }

@@ -1,3 +1,4 @@
+import Limits
 import PropertyBased
 import Testing
 import TouchKit
@@ -215,6 +216,69 @@ struct DeviceTraceTests {
         }
     }
 
+    /// `evtestHeader` with the position axes' maximum replaced: a panel that claims a range its
+    /// events then leave.
+    static func header(positionMaximum: Int) -> String {
+        evtestHeader.replacing("Max     1000", with: "Max     \(positionMaximum)", maxReplacements: 1)
+            .replacing("Max      500", with: "Max      \(positionMaximum)", maxReplacements: 1)
+    }
+
+    @Test("A value past its axis's range lands on the window's edge: a panel that says its maximum is 1, then sends 2^31 - 1")
+    func valuesClampedToTheAxis() throws {
+        let events = [
+            Self.slot("1.0", 0), Self.tracking("1.0", 1), Self.x("1.0", Int(Int32.max)), Self.y("1.0", Int(Int32.min)), Self.report("1.0"),
+            Self.x("1.1", 1), Self.y("1.1", 1), Self.report("1.1"),
+            Self.tracking("1.2", -1), Self.report("1.2"),
+        ]
+        let entries = try readInputFile(Self.header(positionMaximum: 1) + events.joined(separator: "\n") + "\n", width: 200, height: 100)
+        #expect(calls(entries) == ["d0 200,0", "f", "m0 200,100", "f", "u0", "f"])
+    }
+
+    @Test("A trace that uses more slots than a panel has is refused at the first slot past the limit, naming its line")
+    func slotsBounded() {
+        // Slot numbers the last allowed, then one past it.
+        var events: [String] = []
+        for slot in [0, Limit.traceSlots - 1, Limit.traceSlots] {
+            events += [Self.slot("1.0", slot), Self.tracking("1.0", slot + 10), Self.x("1.0", 10), Self.report("1.0")]
+        }
+        let text = Self.evtestHeader + events.joined(separator: "\n") + "\n"
+        let headerLines = Self.evtestHeader.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect(throws: RecordingError(line: headerLines + 9, "slot \(Limit.traceSlots) is past the \(Limit.traceSlots) slots a trace may use")) {
+            try readInputFile(text, width: 200, height: 100)
+        }
+        #expect(throws: RecordingError(line: headerLines + 1, "slot -1 is past the \(Limit.traceSlots) slots a trace may use")) {
+            try readInputFile(Self.evtestHeader + Self.slot("1.0", -1) + "\n", width: 200, height: 100)
+        }
+        // The same in a libinput record trace.
+        let yaml = """
+            devices:
+            - node: /dev/input/event5
+              evdev:
+                absinfo:
+                  47: [0, 9, 0, 0, 0]
+                  53: [0, 2000, 0, 0, 10]
+                  54: [0, 1000, 0, 0, 10]
+              events:
+              - evdev:
+                - [  2, 100000,   3,  47,  5000]
+            """
+        #expect(throws: RecordingError(line: 10, "slot 5000 is past the \(Limit.traceSlots) slots a trace may use")) {
+            try readInputFile(yaml, width: 200, height: 100)
+        }
+    }
+
+    @Test("A trace's times are finite numbers: 'nan' or 'inf' in an evtest line is refused with its line")
+    func timesFinite() {
+        let text = Self.evtestHeader + Self.slot("nan", 0) + "\n"
+        let headerLines = Self.evtestHeader.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect((try? readInputFile(text, width: 200, height: 100)) == nil)
+        do throws(RecordingError) {
+            _ = try readInputFile(text, width: 200, height: 100)
+        } catch {
+            #expect(error.line == headerLines + 1)
+        }
+    }
+
     @Test("A trace the replay cannot use says why, with its line")
     func unusableTraces() {
         func reason(_ text: String) -> String? {
@@ -226,3 +290,4 @@ struct DeviceTraceTests {
         #expect(reason(Self.evtestHeader + "Event: time 1.0, type three, code 1, value 2\n")?.contains("an Event line evtest would not write") == true)
     }
 }
+

@@ -1,3 +1,4 @@
+import Limits
 import PropertyBased
 import Testing
 import TouchKit
@@ -62,6 +63,34 @@ struct RecordingFormatTests {
         #expect(error("touchtracker-input 1\npaste glue\n")?.reason.contains("'paste' takes") == true)
         // Comments, blank lines and CRLF are fine.
         #expect(try RecordingFormat.parse("# made by hand\r\ntouchtracker-input 1\r\n\r\nframe\r\n") == [.input(.frame)])
+    }
+
+    @Test("Coordinates past the limit are clamped to it as they are read: a finger at 1e300 is a finger at the edge of the plane")
+    func coordinatesClamped() throws {
+        let text = """
+            touchtracker-input 1
+            down touchscreen 1 -5e6 7 0.5 direct 0
+            motion touchscreen 1 1e300 -1e300 0.6
+            """
+        #expect(try RecordingFormat.parse(text) == [
+            .input(.down(.touch(1), Point(x: -Limit.coordinate, y: 7), time: 0.5, kind: .direct, force: 0)),
+            .input(.motion(.touch(1), Point(x: Limit.coordinate, y: -Limit.coordinate), time: 0.6, force: nil)),
+        ])
+    }
+
+    @Test("A window is refused by its total pixels and its longest side, at its scale, as the window's own buffers are bounded")
+    func windowBounded() throws {
+        func error(_ entry: String) -> String? {
+            do throws(RecordingError) { _ = try RecordingFormat.parse("touchtracker-input 1\n" + entry); return nil } catch { return error.reason }
+        }
+        #expect(error("window 32767 32767 1 bare")
+            == "window 32767x32767 at scale 1 is 1073676289 pixels; a window may have at most \(Limit.rasterPixels)")
+        #expect(error("window 4096 4097 2 bare")?.contains("at most \(Limit.rasterPixels)") == true)
+        #expect(error("window 20000 10 1 bare") == "window 20000x10 at scale 1 is 20000 pixels wide or high; at most \(Limit.rasterSide)")
+        #expect(error("window 100 100 9 bare") == "scale 9.0 is out of range (above 0, at most \(Limit.outputScale))")
+        // The largest a window may be.
+        #expect(error("window 4096 4096 2 titlebar") == nil)
+        #expect(error("window 16384 4096 1 bare") == nil)
     }
 
     @Test("Hostile input never crashes the reader: it reads, or says which line is wrong")
