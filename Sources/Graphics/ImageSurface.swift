@@ -1,5 +1,9 @@
 // Pixel memory Cairo can draw into: our own (an offscreen cache) or someone else's (a wl_shm buffer).
+// An image is made whatever size it is asked for, each side within Limit.rasterSide (a NaN or
+// infinite side included); the pixels in all are the caller's to bound (Limit.rasterPixels), as
+// only it can say what to do instead: the window draws at a smaller size, an export scales.
 import CCairo
+import Limits
 import TouchKit
 
 /// A 32-bit premultiplied ARGB image (Cairo's ARGB32, which is wl_shm's ARGB8888 on little-endian).
@@ -14,38 +18,53 @@ public final class ImageSurface {
     /// (SketchPainting.swift).
     var sketched = SketchPixels()
 
-    /// An image that owns its pixels, cleared to transparent.
+    /// An image that owns its pixels, cleared to transparent: `width` x `height` pixels, each
+    /// side within 1...Limit.rasterSide.
     public init(width: Int, height: Int) {
-        self.width = max(width, 1)
-        self.height = max(height, 1)
+        (self.width, self.height) = Self.bounded(width: Double(width), height: Double(height))
         scale = 1
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
     }
 
-    /// An image of `size` points at `scale` pixels per point (crisp on HiDPI outputs).
+    /// An image of `size` points at `scale` pixels per point (crisp on HiDPI outputs), each side
+    /// within 1...Limit.rasterSide pixels.
     public init(size: Size, scale: Double) {
-        let scale = max(scale, 1)
-        width = max(Int((size.width * scale).rounded(.up)), 1)
-        height = max(Int((size.height * scale).rounded(.up)), 1)
+        let scale = min(max(scale, 1), Double(Limit.outputScale))
+        (width, height) = Self.pixelSize(size, scale: scale)
         self.scale = scale
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 
-    /// An image over memory that stays owned by the caller (it must outlive the image).
+    /// The pixels an image of `size` points at `scale` has (see ``init(size:scale:)``).
+    public static func pixelSize(_ size: Size, scale: Double) -> (width: Int, height: Int) {
+        bounded(width: (size.width * scale).rounded(.up), height: (size.height * scale).rounded(.up))
+    }
+
+    /// A size in pixels with each side within 1...Limit.rasterSide (NaN taken as 1).
+    private static func bounded(width: Double, height: Double) -> (width: Int, height: Int) {
+        func side(_ v: Double) -> Int { v >= 1 ? Int(min(v, Double(Limit.rasterSide))) : 1 }
+        return (side(width), side(height))
+    }
+
+    /// An image over memory that stays owned by the caller (it must outlive the image), which
+    /// checks the geometry first (``stride(forWidth:)``).
     public init(wrapping data: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
         self.width = width
         self.height = height
         scale = 1
         surface = cairo_image_surface_create_for_data(
-            data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+            data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+            Int32(clamping: width), Int32(clamping: height), Int32(clamping: stride))
     }
 
     deinit { cairo_surface_destroy(surface) }
 
-    /// The row length in bytes Cairo wants for a width (it may pad rows for speed).
-    public static func stride(forWidth width: Int) -> Int {
-        Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+    /// The row length in bytes Cairo wants for a width (it may pad rows for speed); nil for a
+    /// width past Limit.rasterSide.
+    public static func stride(forWidth width: Int) -> Int? {
+        guard (1...Limit.rasterSide).contains(width) else { return nil }
+        return Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
     }
 
     /// Makes the pixels of `region` those of `other`, an image of the same size.

@@ -187,9 +187,11 @@ struct PixelLine {
     func runs(limit: PixelBox, clip: RowBoxes) -> Runs {
         var runs = Runs()
         let outer = smooth ? radius + 0.5 : radius
-        // A row each, about, for a straight line (more where it is flat: a span per row anyway).
+        // A row each, about, for a straight line (more where it is flat: a span per row anyway),
+        // counted within `limit`: a line reaching far beyond the image covers only its rows.
         let ys = points.map(\.y)
-        let rows = Int(((ys.max() ?? 0) - (ys.min() ?? 0) + 2 * outer).rounded(.up)) + 2
+        let top = max((ys.min() ?? 0) - outer, Double(limit.y0)), bottom = min((ys.max() ?? 0) + outer, Double(limit.y1))
+        let rows = top <= bottom ? Int((bottom - top).rounded(.up)) + 2 : 0
         let most = rows * max(points.count - 1, 1)
         if clip.boxes.count <= 1 {
             // At most a run per row per segment: written straight into an array of that size

@@ -20,9 +20,9 @@ public final class ShmPool {
     /// The start of the mapping. Changes when the pool grows.
     public private(set) var base: UnsafeMutableRawPointer
 
-    /// Creates a pool of `size` bytes (1 ... Int32.max).
+    /// Creates a pool of `size` bytes (1 ... Int32.max, as wl_shm takes it; EINVAL otherwise).
     public init(shm: WlShm, size: Int, name: String = "wayland-shm-pool") throws(WaylandError) {
-        precondition(size > 0 && size <= Int(Int32.max), "ShmPool size \(size) is out of range")
+        guard size > 0 && size <= Int(Int32.max) else { throw .systemCall("a shared-memory pool of \(size) bytes", errno: EINVAL) }
         let fd = tt_memfd_create(name)
         guard fd >= 0 else { throw .systemCall("memfd_create", errno: errno) }
         guard tt_memfd_resize_and_seal(fd, Int64(size)) == 0 else {
@@ -68,7 +68,7 @@ public final class ShmPool {
     /// renderer) crashes when a pool is resized under an attached buffer (checked here). When in
     /// doubt, make a new pool instead.
     public func grow(to newSize: Int) throws(WaylandError) {
-        precondition(newSize <= Int(Int32.max), "ShmPool size \(newSize) is out of range")
+        guard newSize <= Int(Int32.max) else { throw .systemCall("a shared-memory pool of \(newSize) bytes", errno: EINVAL) }
         guard newSize > size else { return }
         guard ftruncate(fd, off_t(newSize)) == 0 else { throw .systemCall("ftruncate", errno: errno) }
         guard let newBase = Self.map(fd: fd, size: newSize) else { throw .systemCall("mmap", errno: errno) }

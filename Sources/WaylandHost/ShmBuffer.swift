@@ -1,5 +1,6 @@
 // One window buffer: its own shared-memory pool, wrapped as a Cairo image.
 import Graphics
+import Limits
 import TouchKit
 import Wayland
 
@@ -22,9 +23,13 @@ final class ShmBuffer {
     /// Called when the compositor releases the buffer.
     var onRelease: (() -> Void)?
 
-    /// A buffer of `width` x `height` pixels showing `logicalSize` points.
+    /// A buffer of `width` x `height` pixels showing `logicalSize` points; throws for one past
+    /// the raster limits (the window bounds its size before).
     init(shm: WlShm, width: Int, height: Int, logicalSize: Size) throws {
-        let stride = ImageSurface.stride(forWidth: width)
+        guard let stride = ImageSurface.stride(forWidth: width), (1...Limit.rasterSide).contains(height),
+              width * height <= Limit.rasterPixels else {
+            throw BufferSizeError(width: width, height: height)
+        }
         pool = try ShmPool(shm: shm, size: stride * height, name: "touchtracker-buffer")
         self.width = width
         self.height = height
@@ -50,11 +55,19 @@ final class ShmBuffer {
         guard other.width == width, other.height == height else { return }
         other.image.flush()
         image.flush()
-        pool.base.copyMemory(from: other.pool.base, byteCount: ImageSurface.stride(forWidth: width) * height)
+        pool.base.copyMemory(from: other.pool.base, byteCount: min(pool.size, other.pool.size))
         image.markDirty()
         image.pixelsCopied(from: other.image)
         stale = other.stale
     }
 
     deinit { wlBuffer.destroy() }
+}
+
+/// A window buffer past the raster limits was asked for.
+struct BufferSizeError: Error, CustomStringConvertible {
+    let width: Int, height: Int
+    var description: String {
+        "a buffer of \(width)x\(height) pixels is past the limits (\(Limit.rasterSide) a side, \(Limit.rasterPixels) in all)"
+    }
 }
