@@ -607,16 +607,16 @@ public final class DrawView: View {
     }
 
     /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
-    /// diagonal line then repaints a band, not a square.
+    /// diagonal line then repaints a band, not a square. Only what lies on the canvas is marked.
     private func setNeedsDisplay(along stroke: Stroke) {
-        setNeedsDisplay(stroke.bands())
+        setNeedsDisplay(stroke.bands(within: bounds))
     }
 
     /// The bands of a line before and after it moved: a band and its moved self are marked as one
     /// rectangle where their union is hardly larger (a line turning about where it landed moves
     /// little near that end), which halves the dirty region's work for a moving line.
     private func setNeedsDisplay(along old: Stroke, and new: Stroke) {
-        let before = old.bands(), after = new.bands()
+        let before = old.bands(within: bounds), after = new.bands(within: bounds)
         var rects: [Rect] = []
         rects.reserveCapacity(max(before.count, after.count) + 1)
         for i in 0..<max(before.count, after.count) {

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Limits
 import TouchKit
 
 /// A stable identity for a stroke within a drawing (survives moves, undo and saving).
@@ -234,25 +235,56 @@ public struct Stroke: Hashable, Sendable {
         return Rect(x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad)
     }
 
-    /// What the stroke paints as rectangles along its centre line, pieces of at most
+    /// What the stroke paints inside `clip` as rectangles along its centre line, pieces of at most
     /// `pieceLength` points, rather than its whole box: a long diagonal line then covers a band, not
-    /// a square (damage, and what the raster cache re-makes). A circle: its box.
-    public func bands(pieceLength: Double = 48) -> [Rect] {
-        guard kind != .circle, points.count >= 2 else { return [bounds] }
+    /// a square (damage, and what the raster cache re-makes). A circle: its box. Only what reaches
+    /// into `clip` (the canvas, the raster) is cut into pieces, so the work follows the stroke's
+    /// points and the clip's area, never the distance the stroke spans; a stroke that would need
+    /// more pieces than the clip holds (one crossing it many times) gives its box within the clip.
+    public func bands(pieceLength: Double = 48, within clip: Rect) -> [Rect] {
         let pad = width / 2 + 2
+        let box = bounds.intersection(clip)
+        guard kind != .circle, points.count >= 2 else { return box.isEmpty ? [] : [box] }
+        // Segments are cut to the clip widened by the stroke's reach: a piece just outside the
+        // clip still paints into it.
+        let reach = clip.insetBy(dx: -pad, dy: -pad)
+        let cells = min((reach.width / pieceLength + 1) * (reach.height / pieceLength + 1), 1e9)
+        let budget = points.count + 4 * Int(cells.isNaN ? 0 : cells)
         var rects: [Rect] = []
         for (a, b) in zip(points, points.dropFirst()) {
-            let length = a.distance(to: b)
+            guard let (p0, p1) = Self.clip(a, b, to: reach) else { continue }
+            let length = p0.distance(to: p1)
             let pieces = length.isFinite ? max(1, Int((length / pieceLength).rounded(.up))) : 1
+            guard rects.count + pieces <= budget else { return box.isEmpty ? [] : [box] }
             for i in 0..<pieces {
                 let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
-                let p = Point(x: a.x + (b.x - a.x) * t0, y: a.y + (b.y - a.y) * t0)
-                let q = Point(x: a.x + (b.x - a.x) * t1, y: a.y + (b.y - a.y) * t1)
+                let p = Point(x: p0.x + (p1.x - p0.x) * t0, y: p0.y + (p1.y - p0.y) * t0)
+                let q = Point(x: p0.x + (p1.x - p0.x) * t1, y: p0.y + (p1.y - p0.y) * t1)
                 rects.append(Rect(x: min(p.x, q.x) - pad, y: min(p.y, q.y) - pad,
                                   width: abs(p.x - q.x) + 2 * pad, height: abs(p.y - q.y) + 2 * pad))
             }
         }
         return rects
+    }
+
+    /// The part of the segment a–b inside `rect` (Liang–Barsky), nil when none of it is; a segment
+    /// whose coordinates are not finite is taken as crossing the whole of `rect`.
+    static func clip(_ a: Point, _ b: Point, to rect: Rect) -> (Point, Point)? {
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else {
+            return (Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.maxY))
+        }
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, a.x - rect.minX), (dx, rect.maxX - a.x), (-dy, a.y - rect.minY), (dy, rect.maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else {
+                let t = q / p
+                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+                if t0 > t1 { return nil }
+            }
+        }
+        return (Point(x: a.x + t0 * dx, y: a.y + t0 * dy), Point(x: a.x + t1 * dx, y: a.y + t1 * dy))
     }
 
     /// Whether the stroke may paint into `rect`: its bounds meet it and, for a straight line, the
@@ -262,21 +294,9 @@ public struct Stroke: Hashable, Sendable {
         let box = bounds
         guard box.intersects(rect) else { return false }
         guard kind != .circle, let (a, b) = pair else { return true }
-        // The segment clipped to the rectangle widened by the stroke's reach (Liang–Barsky).
+        // The segment clipped to the rectangle widened by the stroke's reach.
         let pad = width / 2 + 2
-        let minX = rect.minX - pad, maxX = rect.maxX + pad, minY = rect.minY - pad, maxY = rect.maxY + pad
-        let dx = b.x - a.x, dy = b.y - a.y
-        var t0 = 0.0, t1 = 1.0
-        for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return false }
-            } else {
-                let t = q / p
-                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-                if t0 > t1 { return false }
-            }
-        }
-        return true
+        return Self.clip(a, b, to: rect.insetBy(dx: -pad, dy: -pad)) != nil
     }
 
     /// The shortest distance from `point` to the stroke's centre line.
@@ -300,13 +320,18 @@ public struct Stroke: Hashable, Sendable {
         return best
     }
 
-    /// The stroke moved by (dx, dy).
+    /// The stroke moved by (dx, dy). A point it would take past the edge of the plane
+    /// (±`Limit.coordinate`) stops there, so a moved stroke is one a drawing file can hold.
     public func translated(dx: Double, dy: Double) -> Stroke {
+        func moved(_ p: Point) -> Point {
+            Point(x: min(max(p.x + dx, -Limit.coordinate), Limit.coordinate),
+                  y: min(max(p.y + dy, -Limit.coordinate), Limit.coordinate))
+        }
         var copy = self
         if let (a, b) = pair {
-            copy.points = StrokePoints(a.offsetBy(dx: dx, dy: dy), b.offsetBy(dx: dx, dy: dy))
+            copy.points = StrokePoints(moved(a), moved(b))
         } else {
-            copy.points = StrokePoints(points.map { $0.offsetBy(dx: dx, dy: dy) })
+            copy.points = StrokePoints(points.map(moved))
         }
         return copy
     }

@@ -67,10 +67,8 @@ final class StrokeCache {
     /// The raster for a canvas of `size` points at `scale` pixels per point, made or brought to
     /// that size as needed.
     func image(size: Size, scale: Double) -> ImageSurface {
-        let fits = image.map { image in
-            image.scale == scale && image.width == max(Int((size.width * scale).rounded(.up)), 1)
-                && image.height == max(Int((size.height * scale).rounded(.up)), 1)
-        } ?? false
+        let pixels = ImageSurface.pixelSize(size, scale: scale)
+        let fits = image.map { $0.scale == scale && $0.width == pixels.width && $0.height == pixels.height } ?? false
         if let image, isValid, fits { return image }
         // A resize copies the raster: the pending strokes go in first.
         drawPending()
@@ -154,30 +152,15 @@ final class StrokeCache {
         StrokeRenderer.draw(stroke, in: CairoContext(surface: image))
     }
 
-    /// Re-makes the band along `stroke` (see ``Stroke/bands(pieceLength:)``): after it was removed,
-    /// moved, recoloured or lifted out.
+    /// Re-makes the band along `stroke` within the raster (see ``Stroke/bands(pieceLength:within:)``):
+    /// after it was removed, moved, recoloured or lifted out.
     func repaint(along stroke: Stroke) {
+        guard let image, isValid else { return }
         // Shorter pieces than damage uses: a tile is the unit of work a turn cannot split, and a
         // stroke crossing a tile costs about the same however small the tile, so a smaller tile
         // holds less work (the budget is overrun by less).
-        queue(stroke.bands(pieceLength: 32))
-    }
-
-    /// Re-makes `rect`, in tiles.
-    func repaint(_ rect: Rect) {
-        let side = 64.0
-        guard rect.width.isFinite, rect.height.isFinite else { return remake(rect) }
-        var pieces: [Rect] = []
-        var y = rect.minY
-        repeat {
-            var x = rect.minX
-            repeat {
-                pieces.append(Rect(x: x, y: y, width: min(side, rect.maxX - x), height: min(side, rect.maxY - y)))
-                x += side
-            } while x < rect.maxX
-            y += side
-        } while y < rect.maxY
-        queue(pieces)
+        let raster = Rect(x: 0, y: 0, width: Double(image.width) / image.scale, height: Double(image.height) / image.scale)
+        queue(stroke.bands(pieceLength: 32, within: raster))
     }
 
     private func queue(_ rects: [Rect]) {

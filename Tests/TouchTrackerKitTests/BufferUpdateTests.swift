@@ -44,7 +44,8 @@ struct BufferUpdateTests {
             let pivot = Point(x: 100 + Double(i) * 300, y: i % 2 == 0 ? 60 : 1000)
             let old = Stroke.line(StrokeID(i + 1), from: pivot, to: Point(x: 1800 - Double(i) * 290, y: i % 2 == 0 ? 980 : 80))
             let new = Stroke.line(StrokeID(i + 1), from: pivot, to: Point(x: 1830 - Double(i) * 290, y: i % 2 == 0 ? 990 : 70))
-            for rect in old.bands() + new.bands() {
+            let window = Rect(x: 0, y: 0, width: 1920, height: 1080)
+            for rect in old.bands(within: window) + new.bands(within: window) {
                 region.add(rect)
                 bands.add(rect)
             }
