@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost"]),
+        .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost", "Graphics", "Limits", "CXKBCommon", "CShims"]),
         .testTarget(name: "InputReplayTests", dependencies: [
             "InputReplay", "TouchTrackerKit", "Graphics", "Limits", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),

@@ -55,4 +55,10 @@ public enum Limit {
     /// Multitouch slots a device trace may use (0 ..< this): panels have ten or so, and the slots
     /// in use are visited on every report. A trace past it is refused, naming its line.
     public static let traceSlots = 64
+
+    // MARK: Compositor
+
+    /// The largest keymap taken from the compositor, in bytes: a full keymap is tens of KiB. A
+    /// larger one is refused and the keyboard keeps the keymap it had.
+    public static let keymapBytes = 4 << 20
 }

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import CWaylandCursor
+import Limits
 import Wayland
 
 final class CursorTheme {
@@ -69,8 +70,15 @@ final class CursorTheme {
 
     deinit { if let fallback { wl_cursor_theme_destroy(fallback) } }
 
+    /// The size in pixels to load a cursor of `base` pixels at `scale` (taken within
+    /// 1...Limit.outputScale), computed without overflow.
+    static func pixelSize(base: Int32, scale: Int32) -> Int32 {
+        Int32(clamping: Int(base) * Int(min(max(scale, 1), Int32(Limit.outputScale))))
+    }
+
     /// Shows `shape` as `pointer`'s cursor; `serial` is the enter event's.
     func apply(_ shape: Shape, to pointer: WlPointer, serial: UInt32, scale: Int32) {
+        let scale = min(max(scale, 1), Int32(Limit.outputScale))
         let key = Key(shape: shape, scale: scale)
         guard let image = uploaded[key] ?? load(key) else { return }
         uploaded[key] = image
@@ -83,7 +91,7 @@ final class CursorTheme {
     }
 
     private func load(_ key: Key) -> Uploaded? {
-        let size = Int(baseSize * key.scale)
+        let size = Int(Self.pixelSize(base: baseSize, scale: key.scale))
         if let file = search.file(theme: name, names: key.shape.names),
            let image = XcursorImage(xcursorFile: file, size: size),
            let uploaded = try? upload(image) {
@@ -111,7 +119,7 @@ final class CursorTheme {
                 uploaded = uploaded.filter { $0.value.pool != nil }
                 wl_cursor_theme_destroy(fallback)
             }
-            fallback = wl_cursor_theme_load(name, baseSize * key.scale, shm.proxy)
+            fallback = wl_cursor_theme_load(name, Self.pixelSize(base: baseSize, scale: key.scale), shm.proxy)
             fallbackScale = key.scale
         }
         guard let fallback else { return nil }

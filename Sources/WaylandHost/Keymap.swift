@@ -1,8 +1,12 @@
-// wl_keyboard -> key presses, through xkbcommon with the compositor's keymap.
+// wl_keyboard -> key presses, through xkbcommon with the compositor's keymap. The keymap is read,
+// not mapped: the compositor's file may be shorter than the size it gives (a mapping then faults
+// past its end) and need not end in NUL, so exactly the bytes it holds, up to Limit.keymapBytes,
+// are handed to xkbcommon with their length.
 #if canImport(Glibc)
 import Glibc
 #endif
 import CXKBCommon
+import Limits
 import Logging
 import Wayland
 
@@ -75,15 +79,21 @@ final class Keymap {
     }
 
     private func load(fd: Int32, size: Int) {
-        guard size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            logger.warning("keyboard: cannot map the keymap")
+        let text: [UInt8]
+        switch Self.read(fd: fd, size: size) {
+        case .success(let bytes): text = bytes
+        case .failure(let problem):
+            logger.warning("keyboard: the compositor's keymap is refused: \(problem.reason)")
             return
         }
-        defer { munmap(mapped, size) }
-        // The keymap string is NUL-terminated within `size`.
-        guard let newKeymap = xkb_keymap_new_from_string(
-            context, mapped.assumingMemoryBound(to: CChar.self), XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
-        else {
+        // The text ends at its NUL, if it has one (most compositors send one).
+        let length = text.firstIndex(of: 0) ?? text.count
+        let compiled = text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                xkb_keymap_new_from_buffer(context, $0.baseAddress, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+            }
+        }
+        guard let newKeymap = compiled else {
             logger.warning("keyboard: the compositor's keymap does not compile")
             return
         }
@@ -91,6 +101,25 @@ final class Keymap {
         xkb_keymap_unref(keymap)
         keymap = newKeymap
         state = xkb_state_new(newKeymap)
+    }
+
+    struct ReadProblem: Error { let reason: String }
+
+    /// The `size` bytes of the keymap file `fd`, read from its start.
+    static func read(fd: Int32, size: Int) -> Result<[UInt8], ReadProblem> {
+        guard size > 0, size <= Limit.keymapBytes else {
+            return .failure(ReadProblem(reason: "\(size) bytes (at most \(Limit.keymapBytes))"))
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
+            guard n > 0 else { return .failure(ReadProblem(reason: "its file holds \(done) of the \(size) bytes announced")) }
+            done += n
+        }
+        return .success(bytes)
     }
 
     private func modifiers(_ state: OpaquePointer) -> KeyPress.Modifiers {

@@ -1,5 +1,7 @@
 // wl_output scales, so the window can render at the scale of the outputs it is on (integer HiDPI;
-// wl_surface.preferred_buffer_scale needs libwayland 1.22, newer than Debian 12's).
+// wl_surface.preferred_buffer_scale needs libwayland 1.22, newer than Debian 12's). A scale is
+// taken within 1...Limit.outputScale, whatever the compositor says.
+import Limits
 import Wayland
 
 final class Output {
@@ -14,7 +16,7 @@ final class Output {
         output.onEvent = { [unowned self] event in
             switch event {
             case .scale(let factor):
-                self.pendingScale = max(1, factor)
+                self.pendingScale = Self.clampedScale(factor)
                 if self.output.version < 2 { self.apply() }
             case .done:
                 self.apply()
@@ -22,6 +24,11 @@ final class Output {
                 break
             }
         }
+    }
+
+    /// An output's scale as the app takes it.
+    static func clampedScale(_ factor: Int32) -> Int32 {
+        min(max(factor, 1), Int32(Limit.outputScale))
     }
 
     private func apply() {

@@ -40,7 +40,7 @@ final class PenTool {
         case .up:
             wentUp = true
         case .motion(let x, let y):
-            location = Point(x: x, y: y)
+            location = Seat.planePoint(x: x, y: y)
             moved = true
         case .pressure(let pressure):
             // 0...65535 on the wire; TouchKit's force is 0...1 for pens.

@@ -1,5 +1,7 @@
-// wl_seat -> TouchKit. This is where Wayland's input quirks end: fixed-point coordinates, 32-bit
-// millisecond times, serials, frames (and Weston 10's missing frame after the last up) stop here.
+// wl_seat -> TouchKit. This is where Wayland's input quirks end: fixed-point coordinates (clamped
+// to the plane, ±Limit.coordinate), 32-bit millisecond times, serials, frames (and Weston 10's
+// missing frame after the last up) stop here.
+import Limits
 import Logging
 import TouchKit
 import Wayland
@@ -18,6 +20,12 @@ struct EventTimeline {
 }
 
 final class Seat {
+    /// A position the compositor sent, within the plane: wl_fixed reaches past ±8 million, where
+    /// Cairo's own coordinates end and a drawing file could no longer hold the line.
+    static func planePoint(x: Double, y: Double) -> Point {
+        Point(x: min(max(x, -Limit.coordinate), Limit.coordinate), y: min(max(y, -Limit.coordinate), Limit.coordinate))
+    }
+
     let seat: WlSeat
     private var touch: WlTouch?
     private var pointer: WlPointer?
@@ -162,8 +170,8 @@ final class Seat {
             lastSerial = serial
             lastPressSerial = serial
             if let popup, let surface, surface === popup.surface {
-                popupTouches[id] = Point(x: x, y: y)
-                popup.press(at: Point(x: x, y: y))
+                popupTouches[id] = Self.planePoint(x: x, y: y)
+                popup.press(at: Self.planePoint(x: x, y: y))
                 return
             }
             guard surface === windowSurface else { return }
@@ -175,16 +183,16 @@ final class Seat {
                 palmIDs.insert(id)
                 return
             }
-            input.down(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
+            input.down(TouchInput.ID(source: .touchscreen, number: id), at: Self.planePoint(x: x, y: y),
                        time: timeline.seconds(time), kind: .direct)
         case .motion(let time, let id, let x, let y):
             if popupTouches[id] != nil {
-                popupTouches[id] = Point(x: x, y: y)
-                popup?.drag(to: Point(x: x, y: y))
+                popupTouches[id] = Self.planePoint(x: x, y: y)
+                popup?.drag(to: Self.planePoint(x: x, y: y))
                 return
             }
             guard !palmIDs.contains(id) else { return }
-            input.motion(TouchInput.ID(source: .touchscreen, number: id), at: Point(x: x, y: y),
+            input.motion(TouchInput.ID(source: .touchscreen, number: id), at: Self.planePoint(x: x, y: y),
                          time: timeline.seconds(time))
         case .up(let serial, let time, let id):
             lastSerial = serial
@@ -283,7 +291,7 @@ final class Seat {
             enterSerial = serial
             pointerOnPopup = surface != nil && surface === popup?.surface
             pointerInside = surface === windowSurface
-            pointerLocation = Point(x: x, y: y)
+            pointerLocation = Self.planePoint(x: x, y: y)
             shownShape = nil
             updateCursor()
         case .leave(let serial, _):
@@ -293,7 +301,7 @@ final class Seat {
             // Wayland keeps focus while a button is held, so a leave mid-drag ends that drag.
             endPointerTouch(cancelled: false)
         case .motion(let time, let x, let y):
-            pointerLocation = Point(x: x, y: y)
+            pointerLocation = Self.planePoint(x: x, y: y)
             if pointerOnPopup {
                 popup?.drag(to: pointerLocation)
                 return

@@ -2,6 +2,7 @@
 // pacing. Paints TouchKit's Window into wl_shm buffers only when something changed, at most once per
 // frame callback, never into a buffer the compositor still holds, and damages only what changed.
 import Graphics
+import Limits
 import Logging
 import TouchKit
 import Wayland
@@ -25,6 +26,8 @@ final class ToplevelWindow {
 
     /// The size the compositor asked for in the last toplevel configure (0 = our choice).
     private var pendingSize: (width: Int32, height: Int32) = (0, 0)
+    /// The size the last configure asked for, or ours; `size` is within the raster limits.
+    private var askedSize: (width: Int, height: Int) = (0, 0)
     private(set) var size: (width: Int, height: Int) = (0, 0)
     private(set) var isConfigured = false
     private var buffers: [ShmBuffer] = []
@@ -192,6 +195,11 @@ final class ToplevelWindow {
 
     private func geometryChanged() {
         buffers.removeAll()
+        // At a higher scale, the size asked for may no longer fit a buffer.
+        if isConfigured {
+            let bounded = boundedSize(askedSize)
+            if bounded != size { resize(to: bounded) }
+        }
         window.setNeedsDisplay()
         wantsRedraw = true
         onGeometryChange?()
@@ -228,8 +236,9 @@ final class ToplevelWindow {
         let wasFloating = !states.contains(.maximized) && !states.contains(.fullscreen)
         if isConfigured, wasFloating { floatingSize = size }
         let fallback = floatingSize
-        let width = pendingSize.width > 0 ? Int(pendingSize.width) : fallback.width
-        let height = pendingSize.height > 0 ? Int(pendingSize.height) : fallback.height
+        askedSize = (pendingSize.width > 0 ? Int(pendingSize.width) : fallback.width,
+                     pendingSize.height > 0 ? Int(pendingSize.height) : fallback.height)
+        let (width, height) = boundedSize(askedSize)
         let first = !isConfigured
         isConfigured = true
         states = pendingStates
@@ -240,24 +249,35 @@ final class ToplevelWindow {
         window.showsTitleBar = decorationMode != .serverSide && !states.contains(.fullscreen)
         window.titleBar.isActive = states.contains(.activated)
         window.titleBar.isMaximized = states.contains(.maximized)
-        if first || width != size.width || height != size.height {
-            logger.debug("window size \(width)x\(height)")
-            size = (width, height)
-            // Old buffers have the wrong size; a busy one dies when its Swift object goes (the
-            // compositor keeps what it has shown until our next commit).
-            buffers.removeAll()
-            window.resize(to: Size(width: Double(width), height: Double(height)))
-            // Every pixel is painted opaque (canvas, title bar): the compositor need not blend the
-            // window or paint what lies beneath it.
-            let opaque = compositor.createRegion()
-            opaque.add(x: 0, y: 0, width: Int32(width), height: Int32(height))
-            surface.setOpaqueRegion(region: opaque)
-            opaque.destroy()
-        }
+        if first || width != size.width || height != size.height { resize(to: (width, height)) }
         onGeometryChange?()
         // A configure must be answered by a commit; after the first one that commit carries a buffer.
         wantsRedraw = true
         if frameCallback == nil || first { redrawIfNeeded(force: true) }
+    }
+
+    /// `asked` within what a window buffer may hold at the current scale; says so when it is not.
+    private func boundedSize(_ asked: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let bounded = geometry.boundedSize(width: asked.width, height: asked.height)
+        if bounded != asked {
+            logger.warning("the compositor asked for a \(asked.width)x\(asked.height) window at scale \(geometry.scale): drawn at \(bounded.width)x\(bounded.height), the most a window buffer may hold (\(Limit.rasterPixels) pixels, \(Limit.rasterSide) a side)")
+        }
+        return bounded
+    }
+
+    private func resize(to newSize: (width: Int, height: Int)) {
+        logger.debug("window size \(newSize.width)x\(newSize.height)")
+        size = newSize
+        // Old buffers have the wrong size; a busy one dies when its Swift object goes (the
+        // compositor keeps what it has shown until our next commit).
+        buffers.removeAll()
+        window.resize(to: Size(width: Double(newSize.width), height: Double(newSize.height)))
+        // Every pixel is painted opaque (canvas, title bar): the compositor need not blend the
+        // window or paint what lies beneath it.
+        let opaque = compositor.createRegion()
+        opaque.add(x: 0, y: 0, width: Int32(newSize.width), height: Int32(newSize.height))
+        surface.setOpaqueRegion(region: opaque)
+        opaque.destroy()
     }
 
     /// Paints and commits if the window changed and the compositor is ready for a new frame.
