@@ -61,4 +61,19 @@ public enum Limit {
     /// The largest keymap taken from the compositor, in bytes: a full keymap is tens of KiB. A
     /// larger one is refused and the keyboard keeps the keymap it had.
     public static let keymapBytes = 4 << 20
+
+    // MARK: Clipboard
+
+    /// Seconds a paste may take in all, from asking to the last byte: the owner sending a byte at
+    /// a time cannot keep it open. Past it the paste fails with a banner.
+    public static let pasteSeconds = 5.0
+    /// Seconds another program may take to read in all what it asked us for, before we close its
+    /// pipe.
+    public static let clipboardSendSeconds = 30.0
+    /// Transfers to other programs at once: each holds a pipe, and a program asking again and
+    /// again must not use up the app's files. Past it a request is closed at once.
+    public static let clipboardSends = 16
+    /// MIME types taken from one clipboard offer (programs offer a dozen or two); the rest are
+    /// ignored.
+    public static let offerTypes = 64
 }

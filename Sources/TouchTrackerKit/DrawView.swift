@@ -316,15 +316,21 @@ public final class DrawView: View {
         return true
     }
 
+    /// Whether a paste asked for has not arrived yet: until it has, another paste reads nothing,
+    /// so Ctrl+V pressed again and again holds one read of up to the paste limit, not one each (P4).
+    private var pasteOnItsWay = false
+
     /// Asks the clipboard for lines copied in TouchTracker; they are added when they arrive (P3;
     /// the menu's Paste, Ctrl+V). Anything else on the clipboard is declined with a banner (P5).
     public func paste() {
-        guard let pasteboard else { return }
+        guard let pasteboard, !pasteOnItsWay else { return }
         guard DrawingClipboard.canPaste(pasteboard.types) else {
             onNotice?(Strings.nothingToPaste, .info)
             return
         }
+        pasteOnItsWay = true
         pasteboard.read(DrawingClipboard.drawingType, maxBytes: pasteLimits.maxFileBytes) { [weak self] result in
+            self?.pasteOnItsWay = false
             self?.pasteArrived(result)
         }
     }

@@ -3,10 +3,14 @@
 // behind it; another client's paste then asks us, with `send`, to write one type into a pipe.
 // Pasting reads the selection's wl_data_offer, which the compositor announces to the client with
 // keyboard focus, through a pipe of ours. Bytes move through the event loop (PipeTransfers.swift).
+// What other programs can make us hold is bounded: one paste is read at a time, at most
+// Limit.clipboardSends transfers go out (or wait for a picture) at once, and an offer's types stop
+// at Limit.offerTypes.
 #if canImport(Glibc)
 import Glibc
 #endif
 import CShims
+import Limits
 import Logging
 import TouchKit
 import Wayland
@@ -33,9 +37,9 @@ final class Clipboard: Pasteboard {
     private var makingTimer: TimerToken?
     /// How often bytes made off the loop are looked for.
     static let makingPollInterval = 0.01
-    /// Transfers under way, kept alive until they end.
+    /// Transfers under way, kept alive until they end: sends to other programs, and our paste.
     private var writers: [ObjectIdentifier: PipeWriter] = [:]
-    private var readers: [ObjectIdentifier: PipeReader] = [:]
+    private var reader: PipeReader?
 
     init(manager: WlDataDeviceManager, watches: FDWatches, clock: Clock, logger: Logger,
          authorisation: @escaping () -> (seat: WlSeat, serial: UInt32)?) {
@@ -112,13 +116,15 @@ final class Clipboard: Pasteboard {
         // the data is seen when the owner closes its copy.
         offer.offer.receive(mimeType: type, fd: fds[1])
         close(fds[1])
-        var key: ObjectIdentifier?
+        // One paste at a time: a newer one replaces one still on its way.
+        reader?.cancel("a newer paste replaced it")
+        weak var started: PipeReader?
         let reader = PipeReader(fd: fds[0], maxBytes: maxBytes, watches: watches, clock: clock) { [unowned self] result in
-            if let key { self.readers[key] = nil }
+            if self.reader === started { self.reader = nil }
             completion(result)
         }
-        key = ObjectIdentifier(reader)
-        readers[key!] = reader
+        started = reader
+        self.reader = reader
     }
 
     // MARK: Serving our selection
@@ -126,6 +132,11 @@ final class Clipboard: Pasteboard {
     private func send(_ type: String, to fd: Int32, from source: WlDataSource) {
         guard source === self.source, let index = items.firstIndex(where: { $0.item.type == type }) else {
             close(fd)  // a type we never offered, or a source already replaced
+            return
+        }
+        guard writers.count + making.values.reduce(0, { $0 + $1.waiting.count }) < Limit.clipboardSends else {
+            close(fd)
+            logger.notice("clipboard: \(type) not sent: \(Limit.clipboardSends) transfers are under way already")
             return
         }
         if items[index].bytes == nil, let slow = items[index].item.slowData {
@@ -189,7 +200,8 @@ final class Clipboard: Pasteboard {
 private final class Device {
     struct Offer {
         let offer: WlDataOffer
-        var types: [String]
+        var offered = OfferedTypes()
+        var types: [String] { offered.list }
     }
 
     let device: WlDataDevice
@@ -216,7 +228,7 @@ private final class Device {
         switch event {
         case .dataOffer(let offer):
             let key = ObjectIdentifier(offer)
-            announced[key] = Offer(offer: offer, types: [])
+            announced[key] = Offer(offer: offer)
             // The offer's types follow at once, before the selection or drag names it.
             offer.onEvent = { [unowned self] event in
                 if case .offer(let type) = event { self.typeOffered(type, by: key) }
@@ -225,6 +237,9 @@ private final class Device {
             selection?.offer.destroy()
             selection = offer.flatMap { announced.removeValue(forKey: ObjectIdentifier($0)) }
             logger.debug("clipboard: the selection offers \(selection?.types.joined(separator: ", ") ?? "nothing")")
+            if let dropped = selection?.offered.dropped, dropped > 0 {
+                logger.notice("clipboard: the selection offers \(dropped) types past the first \(Limit.offerTypes); they are ignored")
+            }
             onSelection?()
         case .enter(_, _, _, _, let offer):
             // Drag and drop is not taken: the offer is declined by never accepting a type.
@@ -236,9 +251,20 @@ private final class Device {
 
     private func typeOffered(_ type: String, by key: ObjectIdentifier) {
         if announced[key] != nil {
-            announced[key]?.types.append(type)
+            announced[key]?.offered.add(type)
         } else if let selection, ObjectIdentifier(selection.offer) == key {
-            self.selection?.types.append(type)
+            self.selection?.offered.add(type)
         }
+    }
+}
+
+/// The MIME types an offer lists, the first `Limit.offerTypes` of them.
+struct OfferedTypes {
+    private(set) var list: [String] = []
+    /// How many were left out.
+    private(set) var dropped = 0
+
+    mutating func add(_ type: String) {
+        if list.count < Limit.offerTypes { list.append(type) } else { dropped += 1 }
     }
 }

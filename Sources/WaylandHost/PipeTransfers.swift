@@ -1,11 +1,13 @@
 // The clipboard's byte transfers through the event loop (P7): writing what we copied to another
 // program's pipe, and reading a paste from ours. Both use non-blocking fds watched by the loop, so a
 // peer that reads slowly, never reads, sends forever or never sends cannot stop the app; each
-// transfer ends on its own after a while without progress, and always closes its fd.
+// transfer ends on its own after a while without progress or, however it trickles, at its
+// deadline (Limit.clipboardSendSeconds, Limit.pasteSeconds), and always closes its fd.
 #if canImport(Glibc)
 import Glibc
 #endif
 import CShims
+import Limits
 import TouchKit
 
 /// Writes `bytes` to `fd` as the reader takes them, then closes it.
@@ -20,6 +22,7 @@ final class PipeWriter {
     private let clock: Clock
     private var watch: FDWatches.Token?
     private var stallTimer: TimerToken?
+    private var deadline: TimerToken?
     /// Told once when the transfer ends: nil when every byte went, else why not.
     private let done: (String?) -> Void
 
@@ -38,6 +41,9 @@ final class PipeWriter {
         if self.fd >= 0 {
             watch = watches.add(fd, events: Int16(POLLOUT)) { [unowned self] _ in self.writeSome() }
             armStallTimer()
+            deadline = clock.schedule(at: clock.now + Limit.clipboardSendSeconds) { [weak self] in
+                self?.finish("the reader did not take it all within \(Int(Limit.clipboardSendSeconds)) s")
+            }
         }
     }
 
@@ -76,16 +82,16 @@ final class PipeWriter {
         guard fd >= 0 else { return }
         if let watch { watches.remove(watch) }
         stallTimer?.cancel()
+        deadline?.cancel()
         close(fd)
         fd = -1
         done(problem)
     }
 }
 
-/// Reads a pipe to its end, up to `maxBytes`, then closes it.
+/// Reads a pipe to its end, up to `maxBytes` and within `Limit.pasteSeconds` of starting, then
+/// closes it.
 final class PipeReader {
-    /// How long the program holding the clipboard may send nothing before the paste fails.
-    static let stallTimeout = 5.0
     /// The most read in one turn of the loop, so a huge paste leaves room for touches.
     static let bytesPerTurn = 1 << 20
 
@@ -95,7 +101,7 @@ final class PipeReader {
     private let watches: FDWatches
     private let clock: Clock
     private var watch: FDWatches.Token?
-    private var stallTimer: TimerToken?
+    private var deadline: TimerToken?
     private let done: (PasteboardReadResult) -> Void
 
     /// Starts reading; `fd` is ours from now on (closed when done).
@@ -106,7 +112,13 @@ final class PipeReader {
         self.clock = clock
         self.done = done
         watch = watches.add(fd, events: Int16(POLLIN)) { [unowned self] _ in self.readSome() }
-        armStallTimer()
+        // One deadline for the whole paste: a sender trickling bytes cannot move it.
+        deadline = clock.schedule(at: clock.now + Limit.pasteSeconds) { [weak self] in
+            guard let self else { return }
+            let seconds = Int(Limit.pasteSeconds)
+            self.finish(.failed(self.bytes.isEmpty ? "the program holding the clipboard sent nothing for \(seconds) s"
+                                                   : "the program holding the clipboard did not send it all within \(seconds) s"))
+        }
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -118,7 +130,6 @@ final class PipeReader {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 readThisTurn += n
-                armStallTimer()
                 guard bytes.count + n <= maxBytes else {
                     finish(.tooLarge(maxBytes: maxBytes))
                     return
@@ -138,17 +149,13 @@ final class PipeReader {
         }
     }
 
-    private func armStallTimer() {
-        stallTimer?.cancel()
-        stallTimer = clock.schedule(at: clock.now + Self.stallTimeout) { [weak self] in
-            self?.finish(.failed("the program holding the clipboard sent nothing for \(Int(Self.stallTimeout)) s"))
-        }
-    }
+    /// Ends the read now, telling `done` why; nothing more once it has ended.
+    func cancel(_ reason: String) { finish(.failed(reason)) }
 
     private func finish(_ result: PasteboardReadResult) {
         guard fd >= 0 else { return }
         if let watch { watches.remove(watch) }
-        stallTimer?.cancel()
+        deadline?.cancel()
         close(fd)
         fd = -1
         bytes = []

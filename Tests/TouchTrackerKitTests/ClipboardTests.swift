@@ -160,6 +160,22 @@ struct ClipboardTests {
         #expect(canvas.drawView.drawing.strokes.count == 2 && canvas.drawView.drawing.undoStack.undoActionName == nil)
     }
 
+    @Test("P4: one paste is read at a time: Ctrl+V again while one is on its way reads nothing more, and once it has arrived a paste reads again")
+    func onePasteAtATime() {
+        let (canvas, pasteboard, _) = Canvas.withPasteboard()
+        pasteboard.items = DrawingClipboard.items(for: [line1])
+        canvas.drawView.paste()
+        canvas.drawView.paste()
+        canvas.drawView.paste()
+        #expect(pasteboard.reads == 1)
+        pasteboard.deliver()
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+        canvas.drawView.paste()
+        #expect(pasteboard.reads == 2)
+        pasteboard.deliver()
+        #expect(canvas.drawView.drawing.strokes.count == 2, "the second paste shifted beside the first")
+    }
+
     @Test("P5: text or pictures of other programs are declined politely: no read, a dark banner, nothing changes")
     func foreignDeclined() {
         let (canvas, pasteboard, notices) = Canvas.withPasteboard(drawing: Drawing(strokes: [line1]))

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import CShims
+import Limits
 import Testing
 import TouchKit
 @testable import WaylandHost
@@ -121,5 +122,69 @@ struct PipeTransferTests {
         #expect(silent.result() == .failed("the program holding the clipboard sent nothing for 5 s") && !silent.readIsOpen())
         close(silent.write)
         #expect(watches.isEmpty)
+    }
+
+    @Test("P4 P7: a paste has Limit.pasteSeconds in all: a sender trickling a byte at a time is cut off then, not kept open by each byte")
+    func readerDeadlineIsTotal() {
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        var fds: [Int32] = [-1, -1]
+        #expect(tt_pipe_for_reading(&fds) == 0)
+        let pipe = inode(fds[0])
+        var result: PasteboardReadResult?
+        let reader = PipeReader(fd: fds[0], maxBytes: 1000, watches: watches, clock: clock) { result = $0 }
+        // A byte every second, for longer than the deadline.
+        for _ in 0..<Int(Limit.pasteSeconds) + 3 where result == nil {
+            #expect(write(fds[1], "x", 1) == 1)
+            turn(watches)
+            clock.advance(by: 1)
+        }
+        #expect(result == .failed("the program holding the clipboard did not send it all within \(Int(Limit.pasteSeconds)) s"))
+        #expect(!isOpen(fds[0], inode: pipe) && watches.isEmpty)
+        close(fds[1])
+        withExtendedLifetime(reader) {}
+    }
+
+    @Test("P7: a reader cancelled (a newer paste replaced it) ends at once with a reason and closes its fd")
+    func readerCancelled() {
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        var fds: [Int32] = [-1, -1]
+        #expect(tt_pipe_for_reading(&fds) == 0)
+        let pipe = inode(fds[0])
+        var results: [PasteboardReadResult] = []
+        let reader = PipeReader(fd: fds[0], maxBytes: 1000, watches: watches, clock: clock) { results.append($0) }
+        reader.cancel("a newer paste replaced it")
+        #expect(results == [.failed("a newer paste replaced it")])
+        #expect(!isOpen(fds[0], inode: pipe) && watches.isEmpty)
+        clock.advance(by: 10)
+        #expect(results.count == 1, "told once")
+        close(fds[1])
+    }
+
+    @Test("P7: a reader that takes a page at a time is dropped Limit.clipboardSendSeconds after the send began")
+    func writerDeadlineIsTotal() {
+        signal(SIGPIPE, SIG_IGN)
+        let watches = FDWatches(), clock = ManualClock(now: 0)
+        let fds = makePipe()
+        let writerPipe = inode(fds[1])
+        var outcome: String??
+        let writer = PipeWriter(fd: fds[1], bytes: [UInt8](repeating: 1, count: 1 << 20), watches: watches, clock: clock) { outcome = .some($0) }
+        // A page a second: room for the writer to go on (a pipe takes writes a page at a time).
+        var page = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<Int(Limit.clipboardSendSeconds) + 3 where outcome == nil {
+            _ = read(fds[0], &page, page.count)
+            turn(watches)
+            clock.advance(by: 1)
+        }
+        #expect(outcome == .some("the reader did not take it all within \(Int(Limit.clipboardSendSeconds)) s"))
+        #expect(writer.isFinished && !isOpen(fds[1], inode: writerPipe) && watches.isEmpty)
+        close(fds[0])
+    }
+
+    @Test("P7: an offer lists at most Limit.offerTypes MIME types; those past it are ignored")
+    func offerTypesBounded() {
+        var types = OfferedTypes()
+        for i in 0..<(Limit.offerTypes + 50) { types.add("text/x-\(i)") }
+        #expect(types.list.count == Limit.offerTypes)
+        #expect(types.list.first == "text/x-0" && types.dropped == 50)
     }
 }
