@@ -121,7 +121,7 @@ let package = Package(
             "InputReplay", "TouchTrackerKit", "Graphics", "Limits", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
-        .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal"]),
+        .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal", "CDBus"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics", "CShims",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -1,7 +1,10 @@
 // The desktop's Save dialog through org.freedesktop.portal.FileChooser (xdg-desktop-portal, with
 // the GNOME, GTK or KDE backend). SaveFile returns at once with a Request object; the user's
 // answer comes later as that Request's Response signal. Nothing here blocks: the caller polls
-// with `poll()` from its event loop until the answer is there.
+// with `poll()` from its event loop until the answer is there. The Request's path is predictable,
+// so any program on the bus could send a Response there: only the portal's is taken, the bus
+// asked for signals from its name alone, and each checked against the unique name the reply to
+// SaveFile came from (the bus delivers a reply only from the connection that took the call).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +35,9 @@ public final class FileChooserPortal {
     }
 
     private let bus: SessionBus
-    private var waiting: (serial: UInt32, request: String, filters: [Filter], done: (Outcome) -> Void)?
+    /// The dialog asked for: its call's serial, its Request's path, the portal's unique name once
+    /// its reply has come, and what to do with the answer.
+    private var waiting: (serial: UInt32, request: String, portal: String?, filters: [Filter], done: (Outcome) -> Void)?
     private var requests = 0
 
     /// Connects to the session bus; throws when there is none. Whether the portal itself is there
@@ -54,7 +59,7 @@ public final class FileChooserPortal {
         let sender = String(bus.uniqueName.dropFirst().map { $0 == "." ? "_" : $0 })
         let request = "/org/freedesktop/portal/desktop/request/\(sender)/\(token)"
         bus.addMatch(Self.responseRule(request))
-        guard let message = tt_dbus_message_new_method_call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+        guard let message = tt_dbus_message_new_method_call(Self.portalName, "/org/freedesktop/portal/desktop",
                                                          "org.freedesktop.portal.FileChooser", "SaveFile") else {
             return done(.unavailable("out of memory"))
         }
@@ -76,7 +81,7 @@ public final class FileChooserPortal {
         }
         do {
             let serial = try bus.send(message)
-            waiting = (serial, request, filters, done)
+            waiting = (serial, request, nil, filters, done)
         } catch {
             done(.unavailable(error.description))
         }
@@ -89,19 +94,26 @@ public final class FileChooserPortal {
         let open = bus.readAvailable { message in
             guard let current = waiting, outcome == nil else { return }
             let type = tt_dbus_message_get_type(message)
+            let sender = tt_dbus_message_get_sender(message).map { String(cString: $0) }
             if tt_dbus_message_get_reply_serial(message) == current.serial {
                 if type == tt_dbus_message_error {
                     // No portal on this bus (ServiceUnknown), or no FileChooser in it (UnknownMethod).
                     let name = tt_dbus_message_get_error_name(message).map { String(cString: $0) } ?? "error"
                     var reader = MessageReader(message)
                     outcome = .unavailable("\(name): \(reader?.string() ?? "")")
-                } else if var reader = MessageReader(message), let handle = reader.string(), handle != current.request {
+                    return
+                }
+                waiting?.portal = sender
+                if var reader = MessageReader(message), let handle = reader.string(), handle != current.request {
                     // An old portal that ignores handle_token: follow the path it gave.
                     bus.addMatch(Self.responseRule(handle))
                     waiting?.request = handle
                 }
             } else if type == tt_dbus_message_signal, tt_dbus_message_is_signal(message, "org.freedesktop.portal.Request", "Response") != 0,
-                      let path = tt_dbus_message_get_path(message), String(cString: path) == current.request {
+                      let path = tt_dbus_message_get_path(message), String(cString: path) == current.request,
+                      let portal = current.portal, sender == portal {
+                // The portal sends its reply before it can answer (the bus keeps one sender's
+                // messages in order): a Response before the reply is not the portal's.
                 outcome = Self.outcome(of: message, filters: current.filters)
             }
         }
@@ -114,8 +126,11 @@ public final class FileChooserPortal {
 
     // MARK: Private
 
+    /// The portal's well-known name: the bus resolves it to its owner when matching.
+    static let portalName = "org.freedesktop.portal.Desktop"
+
     private static func responseRule(_ path: String) -> String {
-        "type='signal',interface='org.freedesktop.portal.Request',member='Response',path='\(path)'"
+        "type='signal',sender='\(portalName)',interface='org.freedesktop.portal.Request',member='Response',path='\(path)'"
     }
 
     /// A filter as `(sa(us))`: 0 is a glob pattern, 1 a MIME type.
