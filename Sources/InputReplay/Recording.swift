@@ -105,6 +105,7 @@ public enum RecordingFormat {
         var entries: [RecordingEntry] = []
         var number = 0
         var sawHeader = false
+        var touches = TouchesDown()
         for raw in lines(of: text) {
             number += 1
             let line = raw
@@ -119,7 +120,9 @@ public enum RecordingFormat {
                 sawHeader = true
                 continue
             }
-            entries.append(try entry(Substring(line), line: number))
+            let entry = try entry(Substring(line), line: number)
+            guard touches.note(entry) else { throw RecordingError(line: number, "more than \(Limit.touches) touches down at once") }
+            entries.append(entry)
         }
         guard sawHeader else { throw RecordingError(line: 1, "empty file: not a TouchTracker input recording") }
         return entries
@@ -260,6 +263,25 @@ public enum RecordingFormat {
         case "pencil": .pencil
         default: nil
         }
+    }
+}
+
+/// The touches a recording has down, as the input adapter counts them: a `down` of an id already
+/// down replaces it, `up` lifts it, `cancel` lifts its source's.
+struct TouchesDown {
+    private var ids: Set<TouchInput.ID> = []
+
+    /// Takes `entry` into account; false for a `down` past Limit.touches.
+    mutating func note(_ entry: RecordingEntry) -> Bool {
+        switch entry {
+        case .input(.down(let id, _, _, _, _)):
+            guard ids.contains(id) || ids.count < Limit.touches else { return false }
+            ids.insert(id)
+        case .input(.up(let id, _)): ids.remove(id)
+        case .input(.cancel(let source)): ids = ids.filter { $0.source != source }
+        default: break
+        }
+        return true
     }
 }
 

@@ -55,6 +55,10 @@ public enum Limit {
     /// Multitouch slots a device trace may use (0 ..< this): panels have ten or so, and the slots
     /// in use are visited on every report. A trace past it is refused, naming its line.
     public static let traceSlots = 64
+    /// Touches down at once, of every source: the canvas's work per frame grows with them. A
+    /// recording past it is refused, naming its line; the compositor's touches past it are
+    /// ignored until some lift.
+    public static let touches = 64
 
     // MARK: Compositor
 

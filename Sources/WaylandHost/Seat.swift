@@ -26,6 +26,11 @@ final class Seat {
         Point(x: min(max(x, -Limit.coordinate), Limit.coordinate), y: min(max(y, -Limit.coordinate), Limit.coordinate))
     }
 
+    /// Whether a touch `id` that goes down is taken while `down` are down (Limit.touches).
+    static func takesDown(_ id: Int32, of down: Set<Int32>) -> Bool {
+        down.contains(id) || down.count < Limit.touches
+    }
+
     let seat: WlSeat
     private var touch: WlTouch?
     private var pointer: WlPointer?
@@ -38,6 +43,8 @@ final class Seat {
     private var timeline = EventTimeline()
     /// Touch ids the compositor has put down and not yet lifted, to spot the last up.
     private var touchIDsDown: Set<Int32> = []
+    /// Whether touches past Limit.touches were ignored since one last lifted (said once).
+    private var touchesIgnored = false
     /// Touches that went down while a pen was near: the palm. Their events are dropped.
     private var palmIDs: Set<Int32> = []
     private var palm = PalmRejection()
@@ -178,6 +185,13 @@ final class Seat {
             // The first finger of a new sequence: anything still unframed is the previous frame,
             // whose `frame` Weston 10 dropped after its last up.
             if touchIDsDown.isEmpty, input.hasPendingChanges { input.frame() }
+            // Past the limit a touch is not taken: its motion and up are for an unknown id then,
+            // which the adapter ignores.
+            guard Self.takesDown(id, of: touchIDsDown) else {
+                if !touchesIgnored { logger.notice("touches ignored: \(Limit.touches) are down already") }
+                touchesIgnored = true
+                return
+            }
             touchIDsDown.insert(id)
             guard palm.allowsTouch(at: timeline.seconds(time)) else {
                 palmIDs.insert(id)
@@ -200,7 +214,7 @@ final class Seat {
                 popup?.release(at: point)
                 return
             }
-            touchIDsDown.remove(id)
+            if touchIDsDown.remove(id) != nil { touchesIgnored = false }
             guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
         case .frame:

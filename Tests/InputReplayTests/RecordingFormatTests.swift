@@ -93,6 +93,31 @@ struct RecordingFormatTests {
         #expect(error("window 16384 4096 1 bare") == nil)
     }
 
+    @Test("A recording may hold Limit.touches touches down at once, as the compositor's input is bounded; one more is refused, naming its line")
+    func touchesBounded() throws {
+        func recording(downs: Int, liftingEach: Bool = false) -> String {
+            var lines = [RecordingFormat.header]
+            for i in 0..<downs {
+                lines.append("down touchscreen \(i) 10 10 1 direct 0")
+                if liftingEach { lines.append("up touchscreen \(i) 1") }
+            }
+            return lines.joined(separator: "\n")
+        }
+        #expect(try RecordingFormat.parse(recording(downs: Limit.touches)).count == Limit.touches)
+        #expect(throws: RecordingError(line: Limit.touches + 2, "more than \(Limit.touches) touches down at once")) {
+            try RecordingFormat.parse(recording(downs: Limit.touches + 1))
+        }
+        // Lifted, cancelled or put down again, a touch no longer counts twice.
+        #expect(try RecordingFormat.parse(recording(downs: 1000, liftingEach: true)).count == 2000)
+        let again = ([RecordingFormat.header] + (0..<(Limit.touches + 5)).map { _ in "down touchscreen 7 1 1 1 direct 0" }).joined(separator: "\n")
+        #expect(throws: Never.self) { try RecordingFormat.parse(again) }
+        let cancelled = recording(downs: Limit.touches) + "\ncancel touchscreen\n" + "down touchscreen 9999 1 1 1 direct 0"
+        #expect(throws: Never.self) { try RecordingFormat.parse(cancelled) }
+        // Sources count together.
+        let mixed = recording(downs: Limit.touches) + "\ndown pointer 0 1 1 1 pointer 0"
+        #expect(throws: RecordingError.self) { try RecordingFormat.parse(mixed) }
+    }
+
     @Test("Hostile input never crashes the reader: it reads, or says which line is wrong")
     func fuzz() async {
         let valid = ([RecordingFormat.header] + Self.sample.map(RecordingFormat.line)).joined(separator: "\n")

@@ -77,6 +77,14 @@ struct HostileCompositorTests {
         #expect(Seat.planePoint(x: 12.5, y: 700) == Point(x: 12.5, y: 700))
     }
 
+    @Test("A touch is taken while fewer than Limit.touches are down; one more is ignored until one lifts")
+    func touchesBounded() {
+        let down = Set((0..<Int32(Limit.touches)).map { $0 })
+        #expect(!Seat.takesDown(1000, of: down))
+        #expect(Seat.takesDown(5, of: down), "a down for a touch already down replaces it")
+        #expect(Seat.takesDown(1000, of: down.subtracting([0])))
+    }
+
     // MARK: The keymap
 
     /// The text of the default keymap (US layout), as a compositor sends it.
