@@ -13,10 +13,14 @@ public final class PixelRegion {
         self.init(pixels: region.rects.map { $0.scaled(by: scale).integral })
     }
 
-    /// The union of `pixels`, rectangles in whole pixels.
+    /// The union of `pixels`, rectangles in whole pixels; what lies past ±2^30 (beyond any
+    /// image) is cut off there, and a rectangle that is no number is left out.
     public init(pixels: [Rect]) {
-        var boxes = pixels.map { r in
-            cairo_rectangle_int_t(x: Int32(r.minX), y: Int32(r.minY), width: Int32(r.width), height: Int32(r.height))
+        func pixel(_ v: Double) -> Int32 { Int32(min(max(v, -Double(1 << 30)), Double(1 << 30))) }
+        var boxes = pixels.compactMap { r -> cairo_rectangle_int_t? in
+            guard !r.minX.isNaN, !r.minY.isNaN, !r.maxX.isNaN, !r.maxY.isNaN else { return nil }
+            let x0 = pixel(r.minX), y0 = pixel(r.minY)
+            return cairo_rectangle_int_t(x: x0, y: y0, width: pixel(r.maxX) - x0, height: pixel(r.maxY) - y0)
         }
         region = cairo_region_create_rectangles(&boxes, Int32(boxes.count))
     }

@@ -131,7 +131,10 @@ final class LatencyReporter {
     /// A monotonic time in whole microseconds, to match against the compositor's own records.
     private func microseconds(_ seconds: Double) -> String { String(UInt64((seconds * 1e6).rounded())) }
 
-    private static func ms(_ seconds: Double) -> String {
+    /// `seconds` in milliseconds to two places; a time no clock gives (the compositor's
+    /// presentation time is its word) as it is.
+    static func ms(_ seconds: Double) -> String {
+        guard abs(seconds) < 1e9 else { return "\(seconds * 1000)" }
         let hundredths = Int((seconds * 100_000).rounded())
         let fraction = abs(hundredths) % 100
         return "\(hundredths < 0 ? "-" : "")\(abs(hundredths) / 100).\(fraction < 10 ? "0" : "")\(fraction)"

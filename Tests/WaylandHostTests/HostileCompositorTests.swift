@@ -85,6 +85,21 @@ struct HostileCompositorTests {
         #expect(Seat.takesDown(1000, of: down.subtracting([0])))
     }
 
+    @Test("A presentation time far from any clock (2^64 s) is logged as a number, not a trap, under --latency")
+    func presentationTimesAnyNumber() {
+        #expect(LatencyReporter.ms(0.0123456) == "12.35")
+        #expect(LatencyReporter.ms(-0.0005) == "-0.50")
+        #expect(!LatencyReporter.ms(1.8e19).isEmpty)
+        #expect(!LatencyReporter.ms(.nan).isEmpty)
+    }
+
+    @Test("Pixel regions of rectangles past any image, or of no number, are made without trapping")
+    func pixelRegionsAnyRect() {
+        let region = PixelRegion(pixels: [Rect(x: 1e300, y: -1e300, width: 1e300, height: 5), Rect(x: .nan, y: 0, width: 3, height: 3),
+                                          Rect(x: 0, y: 0, width: 10, height: 10)])
+        #expect(region.rects.contains(Rect(x: 0, y: 0, width: 10, height: 10)))
+    }
+
     // MARK: The keymap
 
     /// The text of the default keymap (US layout), as a compositor sends it.
