@@ -22,6 +22,10 @@ public enum Limit {
     public static let rasterPixels = 1 << 26
     /// The longest side of any image, in pixels (Cairo's own limit is 32,767).
     public static let rasterSide = 16_384
+    /// Pixels of line length in one exported or copied picture (2^28: a hundred thousand lines
+    /// across a 4K page), which bounds the time it takes to paint; past it the picture is scaled
+    /// down.
+    public static let pictureLinePixels = 1 << 28
     /// The largest output scale taken from the compositor.
     public static let outputScale = 8
 

@@ -225,6 +225,14 @@ struct HostileFileTests {
         #expect(scale < 0.01)
         let tall = Stroke(id: StrokeID(2), points: [Point(x: 0, y: 0), Point(x: 10, y: 1e6)], width: 4)
         #expect(DrawingExporter.page(for: [tall]).size.height <= Double(Limit.rasterSide))
+        // A zigzag across the plane: its line length, not its page, bounds the picture's work.
+        let zigzag = Stroke(id: StrokeID(3), kind: .freehand,
+                            points: (0..<10_000).map { Point(x: $0 % 2 == 0 ? 0 : 1e6, y: Double($0 % 7) * 1e5) })
+        let bounded = DrawingExporter.page(for: [zigzag])
+        #expect(DrawingExporter.lineLength(of: zigzag) * bounded.scale <= Double(Limit.pictureLinePixels))
+        // An ordinary drawing keeps its size.
+        let ordinary = (1...1000).map { Stroke(id: StrokeID($0), points: [Point(x: 0, y: Double($0)), Point(x: 1000, y: 700)]) }
+        #expect(DrawingExporter.page(for: ordinary).scale == 1)
     }
 
     @Test("New drawings, journals and rescue files are private (0600) whatever the umask")

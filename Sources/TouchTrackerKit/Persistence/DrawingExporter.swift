@@ -18,18 +18,41 @@ public enum DrawingExporter {
     /// The most pixels in one picture: a drawing that reaches far out is scaled down to fit.
     public static let maxArea = Double(Limit.rasterPixels)
 
+    /// The most pixels of line length in one picture: rasterizing costs about a row per pixel a
+    /// line runs, so this bounds the work (a few seconds) where the page alone would not (a file at
+    /// the limits, two million points zigzagging across the plane, took over five minutes).
+    public static let maxLineLength = Double(Limit.pictureLinePixels)
+
     /// The page for `strokes`: from (0, 0) to whichever is larger, `minimum` or the strokes'
-    /// bottom-right extent, and the scale that fits it within ``maxPixels`` a side and
-    /// ``maxArea`` in all (1 unless huge).
+    /// bottom-right extent, and the scale that fits it within ``maxPixels`` a side, ``maxArea``
+    /// in all and ``maxLineLength`` of lines (1 unless huge).
     public static func page(for strokes: [Stroke], minimum: Size = defaultCanvas) -> (size: Size, scale: Double) {
         var width = minimum.width, height = minimum.height
+        var length = 0.0
         for stroke in strokes {
             let bounds = stroke.bounds
             width = max(width, bounds.maxX.rounded(.up))
             height = max(height, bounds.maxY.rounded(.up))
+            length += lineLength(of: stroke)
         }
-        let scale = min(1, maxPixels / width, maxPixels / height, (maxArea / (width * height)).squareRoot())
+        let scale = min(1, maxPixels / width, maxPixels / height, (maxArea / (width * height)).squareRoot(),
+                        maxLineLength / max(length, 1))
         return (Size(width: max(1, (width * scale).rounded(.up)), height: max(1, (height * scale).rounded(.up))), scale)
+    }
+
+    /// How far a stroke's outline runs, in points: its segments, or a circle's box around.
+    static func lineLength(of stroke: Stroke) -> Double {
+        let points = stroke.points
+        if stroke.kind == .circle, let first = points.first, let last = points.last {
+            return 2 * (abs(last.x - first.x) + abs(last.y - first.y))
+        }
+        var length = 0.0
+        var previous: Point?
+        for point in points {
+            if let previous { length += ((point.x - previous.x) * (point.x - previous.x) + (point.y - previous.y) * (point.y - previous.y)).squareRoot() }
+            previous = point
+        }
+        return length
     }
 
     /// Paints a white page and the strokes in paint order.
