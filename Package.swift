@@ -109,6 +109,14 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
+        // Coverage-guided fuzzing of every parser of outside data (docs/fuzzing.md): the entry
+        // points, and the program that is libFuzzer on one of them when built with
+        // -sanitize=fuzzer (scripts/fuzz), else replays files through it. CLibFuzzer declares
+        // libFuzzer's driver, which only the fuzz build links.
+        .target(name: "FuzzTargets", dependencies: ["TouchKit", "Graphics", "TouchTrackerKit", "InputReplay", "WaylandHost"]),
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "touchtracker-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"]),
+
         .testTarget(name: "WaylandScannerTests", dependencies: ["WaylandScannerCore"]),
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
