@@ -126,6 +126,8 @@ let package = Package(
             "InputReplay", "TouchTrackerKit", "Graphics", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
+        // Every seed of Tests/FuzzCorpus through its fuzz target, in the normal build.
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics", "CShims",
