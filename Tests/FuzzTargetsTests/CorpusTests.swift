@@ -48,6 +48,48 @@ struct CorpusTests {
         #expect(folders.sorted() == FuzzTarget.all.map(\.name).sorted())
     }
 
+    /// Whether `line` is one libFuzzer's -dict reads: blank, a comment, or `[name=]"..."` with the
+    /// escapes \\, \" and \xHH.
+    static func isDictionaryLine(_ line: Substring) -> Bool {
+        if line.allSatisfy({ $0 == " " }) || line.hasPrefix("#") { return true }
+        let bytes = Array(line.utf8.drop { $0 != UInt8(ascii: "\"") })
+        guard bytes.count >= 2, bytes.last == UInt8(ascii: "\"") else { return false }
+        var i = 1
+        while i < bytes.count - 1 {
+            if bytes[i] == UInt8(ascii: "\\") {
+                switch bytes[i + 1] {
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""): i += 2
+                case UInt8(ascii: "x"):
+                    let hex = bytes.dropFirst(i + 2).prefix(2)
+                    guard hex.count == 2, hex.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return false }
+                    i += 4
+                default: return false
+                }
+            } else if bytes[i] == UInt8(ascii: "\"") || bytes[i] < 0x20 || bytes[i] >= 0x7F {
+                return false
+            } else {
+                i += 1
+            }
+        }
+        return i == bytes.count - 1
+    }
+
+    @Test("Every dictionary names a target and is one libFuzzer reads")
+    func dictionaries() throws {
+        let names = Set(FuzzTarget.all.map(\.name))
+        let dictionaries = FuzzCorpus.files(Self.corpus).filter { $0.hasSuffix(".dict") }
+        #expect(!dictionaries.isEmpty)
+        for path in dictionaries {
+            let name = String(path.split(separator: "/").last!.dropLast(".dict".count))
+            #expect(names.contains(name), "\(name).dict names no target")
+            let text = String(decoding: try #require(FuzzCorpus.read(path)), as: UTF8.self)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                #expect(Self.isDictionaryLine(line), "\(name).dict line \(number + 1): \(line)")
+            }
+        }
+        #expect(!Self.isDictionaryLine("\"a\\q\""), "an escape libFuzzer refuses")
+    }
+
     @Test("A damaged valid seed is reported, as is an invalid one that reads")
     func damagedSeedsAreReported() throws {
         let drawing = try #require(FuzzTarget.named("drawing"))
