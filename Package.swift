@@ -112,6 +112,14 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
+        // Coverage-guided fuzzing of every parser of outside data (docs/fuzzing.md): the entry
+        // points, and the program that is libFuzzer on one of them when built with
+        // -sanitize=fuzzer (scripts/fuzz), else replays files through it. CLibFuzzer declares
+        // libFuzzer's driver, which only the fuzz build links.
+        .target(name: "FuzzTargets", dependencies: ["TouchKit", "Graphics", "TouchTrackerKit", "InputReplay", "WaylandHost"]),
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "touchtracker-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"]),
+
         .testTarget(name: "WaylandScannerTests", dependencies: ["WaylandScannerCore"]),
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
@@ -121,6 +129,8 @@ let package = Package(
             "InputReplay", "TouchTrackerKit", "Graphics", "Limits", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
+        // Every seed of Tests/FuzzCorpus through its fuzz target, in the normal build.
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal", "CDBus"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics", "CShims",

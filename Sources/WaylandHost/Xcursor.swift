@@ -8,16 +8,17 @@ import Limits
 import SafeFiles
 
 /// One image of an Xcursor file: premultiplied ARGB pixels, as wl_shm's ARGB8888 wants them.
-struct XcursorImage: Equatable {
-    let width: Int
-    let height: Int
-    let hotspotX: Int
-    let hotspotY: Int
-    let pixels: [UInt32]
+/// Package-wide for the fuzz targets (Sources/FuzzTargets).
+package struct XcursorImage: Equatable {
+    package let width: Int
+    package let height: Int
+    package let hotspotX: Int
+    package let hotspotY: Int
+    package let pixels: [UInt32]
 
     /// The image whose nominal size is nearest `size` (the first frame, if animated), or nil when
     /// `bytes` is not a well-formed Xcursor file.
-    init?(xcursorFile bytes: [UInt8], size: Int) {
+    package init?(xcursorFile bytes: [UInt8], size: Int) {
         func word(_ offset: Int) -> Int? {
             guard offset >= 0, offset + 4 <= bytes.count else { return nil }
             return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
@@ -63,7 +64,7 @@ struct XcursorImage: Equatable {
 /// Where cursor themes live and how they inherit from each other, as libXcursor looks them up:
 /// `XCURSOR_PATH`, else the XDG data directories' `icons`, `~/.icons` and /usr/share/pixmaps;
 /// a theme without the cursor falls back to those its index.theme `Inherits`.
-struct XcursorThemeSearch {
+package struct XcursorThemeSearch {
     let directories: [String]
 
     init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
@@ -99,7 +100,7 @@ struct XcursorThemeSearch {
     }
 
     /// The themes an index.theme's `Inherits=` line names.
-    static func inherits(_ index: String) -> [String] {
+    package static func inherits(_ index: String) -> [String] {
         for line in index.split(whereSeparator: \.isNewline) {
             let trimmed = line.drop(while: { $0 == " " })
             guard trimmed.hasPrefix("Inherits"), let equals = trimmed.firstIndex(of: "=") else { continue }
