@@ -95,6 +95,18 @@ struct HostileFileTests {
         #expect(DrawingJournal.isPlainToken(DrawingJournal.newToken()))
     }
 
+    @Test("A string that is not UTF-8 is refused, not decoded into a longer one the writer cannot write back (found by fuzzing)")
+    func stringsAreUTF8() throws {
+        let token = Array("{\"format\":\"touchtracker-drawing\",\"version\":1,\"token\":\"3f".utf8)
+            + [UInt8](repeating: 0xE4, count: 40) + Array("\",\"strokes\":[]}".utf8)
+        #expect(throws: DrawingParseError.self) { try DrawingFormat.decodeWithToken(token) }
+        do {
+            _ = try DrawingFormat.decodeWithToken(token)
+        } catch {
+            #expect(error.message.contains("the save token is not valid UTF-8"), "\(error.message)")
+        }
+    }
+
     @Test("A journal planted as a link is replaced, never written through")
     func journalNeverWritesThroughLinks() throws {
         let folder = TemporaryFolder()

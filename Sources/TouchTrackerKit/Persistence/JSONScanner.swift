@@ -164,6 +164,11 @@ struct JSONScanner {
             i += 1
             switch byte {
             case UInt8(ascii: "\""):
+                // JSON is UTF-8 (RFC 8259). Decoding bad bytes as U+FFFD would make the string
+                // longer than it was read, past its limit when written back.
+                if !truncating, String(validating: value, as: UTF8.self) == nil {
+                    throw error(at: start, "\(what()) is not valid UTF-8")
+                }
                 return String(decoding: value, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 guard i < bytes.count else { throw endOfFile() }
