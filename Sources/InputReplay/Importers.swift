@@ -2,6 +2,7 @@
 // and `libinput record`'s YAML. Both are read line by line without a YAML library (the app carries
 // no Foundation); only what a multitouch replay needs is taken, and anything unreadable is named
 // by its line.
+import Limits
 import TouchKit
 
 /// The kinds of input file a replay reads.
@@ -52,6 +53,10 @@ private func integer(_ s: Substring) -> Int64? {
 
 /// `evtest /dev/input/eventN` output: the device's description, then one `Event:` line each.
 public enum EvtestTrace {
+    /// The largest event time taken, in seconds either side of 0: far beyond any clock's, and the
+    /// difference of two such is still a finite Double.
+    static let maxTime = Limit.traceTime
+
     public static func entries(_ text: String, width: Double, height: Double) throws(RecordingError) -> [RecordingEntry] {
         var ranges: [UInt16: AxisRange] = [:]
         var code: UInt16?
@@ -94,7 +99,9 @@ public enum EvtestTrace {
     /// or "Event: time 1700000000.123456, -------------- SYN_REPORT ------------".
     static func event(_ line: Substring) -> EvdevEvent? {
         let fields = line.dropFirst("Event: time ".count).split(separator: ",")
-        guard let first = fields.first, let time = Double(first.drop { $0 == " " }), time.isFinite else { return nil }
+        // Seconds as a kernel stamps them: within this the times between events are finite too
+        // (Double reads "nan", "inf" and 1e308 alike).
+        guard let first = fields.first, let time = Double(first.drop { $0 == " " }), abs(time) <= maxTime else { return nil }
         if fields.count == 2 {
             let marker = fields[1]
             if marker.contains("SYN_REPORT") { return EvdevEvent(time: time, type: 0, code: 0, value: 0) }

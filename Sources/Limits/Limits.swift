@@ -59,6 +59,9 @@ public enum Limit {
     /// Multitouch slots a device trace may use (0 ..< this): panels have ten or so, and the slots
     /// in use are visited on every report. A trace past it is refused, naming its line.
     public static let traceSlots = 64
+    /// An evtest event's time lies within ±this many seconds (a kernel's stamps are far inside),
+    /// so every time and every difference of two is finite. A line past it is refused.
+    public static let traceTime = 1e15
     /// Touches down at once, of every source: the canvas's work per frame grows with them. A
     /// recording past it is refused, naming its line; the compositor's touches past it are
     /// ignored until some lift.
