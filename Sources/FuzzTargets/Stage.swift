@@ -35,16 +35,7 @@ final class Stage {
     var drawing: Drawing { controller.drawView.drawing }
 
     /// Paints what changed, as the host does each frame: into an image of the window's size.
-    func paint() {
-        window.layoutIfNeeded()
-        let size = ImageSurface(size: window.bounds.size, scale: scale)
-        if screen.map({ $0.width != size.width || $0.height != size.height }) ?? true {
-            screen = size
-            window.setNeedsDisplay()
-        }
-        window.update(screen!, stale: DirtyRegion(), dirty: window.takeDirtyRegion(), copyingFrom: nil, others: [],
-                      scale: scale)
-    }
+    func paint() { window.paintOffscreen(into: &screen, scale: scale) }
 
     /// Plays `entries` headless, as `touchtracker replay` does, painting at the end of each turn.
     func replay(_ entries: [RecordingEntry]) {

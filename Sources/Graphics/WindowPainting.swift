@@ -27,6 +27,20 @@ extension Window {
         image.flush()
     }
 
+    /// Paints what changed into `screen`, as the host does each frame, without a compositor (a
+    /// headless replay, the fuzz targets): `screen` is an image of the window's size, made anew
+    /// (and wholly repainted) when the size changes. Live lines are erased and drawn by the update.
+    public func paintOffscreen(into screen: inout ImageSurface?, scale: Double) {
+        layoutIfNeeded()
+        let size = ImageSurface(size: bounds.size, scale: scale)
+        if screen.map({ $0.width != size.width || $0.height != size.height }) ?? true {
+            screen = size
+            setNeedsDisplay()
+        }
+        guard let screen else { return }
+        update(screen, stale: DirtyRegion(), dirty: takeDirtyRegion(), copyingFrom: nil, others: [], scale: scale)
+    }
+
     /// Brings `image`, a buffer shown some frames ago, up to date for this frame. What it lacks
     /// from those frames (`stale`) is copied from `newest`, the buffer shown last, which has it;
     /// only this frame's change (`dirty`) is painted. Lines under moving fingers are then stroked

@@ -71,16 +71,7 @@ struct Replay {
         target.paste = { result in controller.drawView.pasteArrived(result) }
         // Painted where the live app painted, as it did: its line cache then takes the same path.
         var screen: ImageSurface?
-        func paint() {
-            window.layoutIfNeeded()
-            let size = ImageSurface(size: window.bounds.size, scale: scale)
-            if screen.map({ $0.width != size.width || $0.height != size.height }) ?? true {
-                screen = size
-                window.setNeedsDisplay()
-            }
-            // As the host paints: sketched live lines are erased and drawn by the update.
-            window.update(screen!, stale: DirtyRegion(), dirty: window.takeDirtyRegion(), copyingFrom: nil, others: [], scale: scale)
-        }
+        func paint() { window.paintOffscreen(into: &screen, scale: scale) }
         paint()
         Replayer.playHeadless(entries, into: target, clock: clock, endOfTurn: paint)
         paint()
