@@ -1,6 +1,8 @@
 // The fuzz targets' seed corpora (Tests/FuzzCorpus/TARGET) run through the targets' entry points
 // in the normal build, so that neither rots between fuzzing runs: a seed named `valid-…` must be
-// accepted, one named `invalid-…` refused, and no seed may break a target's checks.
+// accepted, one named `invalid-…` refused, and no seed may break a target's checks. Seeds named
+// `regression-…` are inputs that once crashed a target (the fuzzer's, or an issue's), kept so that
+// the bug stays fixed.
 import FuzzTargets
 import Testing
 
