@@ -168,25 +168,33 @@ struct DeviceTraceTests {
         #expect(calls(entries) == ["d0 200,150", "f", "m0 240,150", "f", "u0", "f"])
     }
 
+    /// A libinput record trace of a ten-slot 2000 x 1000 touchscreen with `events` (lines of
+    /// `    - [sec, usec, type, code, value]`).
+    static func libinputRecord(_ events: String) -> String {
+        """
+        devices:
+        - node: /dev/input/event5
+          evdev:
+            absinfo:
+              47: [0, 9, 0, 0, 0]
+              53: [0, 2000, 0, 0, 10]
+              54: [0, 1000, 0, 0, 10]
+          events:
+          - evdev:
+
+        """ + events
+    }
+
     @Test("Hostile traces never crash the importers: mutated evtest and libinput record files read, or name their line")
     func fuzzImporters() async {
         let evtest = Array((Self.evtestHeader + [Self.slot("1.0", 0), Self.tracking("1.0", 5), Self.x("1.0", 10), Self.report("1.0"),
                                                  Self.x("1.1", 20), Self.report("1.1"), Self.tracking("1.2", -1), Self.report("1.2")]
             .joined(separator: "\n")).utf8)
-        let yaml = Array("""
-            devices:
-            - node: /dev/input/event5
-              evdev:
-                absinfo:
-                  47: [0, 9, 0, 0, 0]
-                  53: [0, 2000, 0, 0, 10]
-                  54: [0, 1000, 0, 0, 10]
-              events:
-              - evdev:
+        let yaml = Array(Self.libinputRecord("""
                 - [  2, 100000,   3,  57,   312]
                 - [  2, 100000,   3,  53,  1000]
                 - [  2, 100000,   0,   0,     0]
-            """.utf8)
+            """).utf8)
         await propertyCheck(count: 500, input: Gen.bool, Gen.int(in: 0...10_000), Gen.int(in: 0...255), Gen.int(in: 0...3)) {
             useYAML, position, byte, mode in
             var mutated = useYAML ? yaml : evtest
@@ -250,18 +258,9 @@ struct DeviceTraceTests {
             try readInputFile(Self.evtestHeader + Self.slot("1.0", -1) + "\n", width: 200, height: 100)
         }
         // The same in a libinput record trace.
-        let yaml = """
-            devices:
-            - node: /dev/input/event5
-              evdev:
-                absinfo:
-                  47: [0, 9, 0, 0, 0]
-                  53: [0, 2000, 0, 0, 10]
-                  54: [0, 1000, 0, 0, 10]
-              events:
-              - evdev:
+        let yaml = Self.libinputRecord("""
                 - [  2, 100000,   3,  47,  5000]
-            """
+            """)
         #expect(throws: RecordingError(line: 10, "slot 5000 is past the \(Limit.traceSlots) slots a trace may use")) {
             try readInputFile(yaml, width: 200, height: 100)
         }
