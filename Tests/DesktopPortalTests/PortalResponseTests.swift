@@ -124,8 +124,8 @@ struct PortalResponseTests {
         return signal
     }
 
-    @Test("A Response is taken only from the portal that took the call: another program's, sent to everyone or to the app, chooses no file",
-          .enabled(if: access("/usr/bin/dbus-daemon", X_OK) == 0))
+    // No dbus-daemon (scripts/setup installs it) fails here at PrivateBus, never skips.
+    @Test("A Response is taken only from the portal that took the call: another program's, sent to everyone or to the app, chooses no file")
     func responseOnlyFromThePortal() throws {
         let calls = try #require(StandInCalls())
         let bus = try #require(PrivateBus())
