@@ -85,6 +85,14 @@ public final class CairoContext: GraphicsContext {
         }
     }
 
+    public var antialiasing: Antialiasing {
+        switch cairo_get_antialias(cairo) {
+        case CAIRO_ANTIALIAS_NONE: .draft
+        case CAIRO_ANTIALIAS_FAST: .fast
+        default: .smooth
+        }
+    }
+
     public func setAntialiasing(_ antialiasing: Antialiasing) {
         switch antialiasing {
         case .smooth: cairo_set_antialias(cairo, CAIRO_ANTIALIAS_DEFAULT)
@@ -120,7 +128,8 @@ public final class CairoContext: GraphicsContext {
         cairo_fill(cairo)
     }
 
-    /// Copies `image` with its top-left corner at `origin`, limited to `rect` when given.
+    /// Draws `image` with its top-left corner at `origin`, blended over what is there, limited to
+    /// `rect` when given: Cairo's own painting, which ``copy(_:clippedTo:)`` matches.
     public func draw(_ image: ImageSurface, at origin: Point = .zero, clippedTo rect: Rect? = nil) {
         cairo_save(cairo)
         if let rect { clip(to: rect) }
@@ -129,23 +138,31 @@ public final class CairoContext: GraphicsContext {
         cairo_restore(cairo)
     }
 
-    /// Copies `image` (at the origin) over whatever is there, without blending: the fast path
-    /// for an opaque image such as the canvas's cache.
-    public func copy(_ image: ImageSurface, clippedTo rect: Rect) {
+    /// Copies `bitmap` (at the origin) over whatever is there, without blending: as rows of
+    /// memory where its pixels fall on whole pixels of an image target, else through Cairo.
+    public func copy(_ bitmap: Bitmap, clippedTo rect: Rect) {
         cairo_save(cairo)
         defer { cairo_restore(cairo) }
         clip(to: rect)
-        if copyRows(of: image) { return }
-        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(cairo, image.surface, 0, 0)
-        cairo_paint(cairo)
+        _ = bitmap.withPixels { pixels in
+            if copyRows(of: pixels, scale: bitmap.scale) { return }
+            // Cairo only reads a source surface; it wants a mutable pointer all the same.
+            let source = cairo_image_surface_create_for_data(
+                UnsafeMutablePointer(mutating: pixels.base.assumingMemoryBound(to: UInt8.self)), CAIRO_FORMAT_ARGB32,
+                Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride))
+            defer { cairo_surface_destroy(source) }
+            cairo_surface_set_device_scale(source, bitmap.scale, bitmap.scale)
+            cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(cairo, source, 0, 0)
+            cairo_paint(cairo)
+        }
     }
 
     /// The copy above as rows of memory, where the image's pixels fall on whole pixels of an
     /// image target and the clip is whole pixel boxes (a frame's region is): a frame clips to
     /// tens of boxes, and a Cairo paint costs more per box in setting up than in copying. False,
     /// having drawn nothing, where that does not hold.
-    private func copyRows(of image: ImageSurface) -> Bool {
+    private func copyRows(of image: BitmapPixels, scale: Double) -> Bool {
         let target = cairo_get_group_target(cairo)!
         guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
               cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32 else { return false }
@@ -156,7 +173,7 @@ public final class CairoContext: GraphicsContext {
         var m = cairo_matrix_t()
         cairo_get_matrix(cairo, &m)
         func whole(_ v: Double) -> Int? { abs(v - v.rounded()) < 1e-6 ? Int(v.rounded()) : nil }
-        guard m.xy == 0, m.yx == 0, m.xx == image.scale, m.yy == image.scale,
+        guard m.xy == 0, m.yx == 0, m.xx == scale, m.yy == scale,
               let dx = whole(m.x0), let dy = whole(m.y0),
               let list = cairo_copy_clip_rectangle_list(cairo) else { return false }
         defer { cairo_rectangle_list_destroy(list) }
@@ -173,7 +190,7 @@ public final class CairoContext: GraphicsContext {
             guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
             boxes.append(box)
         }
-        copyPixelRows(from: image.surface, into: target, boxes, offset: (dx, dy))
+        copyPixelRows(from: image, into: target, boxes, offset: (dx, dy))
         return true
     }
 
@@ -203,8 +220,8 @@ extension CairoContext {
     /// Returns false, having drawn nothing, where only Cairo can: a colour not opaque, a smooth
     /// line of more than two points, a target that is not an ARGB32 image, a rotated or unevenly
     /// scaled transformation, or a clip that is not whole pixels.
-    public func strokePixels(_ lines: [SketchLine]) -> Bool {
-        guard lines.allSatisfy({ $0.color.alpha >= 1 && (!$0.smooth || $0.points.count <= 2) }) else { return false }
+    public func strokePixels(_ lines: [Polyline], smooth: Bool = false) -> Bool {
+        guard lines.allSatisfy({ $0.color.alpha >= 1 && (!smooth || $0.points.count <= 2) }) else { return false }
         // Drawn over what is there, into the surface being drawn (a group's, if one is pushed).
         guard cairo_get_operator(cairo) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cairo),
               cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
@@ -232,15 +249,36 @@ extension CairoContext {
         for line in lines {
             let pixels = PixelLine(points: line.points.map { p in
                 (x: (p.x * matrix.xx + matrix.x0) * sx + ox, y: (p.y * matrix.yy + matrix.y0) * sy + oy)
-            }, radius: line.width * scale / 2, pixel: Self.opaquePixel(line.color), smooth: line.smooth)
+            }, radius: line.width * scale / 2, pixel: Self.opaquePixel(line.color), smooth: smooth)
             pixels.fill(pixels.runs(limit: image, clip: clips), into: data, stride: stride)
         }
         cairo_surface_mark_dirty(target)
         return true
     }
 
-    /// Whether strokes are drawn with smoothed edges (any antialiasing but none).
-    public var smoothsEdges: Bool { cairo_get_antialias(cairo) != CAIRO_ANTIALIAS_NONE }
+    /// Opaque lines that rows of pixels can draw as Cairo would (straight ones, or any unsmoothed)
+    /// go in as rows (``strokePixels(_:smooth:)``), a run of them at a time so the clip is read
+    /// once: a finished line hundreds of pixels long costs its frame, and the line cache's
+    /// repairs and builds draw thousands. The rest, and all of them where rows cannot be
+    /// written, go through Cairo's path; the order is kept.
+    public func stroke(_ lines: [Polyline]) {
+        let smooth = antialiasing != .draft
+        var run: [Polyline] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            if !strokePixels(run, smooth: smooth) { for line in run { strokeAsPath(line) } }
+            run.removeAll(keepingCapacity: true)
+        }
+        for line in lines {
+            if line.color.alpha >= 1, !smooth || line.points.count == 2 {
+                run.append(line)
+            } else {
+                flush()
+                strokeAsPath(line)
+            }
+        }
+        flush()
+    }
 
     /// The clip as boxes of whole image pixels, with the boxes covering each row; nil when it is
     /// not whole pixels.

@@ -7,7 +7,7 @@ import Limits
 import TouchKit
 
 /// A 32-bit premultiplied ARGB image (Cairo's ARGB32, which is wl_shm's ARGB8888 on little-endian).
-public final class ImageSurface {
+public final class ImageSurface: Bitmap {
     let surface: OpaquePointer
     /// Size in pixels.
     public let width: Int
@@ -59,6 +59,17 @@ public final class ImageSurface {
     }
 
     deinit { cairo_surface_destroy(surface) }
+
+    public var pixelWidth: Int { width }
+    public var pixelHeight: Int { height }
+
+    public func withPixels<R>(_ body: (BitmapPixels) -> R) -> R? {
+        flush()
+        // Valid as long as the surface lives; nil for a surface Cairo could not allocate.
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        return body(BitmapPixels(base: UnsafeRawPointer(data), stride: Int(cairo_image_surface_get_stride(surface)),
+                                 width: width, height: height))
+    }
 
     /// The row length in bytes Cairo wants for a width (it may pad rows for speed); nil for a
     /// width past Limit.rasterSide.
@@ -194,14 +205,23 @@ struct PixelBox {
 /// at `offset` in the target, row by row as memory: a frame copies tens of small boxes, and a
 /// Cairo paint per box cost more in setting up than in copying. The boxes must lie inside both.
 func copyPixelRows(from source: OpaquePointer, into target: OpaquePointer, _ boxes: [PixelBox], offset: (x: Int, y: Int)) {
-    cairo_surface_flush(target)
     cairo_surface_flush(source)
-    guard let dst = cairo_image_surface_get_data(target), let src = cairo_image_surface_get_data(source) else { return }
-    let dstStride = Int(cairo_image_surface_get_stride(target)), srcStride = Int(cairo_image_surface_get_stride(source))
+    guard let src = cairo_image_surface_get_data(source) else { return }
+    let pixels = BitmapPixels(base: UnsafeRawPointer(src), stride: Int(cairo_image_surface_get_stride(source)),
+                              width: Int(cairo_image_surface_get_width(source)), height: Int(cairo_image_surface_get_height(source)))
+    copyPixelRows(from: pixels, into: target, boxes, offset: offset)
+}
+
+/// The same from pixels in memory.
+func copyPixelRows(from source: BitmapPixels, into target: OpaquePointer, _ boxes: [PixelBox], offset: (x: Int, y: Int)) {
+    cairo_surface_flush(target)
+    guard let dst = cairo_image_surface_get_data(target) else { return }
+    let dstStride = Int(cairo_image_surface_get_stride(target))
     for box in boxes {
+        let bytes = (box.x1 - box.x0) * 4
         for row in box.y0..<box.y1 {
-            (dst + row * dstStride + box.x0 * 4).update(from: src + (row - offset.y) * srcStride + (box.x0 - offset.x) * 4,
-                                                          count: (box.x1 - box.x0) * 4)
+            let from = source.base + ((row - offset.y) * source.stride + (box.x0 - offset.x) * 4)
+            UnsafeMutableRawPointer(dst + (row * dstStride + box.x0 * 4)).copyMemory(from: from, byteCount: bytes)
         }
     }
     cairo_surface_mark_dirty(target)

@@ -6,8 +6,6 @@
 import CCairo
 import TouchKit
 
-extension ImageSurface: SketchBackdrop {}
-
 /// The sketch lines an image holds, by view: the rows of pixels each filled (to erase them) and
 /// boxes around them, a few per line (the compositor's damage). A line's rows are kept as the
 /// array they were made in, not joined into one: joining copied every row again per line.
@@ -56,15 +54,16 @@ extension ImageSurface {
 /// the image's scale and on whole pixels, its clip whole pixels, its lines opaque.
 struct PixelSketch {
     let view: ObjectIdentifier
-    let backdrop: ImageSurface
+    let backdrop: Bitmap
     /// Where the backdrop's pixel (0, 0) lies in the image.
     let offset: (x: Int, y: Int)
     let clip: RowBoxes
     let lines: [PixelLine]
 
     init?(_ sketch: WindowSketch, scale: Double, image: ImageSurface) {
-        guard sketch.drawable, let backdrop = sketch.backdrop as? ImageSurface, backdrop.scale == scale,
-              sketch.lines.allSatisfy({ $0.color.alpha >= 1 && (!$0.smooth || $0.points.count <= 2) }) else { return nil }
+        let backdrop = sketch.backdrop
+        guard sketch.drawable, backdrop.scale == scale,
+              sketch.lines.allSatisfy({ $0.color.alpha >= 1 && (!sketch.smooth || $0.points.count <= 2) }) else { return nil }
         func whole(_ v: Double) -> Int? {
             let r = v.rounded()
             return abs(r - v) < 1e-6 ? Int(r) : nil
@@ -76,7 +75,7 @@ struct PixelSketch {
                   let x1 = whole(rect.maxX * scale), let y1 = whole(rect.maxY * scale) else { return nil }
             // Inside the image and the backdrop: nothing is erased from outside the backdrop.
             let box = PixelBox(x0: max(x0, 0, ox), y0: max(y0, 0, oy),
-                               x1: min(x1, image.width, ox + backdrop.width), y1: min(y1, image.height, oy + backdrop.height))
+                               x1: min(x1, image.width, ox + backdrop.pixelWidth), y1: min(y1, image.height, oy + backdrop.pixelHeight))
             if box.x0 < box.x1, box.y0 < box.y1 { boxes.append(box) }
         }
         view = sketch.view
@@ -85,7 +84,7 @@ struct PixelSketch {
         clip = RowBoxes(boxes, height: image.height)
         lines = sketch.lines.map { line in
             PixelLine(points: line.points.map { (x: $0.x * scale, y: $0.y * scale) }, radius: line.width * scale / 2,
-                      pixel: CairoContext.opaquePixel(line.color), smooth: line.smooth)
+                      pixel: CairoContext.opaquePixel(line.color), smooth: sketch.smooth)
         }
     }
 
@@ -100,14 +99,15 @@ struct PixelSketch {
     /// them out costs more in finding them than copying them does (a row's run is a few dozen
     /// bytes), and a smooth edge must blend over the backdrop anyway.
     func erase(_ lines: [[PixelSpan]], within: RowBoxes? = nil, in image: ImageSurface) {
-        guard let dst = cairo_image_surface_get_data(image.surface),
-              let src = cairo_image_surface_get_data(backdrop.surface) else { return }
+        _ = backdrop.withPixels { erase(lines, within: within, in: image, from: $0) }
+    }
+
+    private func erase(_ lines: [[PixelSpan]], within: RowBoxes?, in image: ImageSurface, from src: BitmapPixels) {
+        guard let dst = cairo_image_surface_get_data(image.surface) else { return }
         let dstStride = Int(cairo_image_surface_get_stride(image.surface))
-        let srcStride = Int(cairo_image_surface_get_stride(backdrop.surface))
         func copy(_ y: Int, _ x0: Int, _ x1: Int) {
             let to = UnsafeMutableRawPointer(dst + y * dstStride + x0 * 4).assumingMemoryBound(to: UInt32.self)
-            let from = UnsafeRawPointer(src + (y - offset.y) * srcStride + (x0 - offset.x) * 4).assumingMemoryBound(to: UInt32.self)
-            to.update(from: from, count: x1 - x0)
+            to.update(from: src.pixels(atRow: y - offset.y, column: x0 - offset.x), count: x1 - x0)
         }
         for line in lines {
             for span in line {
@@ -163,7 +163,7 @@ struct PixelSketch {
 }
 
 /// A round-capped, round-joined opaque polyline in an image's pixels, drawn as rows of pixels:
-/// the live lines of sketches, and lines stroked through ``CairoContext/strokePixels(_:)``.
+/// the live lines of sketches, and lines stroked through ``CairoContext/strokePixels(_:smooth:)``.
 struct PixelLine {
     var points: [(x: Double, y: Double)]
     var radius: Double

@@ -4,7 +4,7 @@
 import CCairo
 import TouchKit
 
-extension CairoContext: TextRenderingContext {
+extension CairoContext {
     /// Draws one line of text centred in `rect`.
     public func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double) {
         cairo_save(cairo)

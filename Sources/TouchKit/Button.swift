@@ -1,9 +1,5 @@
 /// A push button: a rounded rectangle in its tint colour with a title, sending `.touchUpInside`
 /// (and `.primaryActionTriggered`) when tapped.
-///
-/// TouchKit's ``GraphicsContext`` has no text, so the button draws its title only into a context
-/// that also conforms to ``TextRenderingContext`` (the Cairo context in Graphics can);
-/// elsewhere it draws the shape alone.
 open class Button: Control {
     /// The text on the button.
     open var title: String {
@@ -61,28 +57,20 @@ open class Button: Control {
     open override func draw(_ rect: Rect, in context: GraphicsContext) {
         context.setFillColor(currentFillColor)
         fillRoundedRect(bounds, radius: cornerRadius, in: context)
-        if !title.isEmpty, let text = context as? TextRenderingContext {
+        if !title.isEmpty {
             let color = isEnabled ? titleColor : titleColor.withAlpha(titleColor.alpha * 0.6)
-            text.drawText(title, centeredIn: bounds, color: color, fontSize: titleFontSize(in: text))
+            context.drawText(title, centeredIn: bounds, color: color, fontSize: titleFontSize(in: context))
         }
     }
 
     /// ``fontSize``, or smaller (not below ``minimumScaleFactor`` of it) so that the title fits
     /// the button's width.
-    public func titleFontSize(in text: TextRenderingContext) -> Double {
+    public func titleFontSize(in text: GraphicsContext) -> Double {
         let room = bounds.width - 2 * Self.titleInset
         let width = text.measureText(title, fontSize: fontSize).width
         guard width > room, width > 0 else { return fontSize }
         return max(fontSize * minimumScaleFactor, fontSize * max(0, room) / width)
     }
-}
-
-/// A ``GraphicsContext`` that can also draw text, for views such as ``Button`` that have titles.
-public protocol TextRenderingContext: GraphicsContext {
-    /// Draws one line of `text` centred in `rect` (user space) in the given colour and size.
-    func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
-    /// The size one line of `text` takes at `fontSize`, in points.
-    func measureText(_ text: String, fontSize: Double) -> Size
 }
 
 /// Fills a rectangle with rounded corners as one polygon (the context has no arcs): each corner

@@ -6,41 +6,26 @@
 // view shows beneath them: the work follows the lines' own pixels, and no region is built for
 // them. Much as a CAShapeLayer is composited by the render server and not drawn by its view.
 
-/// A picture the window's painter can copy pixels from (the graphics layer's images).
-public protocol SketchBackdrop: AnyObject {}
-
-/// One round-capped, round-joined, opaque polyline of a sketch.
-public struct SketchLine: Equatable, Sendable {
-    public var points: [Point]
-    public var width: Double
-    public var color: Color
-    /// Edges smoothed (each edge pixel blended by how much of it the line covers), for a straight
-    /// line (at most two points); otherwise every pixel whose centre the line covers is filled.
-    public var smooth: Bool
-
-    public init(points: [Point], width: Double, color: Color, smooth: Bool = false) {
-        self.points = points
-        self.width = width
-        self.color = color
-        self.smooth = smooth
-    }
-}
-
 /// What a view hands the window for one frame (``View/sketch()``).
 public struct Sketch {
-    /// In the view's coordinates.
-    public var lines: [SketchLine]
+    /// In the view's coordinates. The painter draws opaque ones as rows of pixels; a sketch with
+    /// others is painted through the view.
+    public var lines: [Polyline]
+    /// Edges smoothed (each edge pixel blended by how much of it the line covers), for straight
+    /// lines (at most two points each); otherwise every pixel whose centre a line covers is filled.
+    public var smooth: Bool
     /// What the view draws beneath the lines, its pixel (0, 0) at the view's bounds origin, at
     /// the window's scale: everything the view itself draws where they lie, and nothing else.
-    public var backdrop: SketchBackdrop
+    public var backdrop: Bitmap
     /// Lines just drawn into the backdrop (a line a finger has lifted, gone into the view's
     /// cache): the window copies the backdrop along them into this frame's buffer and into each
     /// other buffer before it is shown again, so they show without the view repainting a band
     /// along each. In the view's coordinates; given once.
-    public var restored: [SketchLine]
+    public var restored: [Polyline]
 
-    public init(lines: [SketchLine], backdrop: SketchBackdrop, restored: [SketchLine] = []) {
+    public init(lines: [Polyline], smooth: Bool, backdrop: Bitmap, restored: [Polyline] = []) {
         self.lines = lines
+        self.smooth = smooth
         self.backdrop = backdrop
         self.restored = restored
     }
@@ -50,10 +35,12 @@ public struct Sketch {
 public struct WindowSketch {
     public let view: ObjectIdentifier
     /// In window points.
-    public let lines: [SketchLine]
+    public let lines: [Polyline]
+    /// ``Sketch/smooth``.
+    public let smooth: Bool
     /// In window points (``Sketch/restored``).
-    public let restored: [SketchLine]
-    public let backdrop: SketchBackdrop
+    public let restored: [Polyline]
+    public let backdrop: Bitmap
     /// Where the backdrop's pixel (0, 0) lies, in window points.
     public let backdropOrigin: Point
     /// The window rectangles the lines may show in: the view's visible part, less the views
@@ -87,7 +74,7 @@ extension Window {
     private func collectSketches(from view: View, visible: Rect, origin: Point, into sketches: inout [WindowSketch]) {
         if let sketch = view.sketch() {
             let (clip, covered) = Self.uncovered(visible, by: view)
-            func placed(_ lines: [SketchLine]) -> [SketchLine] {
+            func placed(_ lines: [Polyline]) -> [Polyline] {
                 origin == .zero ? lines : lines.map { line in
                     var moved = line
                     moved.points = line.points.map { Point(x: $0.x + origin.x, y: $0.y + origin.y) }
@@ -96,7 +83,7 @@ extension Window {
             }
             let key = ObjectIdentifier(view)
             sketches.append(WindowSketch(
-                view: key, lines: placed(sketch.lines),
+                view: key, lines: placed(sketch.lines), smooth: sketch.smooth,
                 restored: (unpaintedRestores.removeValue(forKey: key) ?? []) + placed(sketch.restored),
                 backdrop: sketch.backdrop, backdropOrigin: origin,
                 clip: clip, drawable: covered))

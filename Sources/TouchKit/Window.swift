@@ -156,7 +156,7 @@ open class Window: View {
     }
     private var sketchChanged = false
     /// Restored lines (``Sketch/restored``) of sketches taken for a frame that was not painted.
-    var unpaintedRestores: [ObjectIdentifier: [SketchLine]] = [:]
+    var unpaintedRestores: [ObjectIdentifier: [Polyline]] = [:]
 
     /// Tells the window that the frame whose dirty region and sketches were taken last was not
     /// painted (no buffer was free): the next frame is painted for its sketches, and takes their

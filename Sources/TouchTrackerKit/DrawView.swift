@@ -679,9 +679,9 @@ public final class DrawView: View {
             sketching = true
             if drafted { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
             defer { restores.removeAll() }
-            return Sketch(lines: lines.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color, smooth: !drafted) },
-                          backdrop: backdrop,
-                          restored: restores.map { SketchLine(points: Array($0.points), width: $0.width, color: $0.color) })
+            return Sketch(lines: lines.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) },
+                          smooth: !drafted, backdrop: backdrop,
+                          restored: restores.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) })
         }
         if sketching {
             // Back to this view: the lines are drawn where they are now (where they were is
@@ -695,21 +695,13 @@ public final class DrawView: View {
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
-        if let cairo = context as? CairoContext {
-            cairo.copy(cache.image(size: bounds.size, scale: cairo.deviceScale), clippedTo: rect)
-            // Finished strokes the raster does not hold yet: after a build's start, or this turn.
-            func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-                StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.liftedStrokeID && $0.bounds.intersects(rect) }, in: context)
-            }
-            drawFinished(cache.strokesNotYetIn)
-            drawFinished(cache.pending)
-        } else {
-            context.setFillColor(Self.paperColor)
-            context.fill(rect)
-            for stroke in drawing.strokes where stroke.id != liftedStrokeID && stroke.bounds.intersects(rect) {
-                StrokeRenderer.draw(stroke, in: context)
-            }
+        context.copy(cache.image(size: bounds.size, scale: context.deviceScale), clippedTo: rect)
+        // Finished strokes the raster does not hold yet: after a build's start, or this turn.
+        func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
+            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.liftedStrokeID && $0.bounds.intersects(rect) }, in: context)
         }
+        drawFinished(cache.strokesNotYetIn)
+        drawFinished(cache.pending)
         // What moves with a finger is redrawn every frame: a curve (freehand) or a circle, which
         // Cairo strokes, gets coarser edge smoothing there (about a sixth faster, not seen in
         // motion); straight lines are rows of pixels, smooth at a fraction of either's cost.
@@ -721,17 +713,11 @@ public final class DrawView: View {
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
         let live = context.omitsSketch(of: self) ? [] : strokesInProgress.values.filter { $0.bounds.intersects(rect) }
-        let scale = (context as? CairoContext)?.deviceScale ?? 1
-        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: scale) }
+        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: context.deviceScale) }
         let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(quality)
-        // Drafted lines as rows of pixels: a fraction of Cairo's cost for long lines.
-        let drafted = quality == .draft && (context as? CairoContext)?.strokePixels(live.map { line in
-            SketchLine(points: line.pair.map { [$0.0, $0.1] } ?? Array(line.points), width: line.width, color: line.color)
-        }) == true
-        if !drafted {
-            for line in live { StrokeRenderer.draw(line, in: context) }
-        }
+        // Drafted lines go in as rows of pixels: a fraction of the cost of smoothed long lines.
+        StrokeRenderer.draw(live, in: context)
         if quality == .draft, let clock { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
         if let circle = circleInProgress, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
     }

@@ -126,12 +126,10 @@ final class TitleBarView: View {
     override func draw(_ rect: Rect, in context: GraphicsContext) {
         context.setFillColor(Color(hex: 0xD0D0D0))
         context.fill(Rect(x: 0, y: bounds.height - 1, width: bounds.width, height: 1))
-        if let text = context as? TextRenderingContext {
-            let color = isActive ? Color(hex: 0x2E3436) : Color(hex: 0x919494)
-            // Centred in the space left of the buttons' mirror image, so it stays centred overall.
-            let reserved = 3 * (Self.buttonSize + 8) + 8
-            text.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),
-                                                  height: bounds.height), color: color, fontSize: 15)
-        }
+        let color = isActive ? Color(hex: 0x2E3436) : Color(hex: 0x919494)
+        // Centred in the space left of the buttons' mirror image, so it stays centred overall.
+        let reserved = 3 * (Self.buttonSize + 8) + 8
+        context.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),
+                                                 height: bounds.height), color: color, fontSize: 15)
     }
 }

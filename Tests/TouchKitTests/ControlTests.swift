@@ -257,7 +257,7 @@ struct ControlTests {
             }
         }
         #expect(points.allSatisfy { Rect(x: -0.001, y: -0.001, width: 60.002, height: 30.002).contains($0) })
-        let text = TextRecordingContext()
+        let text = RecordingContext()
         h.window.render(h.window.bounds, in: text)
         #expect(text.texts == ["Undo"])
         #expect(text.fontSizes == [15], "a title that fits keeps its size")
@@ -273,41 +273,10 @@ struct ControlTests {
         // 60 points wide, 52 of them for the title.
         let button = Button(title: "Undo", tintColor: .red, frame: Rect(x: 0, y: 0, width: 60, height: 30))
         button.fontSize = 15
-        #expect(button.titleFontSize(in: TextRecordingContext()) == 15)
+        #expect(button.titleFontSize(in: RecordingContext()) == 15)
         button.title = "Rückgäng"  // 60 points at 15
-        #expect(abs(button.titleFontSize(in: TextRecordingContext()) - 13) < 0.001)
+        #expect(abs(button.titleFontSize(in: RecordingContext()) - 13) < 0.001)
         button.title = "Wiederholen und mehr"
-        #expect(button.titleFontSize(in: TextRecordingContext()) == 15 * button.minimumScaleFactor)
-    }
-}
-
-/// Records the titles drawn and their sizes; measures text at half an em per character.
-private final class TextRecordingContext: GraphicsContext, TextRenderingContext {
-    let base = RecordingContext()
-    var texts: [String] = []
-    var fontSizes: [Double] = []
-    func saveGState() { base.saveGState() }
-    func restoreGState() { base.restoreGState() }
-    func translateBy(x: Double, y: Double) { base.translateBy(x: x, y: y) }
-    func clip(to rect: Rect) { base.clip(to: rect) }
-    func setFillColor(_ color: Color) { base.setFillColor(color) }
-    func fill(_ rect: Rect) { base.fill(rect) }
-    func setStrokeColor(_ color: Color) { base.setStrokeColor(color) }
-    func setLineWidth(_ width: Double) { base.setLineWidth(width) }
-    func setLineCap(_ cap: LineCap) { base.setLineCap(cap) }
-    func setLineJoin(_ join: LineJoin) { base.setLineJoin(join) }
-    func setAntialiasing(_ antialiasing: Antialiasing) { base.setAntialiasing(antialiasing) }
-    func move(to point: Point) { base.move(to: point) }
-    func addLine(to point: Point) { base.addLine(to: point) }
-    func strokePath() { base.strokePath() }
-    func fillPath() { base.fillPath() }
-    func addEllipse(in rect: Rect) { base.addEllipse(in: rect) }
-    func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double) {
-        texts.append(text)
-        fontSizes.append(fontSize)
-    }
-    /// Half an em per character.
-    func measureText(_ text: String, fontSize: Double) -> Size {
-        Size(width: Double(text.count) * fontSize / 2, height: fontSize)
+        #expect(button.titleFontSize(in: RecordingContext()) == 15 * button.minimumScaleFactor)
     }
 }

@@ -185,11 +185,12 @@ final class Harness {
 final class RecordingContext: GraphicsContext {
     enum Call: Equatable {
         case save, restore
-        case translate(Double, Double)
+        case translate(Double, Double), scale(Double, Double)
         case clip(Rect)
         case fillColor(Color), fill(Rect)
         case strokeColor(Color), lineWidth(Double), lineCap(LineCap), lineJoin(LineJoin), antialiasing(Antialiasing)
         case move(Point), line(Point), stroke, fillPath, ellipse(Rect)
+        case copy(Rect)
     }
 
     var calls: [Call] = []
@@ -199,6 +200,11 @@ final class RecordingContext: GraphicsContext {
     /// Every `fill(_:)` in window (device) coordinates, with the colour in effect.
     var deviceFills: [(Rect, Color)] = []
     private var fillColor = Color.black
+    /// Text drawn, and at what sizes (apart from `calls`).
+    var texts: [String] = []
+    var fontSizes: [Double] = []
+    private(set) var antialiasing = Antialiasing.smooth
+    var deviceScale: Double { 1 }
 
     func saveGState() { calls.append(.save); stack.append(offset) }
     func restoreGState() { calls.append(.restore); offset = stack.popLast() ?? .zero }
@@ -216,10 +222,23 @@ final class RecordingContext: GraphicsContext {
     func setLineWidth(_ width: Double) { calls.append(.lineWidth(width)) }
     func setLineCap(_ cap: LineCap) { calls.append(.lineCap(cap)) }
     func setLineJoin(_ join: LineJoin) { calls.append(.lineJoin(join)) }
-    func setAntialiasing(_ antialiasing: Antialiasing) { calls.append(.antialiasing(antialiasing)) }
+    func setAntialiasing(_ antialiasing: Antialiasing) {
+        calls.append(.antialiasing(antialiasing))
+        self.antialiasing = antialiasing
+    }
+    func scaleBy(x: Double, y: Double) { calls.append(.scale(x, y)) }
     func move(to point: Point) { calls.append(.move(point)) }
     func addLine(to point: Point) { calls.append(.line(point)) }
     func strokePath() { calls.append(.stroke) }
     func fillPath() { calls.append(.fillPath) }
     func addEllipse(in rect: Rect) { calls.append(.ellipse(rect)) }
+    func copy(_ bitmap: Bitmap, clippedTo rect: Rect) { calls.append(.copy(rect)) }
+    func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double) {
+        texts.append(text)
+        fontSizes.append(fontSize)
+    }
+    /// Half an em per character.
+    func measureText(_ text: String, fontSize: Double) -> Size {
+        Size(width: Double(text.count) * fontSize / 2, height: fontSize)
+    }
 }

@@ -39,14 +39,14 @@ struct SketchTests {
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
         #expect(canvas.window.sketchesChanged)
 
-        #expect(sketch.lines.allSatisfy { !$0.smooth }, "ten lines this long are drafted while they move")
+        #expect(!sketch.smooth, "ten lines this long are drafted while they move")
 
         // Once the fingers rest, the window smooths them: still a sketch, nothing marked dirty.
         canvas.clock.advance(by: 0.1)
         let rested = canvas.window.takeDirtyRegion()
         #expect(rested.isEmpty)
         #expect(canvas.window.sketchesChanged)
-        #expect(canvas.window.sketches.first?.lines.allSatisfy { $0.smooth } == true)
+        #expect(canvas.window.sketches.first?.smooth == true)
     }
 
     @Test("A1, A2: a line lifted while other fingers draw goes into the line cache at once and is restored from it by the window, black; nothing of the canvas is marked dirty, and once every finger has lifted the sketch goes on empty")
@@ -65,7 +65,7 @@ struct SketchTests {
         let sketch = try #require(canvas.window.sketches.first)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.count) rectangles for a lifted line")
         #expect(sketch.lines.count == 9)
-        #expect(sketch.restored == [SketchLine(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
+        #expect(sketch.restored == [Polyline(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
         #expect(canvas.drawView.linesAwaitingCache == 0, "the line went into the cache in the turn it was lifted")
         #expect(canvas.window.sketchesChanged)
         // Given once.
@@ -98,7 +98,7 @@ struct SketchTests {
         let dirty = canvas.window.takeDirtyRegion()
         let sketch = try #require(canvas.window.sketches.first)
         #expect(sketch.lines.count == 2)
-        #expect(sketch.lines.allSatisfy { $0.smooth })
+        #expect(sketch.smooth)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
     }
 

@@ -51,13 +51,10 @@ public final class BannerView: View {
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
-        guard let text = context as? TextRenderingContext else { return }
         let area = bounds.insetBy(dx: 12, dy: 0)
         var size = Self.fontSize
-        // Smaller type for a long message rather than cutting it off (Cairo can measure).
-        if let cairo = context as? CairoContext {
-            while size > 10, cairo.measureText(message, fontSize: size).width > area.width { size -= 1 }
-        }
-        text.drawText(message, centeredIn: area, color: Self.textColor, fontSize: size)
+        // Smaller type for a long message rather than cutting it off.
+        while size > 10, context.measureText(message, fontSize: size).width > area.width { size -= 1 }
+        context.drawText(message, centeredIn: area, color: Self.textColor, fontSize: size)
     }
 }

@@ -60,7 +60,7 @@ public enum DrawingExporter {
         context.setFillColor(.white)
         context.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
         context.saveGState()
-        if let cairo = context as? CairoContext { cairo.scaleBy(x: scale, y: scale) }
+        context.scaleBy(x: scale, y: scale)
         for stroke in strokes { StrokeRenderer.draw(stroke, in: context) }
         context.restoreGState()
     }
