@@ -14,9 +14,9 @@ public final class ImageSurface: Bitmap {
     public let height: Int
     /// Pixels per point: drawing is in points, so a scale-2 image of 100x100 points has 200x200 pixels.
     public let scale: Double
-    /// The sketch lines drawn into these pixels as rows, to erase in the next frame here
-    /// (SketchPainting.swift).
-    var sketched = SketchPixels()
+    /// The live lines drawn into these pixels as rows, to erase in the next frame here
+    /// (LiveLineLayer).
+    var heldLines = HeldLineRows()
 
     /// An image that owns its pixels, cleared to transparent: `width` x `height` pixels, each
     /// side within 1...Limit.rasterSide.

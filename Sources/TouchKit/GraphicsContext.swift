@@ -135,13 +135,13 @@ public protocol GraphicsContext: AnyObject {
     func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
     /// The size one line of `text` takes at `fontSize`, in points.
     func measureText(_ text: String, fontSize: Double) -> Size
-    /// Whether the window's painter draws `view`'s sketch (``View/sketch()``) itself in this
+    /// Whether the window's painter draws `view`'s live lines (``View/liveLines()``) itself in this
     /// context, so that the view leaves those lines out.
-    func omitsSketch(of view: View) -> Bool
+    func omitsLiveLines(of view: View) -> Bool
 }
 
 extension GraphicsContext {
-    public func omitsSketch(of view: View) -> Bool { false }
+    public func omitsLiveLines(of view: View) -> Bool { false }
 
     /// Each line as a path of its own.
     public func stroke(_ lines: [Polyline]) {

@@ -318,16 +318,16 @@ open class View: Responder {
     }
 
     /// Lines the view shows above its drawing this frame that the window draws and erases itself
-    /// (see ``Sketch``), or nil. Asked once a frame, before the frame's dirty region is taken.
-    /// A view that returns a sketch leaves those lines out of ``draw(_:in:)`` for that frame's
-    /// window buffer (``GraphicsContext/omitsSketch(of:)``), need not mark their changes dirty
-    /// (``setNeedsSketch()`` asks for the frame), and marks them dirty when it stops returning
+    /// (see ``LiveLines``), or nil. Asked once a frame, before the frame's dirty region is taken.
+    /// A view that returns them leaves those lines out of ``draw(_:in:)`` for that frame's
+    /// window buffer (``GraphicsContext/omitsLiveLines(of:)``), need not mark their changes dirty
+    /// (``setNeedsLiveLines()`` asks for the frame), and marks them dirty when it stops returning
     /// them. Default: nil.
-    open func sketch() -> Sketch? { nil }
+    open func liveLines() -> LiveLines? { nil }
 
-    /// Asks for a frame because the view's sketch changed (nothing of the view itself is dirty).
-    public func setNeedsSketch() {
-        window?.requestSketchFrame()
+    /// Asks for a frame because the view's live lines changed (nothing of the view itself is dirty).
+    public func setNeedsLiveLines() {
+        window?.requestLiveLinesFrame()
     }
 
     /// Draws the view's content. `rect` is the area to redraw, in the view's coordinates; the

@@ -386,7 +386,7 @@ public final class DrawView: View {
     private var circleInProgress: Stroke?
 
     private func cancelDrawing() {
-        if sketching { setNeedsSketch() } else { for line in strokesInProgress.values { setNeedsDisplay(line.bounds) } }
+        if windowDrawsLiveLines { setNeedsLiveLines() } else { for line in strokesInProgress.values { setNeedsDisplay(line.bounds) } }
         if let circle = circleInProgress { setNeedsDisplay(circle.bounds) }
         strokesInProgress.removeAll()
         circleTouches.removeAll()
@@ -448,8 +448,8 @@ public final class DrawView: View {
             // A pen's line is as wide as it was pressed hardest.
             if touch.type == .pencil { line.width = max(line.width, Self.penWidth(force: touch.force)) }
             strokesInProgress[ObjectIdentifier(touch)] = line
-            // Sketched lines are the window's to erase and draw (see sketch()).
-            if sketching { setNeedsSketch() } else { setNeedsDisplay(along: old, and: line) }
+            // Sketched lines are the window's to erase and draw (see liveLines()).
+            if windowDrawsLiveLines { setNeedsLiveLines() } else { setNeedsDisplay(along: old, and: line) }
         }
     }
 
@@ -463,7 +463,7 @@ public final class DrawView: View {
             let key = ObjectIdentifier(touch)
             guard var line = strokesInProgress.removeValue(forKey: key) else { continue }
             // A sketched line is erased by the window, where each buffer holds it.
-            if sketching { setNeedsSketch() } else { setNeedsDisplay(along: line) }
+            if windowDrawsLiveLines { setNeedsLiveLines() } else { setNeedsDisplay(along: line) }
             let end = touch.location(in: self)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
             line.id = drawing.makeID()
@@ -494,7 +494,7 @@ public final class DrawView: View {
                 circleInProgress = nil
             }
             guard let line = strokesInProgress.removeValue(forKey: key) else { continue }
-            if sketching { setNeedsSketch() } else { setNeedsDisplay(line.bounds) }
+            if windowDrawsLiveLines { setNeedsLiveLines() } else { setNeedsDisplay(line.bounds) }
         }
     }
 
@@ -560,12 +560,12 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
-            if liftingLine, sketching, stroke.kind == .line, cache.currentImage != nil {
+            if liftingLine, windowDrawsLiveLines, stroke.kind == .line, cache.currentImage != nil {
                 // Into the cache at once, and shown by the window copying the cache along it
-                // into each buffer (sketch()): no band repainted, none copied between buffers.
+                // into each buffer (liveLines()): no band repainted, none copied between buffers.
                 cache.drawOnTop(stroke)
-                restores.append(stroke)
-                setNeedsSketch()
+                settledLines.append(stroke)
+                setNeedsLiveLines()
                 return
             }
             cache.add(stroke)
@@ -606,7 +606,7 @@ public final class DrawView: View {
         guard let clock else { return liveQuality.reset() }
         if liveQuality.polishFired(at: clock.now) {
             // Sketched lines are smoothed by the window's next sketch.
-            if sketching { setNeedsSketch() } else { for line in strokesInProgress.values { setNeedsDisplay(along: line) } }
+            if windowDrawsLiveLines { setNeedsLiveLines() } else { for line in strokesInProgress.values { setNeedsDisplay(along: line) } }
         } else {
             liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() }
         }
@@ -642,12 +642,12 @@ public final class DrawView: View {
     }
 
     /// Whether the last frame's live lines went to the window as a sketch.
-    private var sketching = false
+    private var windowDrawsLiveLines = false
     /// The finished lines that were waiting to go into the line cache at the last sketch.
-    private var pendingAtLastSketch: Set<StrokeID> = []
-    /// Lines finished while sketching, drawn into the cache at once: the next sketch's restored
+    private var pendingAtLastLiveLines: Set<StrokeID> = []
+    /// Lines finished while windowDrawsLiveLines, drawn into the cache at once: the next sketch's restored
     /// lines, or marked dirty if there is none.
-    private var restores: [Stroke] = []
+    private var settledLines: [Stroke] = []
     /// Set while a finger's line is added: only those are restored (a paste of thousands of
     /// lines goes into the cache in one batch on the next turn, as before).
     private var liftingLine = false
@@ -658,38 +658,38 @@ public final class DrawView: View {
     /// them covers them): the window draws them as rows of pixels, their edges smoothed unless
     /// the frame drafts them (LiveLineQuality), and erases them by copying the cache back along
     /// those rows, instead of this view repainting bands along each line where it was and where
-    /// it is (TouchKit's Sketch). Fingers moving, ten or a flood, then cost the lines' own pixels.
+    /// it is (TouchKit's LiveLines). Fingers moving, ten or a flood, then cost the lines' own pixels.
     /// A line a finger lifts goes into the cache at once and is restored from it by the window.
     /// The sketch goes on, empty, once every finger has lifted: the next finger to land then
     /// needs no repaint to start one, and each buffer still erases what it holds.
-    public override func sketch() -> Sketch? {
+    public override func liveLines() -> LiveLines? {
         let pending = cache.pending.isEmpty ? [] : Set(cache.pending.map(\.id))
-        defer { pendingAtLastSketch = pending }
-        guard !strokesInProgress.isEmpty || sketching else { return nil }
+        defer { pendingAtLastLiveLines = pending }
+        guard !strokesInProgress.isEmpty || windowDrawsLiveLines else { return nil }
         let lines = strokesInProgress.values
         if lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }),
            selectedStrokeID == nil, liftedStrokeID == nil, circleInProgress == nil,
-           pending.isDisjoint(with: pendingAtLastSketch),
+           pending.isDisjoint(with: pendingAtLastLiveLines),
            let backdrop = cache.currentImage, let clock {
             let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: backdrop.scale) }
             let drafted = liveQuality.antialiasing(cost: cost, at: clock.now) == .draft
             // Lines this view drew itself (some since they last moved) are repainted without
             // them in this frame.
-            if !sketching { for line in lines { setNeedsDisplay(along: line) } }
-            sketching = true
+            if !windowDrawsLiveLines { for line in lines { setNeedsDisplay(along: line) } }
+            windowDrawsLiveLines = true
             if drafted { liveQuality.schedulePolish(on: clock) { [weak self] in self?.polishLiveLines() } }
-            defer { restores.removeAll() }
-            return Sketch(lines: lines.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) },
+            defer { settledLines.removeAll() }
+            return LiveLines(lines: lines.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) },
                           smooth: !drafted, backdrop: backdrop,
-                          restored: restores.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) })
+                          settled: settledLines.map { Polyline(points: Array($0.points), width: $0.width, color: $0.color) })
         }
-        if sketching {
+        if windowDrawsLiveLines {
             // Back to this view: the lines are drawn where they are now (where they were is
             // the window's to repaint), and so are lines finished since the last sketch.
-            sketching = false
+            windowDrawsLiveLines = false
             for line in lines { setNeedsDisplay(along: line) }
-            for line in restores { setNeedsDisplay(along: line) }
-            restores.removeAll()
+            for line in settledLines { setNeedsDisplay(along: line) }
+            settledLines.removeAll()
         }
         return nil
     }
@@ -712,7 +712,7 @@ public final class DrawView: View {
             context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
             if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
         }
-        let live = context.omitsSketch(of: self) ? [] : strokesInProgress.values.filter { $0.bounds.intersects(rect) }
+        let live = context.omitsLiveLines(of: self) ? [] : strokesInProgress.values.filter { $0.bounds.intersects(rect) }
         let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: pathLength($1.points), scale: context.deviceScale) }
         let quality = clock.map { liveQuality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(quality)

@@ -13,7 +13,6 @@ final class ToplevelWindow {
     /// The window's xdg_surface: the parent of its popups.
     let xdgSurface: XdgSurface
     private let toplevel: XdgToplevel
-    private let shm: WlShm
     let window: DecoratedWindow
     /// Server-side decorations, where the compositor offers xdg-decoration.
     private let decoration: ZxdgToplevelDecorationV1?
@@ -30,7 +29,8 @@ final class ToplevelWindow {
     private var askedSize: (width: Int, height: Int) = (0, 0)
     private(set) var size: (width: Int, height: Int) = (0, 0)
     private(set) var isConfigured = false
-    private var buffers: [ShmBuffer] = []
+    /// The buffers frames are drawn into.
+    private let pool: BufferPool
     private var frameCallback: WlCallback?
     /// Set when the window asked for a repaint; the loop draws once per batch of events.
     private(set) var wantsRedraw = false
@@ -60,48 +60,30 @@ final class ToplevelWindow {
     private(set) var framesPainted = 0
 
     static let defaultSize = (width: 1024, height: 768)
-    /// Steady drawing alternates two buffers. Weston, Sway and mutter give the replaced buffer back
-    /// as they take the next commit, so a third is rarely needed; KWin keeps every replaced buffer
-    /// until its next repaint, so input faster than its refresh holds three. Spares are made only
-    /// when the compositor holds all the others and the frame answers input (other frames wait
-    /// for a release).
-    static let maxBuffers = 4
-    /// Spares are let go after this many seconds unused, so one burst does not keep window-sized
-    /// buffers for the rest of the session.
-    static let spareBufferLifetime = 2.0
 
     /// The host's clock (seconds), for the buffers' ages.
-    var now: () -> Double = { 0 }
-    /// Sends wl_display.sync: its `done` follows every event the compositor sent while taking
-    /// our requests before it.
-    var sync: () -> WlCallback? = { nil }
-    /// A sync sent while every buffer was held, not yet answered.
-    private var releaseCheck: WlCallback?
-    /// The newest commit a sync's `done` has followed: the compositor had taken it by then, and
-    /// sent the release of the buffer it replaced, if it was going to.
-    private var commitTakenAt = -1.0
-
+    var now: () -> Double {
+        get { pool.now }
+        set { pool.now = newValue }
+    }
+    /// Sends wl_display.sync (``BufferPool/sync``).
+    var sync: () -> WlCallback? {
+        get { pool.sync }
+        set { pool.sync = newValue }
+    }
+    /// How long a spare buffer is kept unused.
+    static let spareBufferLifetime = BufferPool.spareLifetime
     /// Whether buffers beyond the two in steady use exist (the host then calls
     /// ``releaseSpareBuffers()`` once they may have aged).
-    var hasSpareBuffers: Bool { buffers.count > 2 }
-
-    /// Destroys free buffers beyond two that have not been committed for
-    /// ``spareBufferLifetime`` seconds, oldest first.
-    func releaseSpareBuffers() {
-        let cutoff = now() - Self.spareBufferLifetime
-        while buffers.count > 2,
-              let oldest = buffers.indices.filter({ !buffers[$0].isBusy && buffers[$0].lastCommitted <= cutoff })
-                  .min(by: { buffers[$0].lastCommitted < buffers[$1].lastCommitted }) {
-            buffers.remove(at: oldest)
-            logger.debug("released a spare window buffer (\(buffers.count) left)")
-        }
-    }
+    var hasSpareBuffers: Bool { pool.hasSpares }
+    /// Lets spare buffers go that have not been used for ``spareBufferLifetime``.
+    func releaseSpareBuffers() { pool.releaseSpares() }
 
     init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, decorationManager: ZxdgDecorationManagerV1?,
          window: DecoratedWindow, title: String, appID: String, logger: Logger) {
-        self.shm = shm
         self.window = window
         self.logger = logger
+        pool = BufferPool(shm: shm, logger: logger)
         self.compositor = compositor
         surface = compositor.createSurface()
         xdgSurface = wmBase.getXdgSurface(surface: surface)
@@ -146,6 +128,7 @@ final class ToplevelWindow {
             }
         }
         window.needsDisplayHandler = { [unowned self] in self.wantsRedraw = true }
+        pool.onBufferMayBeFree = { [unowned self] in self.redrawIfNeeded() }
         // The first commit carries no buffer: it asks the compositor for a configure.
         surface.commit()
     }
@@ -194,7 +177,7 @@ final class ToplevelWindow {
     }
 
     private func geometryChanged() {
-        buffers.removeAll()
+        dropBuffers()
         // At a higher scale, the size asked for may no longer fit a buffer.
         if isConfigured {
             let bounded = boundedSize(askedSize)
@@ -268,9 +251,7 @@ final class ToplevelWindow {
     private func resize(to newSize: (width: Int, height: Int)) {
         logger.debug("window size \(newSize.width)x\(newSize.height)")
         size = newSize
-        // Old buffers have the wrong size; a busy one dies when its Swift object goes (the
-        // compositor keeps what it has shown until our next commit).
-        buffers.removeAll()
+        dropBuffers()
         window.resize(to: Size(width: Double(newSize.width), height: Double(newSize.height)))
         // Every pixel is painted opaque (canvas, title bar): the compositor need not blend the
         // window or paint what lies beneath it.
@@ -278,6 +259,12 @@ final class ToplevelWindow {
         opaque.add(x: 0, y: 0, width: Int32(newSize.width), height: Int32(newSize.height))
         surface.setOpaqueRegion(region: opaque)
         opaque.destroy()
+    }
+
+    /// Old buffers have the wrong size or scale.
+    private func dropBuffers() {
+        pool.reset(pixels: geometry.pixelSize(width: size.width, height: size.height),
+                   points: Size(width: Double(size.width), height: Double(size.height)))
     }
 
     /// Paints and commits if the window changed and the compositor is ready for a new frame.
@@ -288,42 +275,38 @@ final class ToplevelWindow {
         let input = input || inputAwaitsBuffer
         guard isConfigured, wantsRedraw, frameCallback == nil || force || input else { return }
         var dirty = window.takeDirtyRegion()
-        if dirty.isEmpty, !window.sketchesChanged {
+        if dirty.isEmpty, !window.liveLinesChanged {
             guard force else {
                 wantsRedraw = false
                 return
             }
             dirty.add(fullRect)
         }
-        // A spare buffer only for a frame that answers input (or a configure): anything else can
-        // wait for the compositor to release one, and a spare is as big as the window.
-        guard let buffer = freeBuffer(answeringInput: input || force) else {
-            // Every buffer is on screen; a release will call us again. Keep the damage.
-            for rect in dirty.rects { window.setNeedsDisplay(inWindowRect: rect) }
-            if window.sketchesChanged { window.sketchFrameNotPainted() }
+        guard let buffer = pool.freeBuffer(answeringInput: input || force) else {
+            // Every buffer is on screen; a release will call us again.
+            window.frameNotPainted(dirty)
             if input {
                 // The release (Weston and Sway send it as they take our next commit, mutter once
                 // it has copied the pixels) paints this at once, not at the next frame callback.
                 inputAwaitsBuffer = true
-                logger.debug("input waits for a buffer: the compositor holds all \(buffers.count)")
+                logger.debug("input waits for a buffer: the compositor holds all \(pool.count)")
             }
             return
         }
         inputAwaitsBuffer = false
         wantsRedraw = false
-        let geometry = self.geometry
-        // The buffer shown last holds every earlier change: what this one lacks is copied from it.
-        let newest = buffers.filter { $0 !== buffer && $0.lastCommitted > 0 && $0.stale.isEmpty }
-            .max { $0.lastCommitted < $1.lastCommitted }
-        if window.sketchesChanged, window.sketches.isEmpty != !sketching {
-            sketching = !window.sketches.isEmpty
-            logger.debug("live lines \(sketching ? "sketched by the window, as rows of pixels" : "drawn by their view again")")
-        }
-        let painted = window.update(buffer.image, stale: buffer.stale, dirty: dirty, copyingFrom: newest?.image,
-                                    others: buffers.map(\.image), scale: geometry.scale)
-        buffer.stale.removeAll()
-        for other in buffers where other !== buffer { other.stale.add(dirty) }
+        logLiveLines()
+        let damage = window.update(buffer.image, stale: buffer.stale, dirty: dirty, copyingFrom: pool.newest(besides: buffer)?.image,
+                                   others: pool.images, scale: geometry.scale)
+        pool.committing(buffer, dirty: dirty)
+        commit(buffer, damage: damage)
+        pool.makeSecondAhead()
+    }
 
+    /// Attaches `buffer`, reports `damage` (buffer pixels), asks for a frame callback if none is
+    /// pending, and commits.
+    private func commit(_ buffer: ShmBuffer, damage: [Rect]) {
+        let geometry = self.geometry
         // Fractional: the buffer stays at scale 1 and the viewport shows it at the logical size.
         let bufferScale: Int32 = geometry.isFractional ? 1 : scale
         if surface.version >= 3, bufferScaleSent != bufferScale {
@@ -335,9 +318,9 @@ final class ToplevelWindow {
             viewportSize = size
         }
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
-        // damage_buffer is in buffer pixels: the boxes the frame's change was painted through (not
-        // what was copied), a few, so neither the messages nor the compositor's work grow with it.
-        for rect in painted {
+        // The boxes the frame's change was painted through (not what was copied), a few, so
+        // neither the messages nor the compositor's work grow with it.
+        for rect in damage {
             surface.damageBuffer(x: Int32(rect.minX), y: Int32(rect.minY), width: Int32(rect.width), height: Int32(rect.height))
         }
         if frameCallback == nil {
@@ -350,21 +333,20 @@ final class ToplevelWindow {
             }
             frameCallback = callback
         }
-        buffer.isBusy = true
-        buffer.lastCommitted = now()
         latencyReporter?.willCommit(surface)
         surface.commit()
         framesPainted += 1
-        // The second buffer is made now, before any touch waits for it. Made by the first frame
-        // with input, its copy of the first (a window's worth of new shared memory, each page
-        // faulted in as it is written) took about 8 ms of that frame at 1920x1080.
-        if buffers.count == 1, makeBuffer() != nil {
-            logger.debug("a second window buffer, made ahead of input")
-        }
     }
 
-    /// Whether the last frame had sketches (for the log).
-    private var sketching = false
+    /// Logs when live lines go from their view to the window's painter and back.
+    private func logLiveLines() {
+        guard window.liveLinesChanged, window.liveLines.isEmpty == liveLinesDrawnByWindow else { return }
+        liveLinesDrawnByWindow = !window.liveLines.isEmpty
+        logger.debug("live lines \(liveLinesDrawnByWindow ? "drawn by the window, as rows of pixels" : "drawn by their view again")")
+    }
+
+    /// Whether the last frame had live lines the window drew (for the log).
+    private var liveLinesDrawnByWindow = false
 
     /// Logs input-to-commit and input-to-presentation per frame (`--latency`).
     var latencyReporter: LatencyReporter?
@@ -374,73 +356,4 @@ final class ToplevelWindow {
     private var bufferScaleSent: Int32 = 1
 
     private var fullRect: Rect { Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)) }
-
-    private func freeBuffer(answeringInput: Bool) -> ShmBuffer? {
-        // The free buffer shown most recently lacks the least: under a compositor that lets go
-        // of a buffer once it has copied it (mutter), that is the one just shown, which needs
-        // nothing copied; Weston keeps the shown one until the next commit.
-        if let free = buffers.filter({ !$0.isBusy }).max(by: { $0.lastCommitted < $1.lastCommitted }) { return free }
-        let newestCommit = buffers.map(\.lastCommitted).max() ?? 0
-        switch Self.whenEveryBufferIsHeld(count: buffers.count, answeringInput: answeringInput,
-                                          compositorTookNewestCommit: commitTakenAt >= newestCommit) {
-        case .waitForRelease:
-            return nil
-        case .askCompositor:
-            // Weston, Sway and mutter send the release of the buffer our last commit replaced as
-            // they take that commit (a busy one takes it late, but could not have shown a newer
-            // one sooner): waiting costs a round trip, where a spare costs its frame about 7 ms of
-            // page faults at 1920x1080. KWin keeps replaced buffers until its next repaint; its
-            // answer comes with none released, and the spare made then stays while input does.
-            guard releaseCheck == nil, let callback = sync() else { return nil }
-            releaseCheck = callback
-            callback.onEvent = { [unowned self] event in
-                guard case .done = event else { return }
-                self.releaseCheck = nil
-                self.commitTakenAt = newestCommit
-                self.redrawIfNeeded()
-            }
-            return nil
-        case .makeBuffer:
-            let buffer = makeBuffer()
-            if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
-            return buffer
-        }
-    }
-
-    /// What a frame does when the compositor holds every buffer.
-    enum HeldBufferChoice: Equatable {
-        /// Make one: the second of the steady pair, or a spare.
-        case makeBuffer
-        /// Ask whether the compositor has taken our newest commit (wl_display.sync), and wait for
-        /// the answer or a release.
-        case askCompositor
-        /// Wait for a release, however long (frames without input, or no more spares).
-        case waitForRelease
-    }
-
-    /// Decides for a frame that finds all `count` buffers held; `compositorTookNewestCommit`: a
-    /// sync sent after our newest commit has been answered.
-    static func whenEveryBufferIsHeld(count: Int, answeringInput: Bool, compositorTookNewestCommit: Bool) -> HeldBufferChoice {
-        if count < 2 { return .makeBuffer }
-        guard answeringInput, count < maxBuffers else { return .waitForRelease }
-        return compositorTookNewestCommit ? .makeBuffer : .askCompositor
-    }
-
-    /// A new buffer, a copy of the newest.
-    private func makeBuffer() -> ShmBuffer? {
-        do {
-            let pixels = geometry.pixelSize(width: size.width, height: size.height)
-            let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height,
-                                       logicalSize: Size(width: Double(size.width), height: Double(size.height)))
-            buffer.onRelease = { [unowned self] in
-                if self.wantsRedraw { self.redrawIfNeeded() }
-            }
-            if let newest = buffers.max(by: { $0.lastCommitted < $1.lastCommitted }) { buffer.copy(from: newest) }
-            buffers.append(buffer)
-            return buffer
-        } catch {
-            logger.error("cannot allocate a window buffer: \(error)")
-            return nil
-        }
-    }
 }

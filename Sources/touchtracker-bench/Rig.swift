@@ -146,7 +146,7 @@ final class Rig {
     /// with the next frame that does.
     func paint() {
         let dirty = window.takeDirtyRegion()
-        guard !dirty.isEmpty || window.sketchesChanged else { return }
+        guard !dirty.isEmpty || window.liveLinesChanged else { return }
         let newest = shown.map { buffers[$0] }
         let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, others: buffers, scale: 1)
         pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }

@@ -20,19 +20,19 @@ struct RenderingTests {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
         var requests = 0
         window.needsDisplayHandler = { requests += 1 }
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         let view = View(frame: Rect(x: 50, y: 20, width: 40, height: 40))
         window.addSubview(view)
         #expect(requests == 1)
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         view.setNeedsDisplay(Rect(x: 0, y: 0, width: 10, height: 10))
         view.setNeedsDisplay(Rect(x: 30, y: 30, width: 10.5, height: 10))
         #expect(requests == 2)
-        #expect(window.takeDirtyRect() == Rect(x: 50, y: 20, width: 41, height: 40))
-        #expect(window.takeDirtyRect() == nil, "taking clears")
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 50, y: 20, width: 41, height: 40))
+        #expect(window.takeDirtyRegion().bounds == nil, "taking clears")
         view.setNeedsDisplay(Rect(x: 140, y: 0, width: 100, height: 10))  // partly outside
         #expect(requests == 3)
-        #expect(window.takeDirtyRect() == Rect(x: 190, y: 20, width: 10, height: 10))
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 190, y: 20, width: 10, height: 10))
     }
 
     @Test("Moving a view dirties its old and new areas; views outside a window mark nothing")
@@ -41,9 +41,9 @@ struct RenderingTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         view.setNeedsDisplay()
         window.addSubview(view)
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         view.frame.origin = Point(x: 100, y: 50)
-        #expect(window.takeDirtyRect() == Rect(x: 0, y: 0, width: 110, height: 60))
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 110, height: 60))
     }
 
     @Test("render draws background, then each visible view translated and clipped, back to front")
@@ -130,13 +130,13 @@ struct RenderingTests {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
         let controller = ViewController()
         window.rootViewController = controller
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         var requests = 0
         window.needsDisplayHandler = { requests += 1 }
         window.resize(to: Size(width: 640, height: 480))
         #expect(controller.view.frame == Rect(x: 0, y: 0, width: 640, height: 480))
         #expect(requests == 1)
-        #expect(window.takeDirtyRect() == Rect(x: 0, y: 0, width: 640, height: 480))
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 640, height: 480))
     }
 
     @Test("Layout: setNeedsLayout runs layoutSubviews once before the dirty rect is taken")
@@ -148,12 +148,12 @@ struct RenderingTests {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
         let v = Counting(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         window.addSubview(v)
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         #expect(v.layouts == 1)
         v.setNeedsLayout()
         v.setNeedsLayout()
         #expect(window.needsDisplay)
-        _ = window.takeDirtyRect()
+        _ = window.takeDirtyRegion().bounds
         #expect(v.layouts == 2)
     }
 }

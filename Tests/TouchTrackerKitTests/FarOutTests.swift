@@ -113,11 +113,11 @@ struct FarOutTests {
     func fingersPastTheLimit() {
         let canvas = Canvas()
         canvas.window.layoutIfNeeded()
-        let buffers = SketchTests.Buffers(canvas, scale: 2)
+        let buffers = LiveLineTests.Buffers(canvas, scale: 2)
         // The compositor's input is clamped on its way in; past that, what the window shows is
         // not compared with Cairo's (which draws nothing that far out), only that it is shown.
         _ = buffers.frame("the first frame")
-        SketchTests.landTen(canvas)
+        LiveLineTests.landTen(canvas)
         _ = buffers.frame("ten fingers")
         canvas.move(0, 200, 1e300)
         canvas.move(1, -1e300, 150)

@@ -94,8 +94,8 @@ struct ResizeBorderTests {
 struct HeldBufferTests {
     @Test("A frame answering input asks whether the compositor has taken the last commit before it makes a spare; other frames wait for a release")
     func heldBuffers() {
-        func choice(_ count: Int, input: Bool, taken: Bool) -> ToplevelWindow.HeldBufferChoice {
-            ToplevelWindow.whenEveryBufferIsHeld(count: count, answeringInput: input, compositorTookNewestCommit: taken)
+        func choice(_ count: Int, input: Bool, taken: Bool) -> BufferPool.HeldBufferChoice {
+            BufferPool.whenEveryBufferIsHeld(count: count, answeringInput: input, compositorTookNewestCommit: taken)
         }
         // The second buffer of the steady pair is made whatever the frame.
         #expect(choice(1, input: false, taken: false) == .makeBuffer)
@@ -107,6 +107,6 @@ struct HeldBufferTests {
         #expect(choice(3, input: true, taken: true) == .makeBuffer)
         // No spare for a frame without input, nor beyond the most buffers.
         #expect(choice(2, input: false, taken: true) == .waitForRelease)
-        #expect(choice(ToplevelWindow.maxBuffers, input: true, taken: true) == .waitForRelease)
+        #expect(choice(BufferPool.maxBuffers, input: true, taken: true) == .waitForRelease)
     }
 }

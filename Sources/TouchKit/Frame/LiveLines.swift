@@ -1,15 +1,15 @@
-// Lines a view shows above its own drawing that change every frame: lines under fingers flying
-// across the canvas. Marked dirty, each frame would repaint a band along every such line, twice
-// (where it was and where it is), then copy the same again into the other buffer. Handed to the
-// window as a sketch, they are drawn by the window's painter straight into its buffer as rows of
-// pixels, and erased along those rows by copying back the view's backdrop, a picture of what the
-// view shows beneath them: the work follows the lines' own pixels, and no region is built for
-// them. Much as a CAShapeLayer is composited by the render server and not drawn by its view.
+// Live lines: lines a view shows above its own drawing that change every frame, the lines under
+// fingers flying across the canvas. Marked dirty, each frame would repaint a band along every such
+// line, twice (where it was and where it is), then copy the same again into the other buffer.
+// Handed to the window instead, they are drawn by the window's painter straight into its buffer as
+// rows of pixels, and erased along those rows by copying back the view's backdrop, a picture of
+// what the view shows beneath them: the work follows the lines' own pixels, and no region is built
+// for them. Much as a CAShapeLayer is composited by the render server and not drawn by its view.
 
-/// What a view hands the window for one frame (``View/sketch()``).
-public struct Sketch {
-    /// In the view's coordinates. The painter draws opaque ones as rows of pixels; a sketch with
-    /// others is painted through the view.
+/// What a view hands the window for one frame (``View/liveLines()``).
+public struct LiveLines {
+    /// In the view's coordinates. The painter draws opaque ones as rows of pixels; live lines
+    /// with others are painted through the view.
     public var lines: [Polyline]
     /// Edges smoothed (each edge pixel blended by how much of it the line covers), for straight
     /// lines (at most two points each); otherwise every pixel whose centre a line covers is filled.
@@ -21,25 +21,25 @@ public struct Sketch {
     /// cache): the window copies the backdrop along them into this frame's buffer and into each
     /// other buffer before it is shown again, so they show without the view repainting a band
     /// along each. In the view's coordinates; given once.
-    public var restored: [Polyline]
+    public var settled: [Polyline]
 
-    public init(lines: [Polyline], smooth: Bool, backdrop: Bitmap, restored: [Polyline] = []) {
+    public init(lines: [Polyline], smooth: Bool, backdrop: Bitmap, settled: [Polyline] = []) {
         self.lines = lines
         self.smooth = smooth
         self.backdrop = backdrop
-        self.restored = restored
+        self.settled = settled
     }
 }
 
-/// A view's sketch for one frame, placed in the window.
-public struct WindowSketch {
+/// A view's live lines for one frame, placed in the window.
+public struct PlacedLiveLines {
     public let view: ObjectIdentifier
     /// In window points.
     public let lines: [Polyline]
-    /// ``Sketch/smooth``.
+    /// ``LiveLines/smooth``.
     public let smooth: Bool
-    /// In window points (``Sketch/restored``).
-    public let restored: [Polyline]
+    /// In window points (``LiveLines/settled``).
+    public let settled: [Polyline]
     public let backdrop: Bitmap
     /// Where the backdrop's pixel (0, 0) lies, in window points.
     public let backdropOrigin: Point
@@ -52,27 +52,28 @@ public struct WindowSketch {
 }
 
 extension Window {
-    /// Every visible view's sketch (``View/sketch()``), back to front, in window points. Asked
-    /// for as the frame's dirty region is taken, so that a view that stops sketching can mark
-    /// its lines dirty for the same frame.
-    func collectSketches() -> [WindowSketch] {
-        var sketches: [WindowSketch] = []
-        collectSketches(from: self, visible: bounds, origin: .zero, into: &sketches)
-        // Restores of a frame not painted, for views that no longer sketch: repainted instead.
-        for line in unpaintedRestores.values.joined() {
+    /// Every visible view's live lines (``View/liveLines()``), back to front, in window points.
+    /// Asked for as the frame's dirty region is taken, so that a view that stops handing them
+    /// over can mark its lines dirty for the same frame.
+    func collectLiveLines() -> [PlacedLiveLines] {
+        var placed: [PlacedLiveLines] = []
+        collectLiveLines(from: self, visible: bounds, origin: .zero, into: &placed)
+        // Settled lines of a frame not painted, for views that no longer hand over live lines:
+        // repainted instead.
+        for line in pending.unpaintedSettled.values.joined() {
             let xs = line.points.map(\.x), ys = line.points.map(\.y)
             let r = line.width / 2 + 1
             guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
             setNeedsDisplay(inWindowRect: Rect(x: x0 - r, y: y0 - r, width: x1 - x0 + 2 * r, height: y1 - y0 + 2 * r))
         }
-        unpaintedRestores.removeAll()
-        return sketches
+        pending.unpaintedSettled.removeAll()
+        return placed
     }
 
     /// `visible`: the part of `view` not cut off by its ancestors, in window points; `origin`:
     /// where its bounds' origin lies in the window.
-    private func collectSketches(from view: View, visible: Rect, origin: Point, into sketches: inout [WindowSketch]) {
-        if let sketch = view.sketch() {
+    private func collectLiveLines(from view: View, visible: Rect, origin: Point, into found: inout [PlacedLiveLines]) {
+        if let lines = view.liveLines() {
             let (clip, covered) = Self.uncovered(visible, by: view)
             func placed(_ lines: [Polyline]) -> [Polyline] {
                 origin == .zero ? lines : lines.map { line in
@@ -82,10 +83,10 @@ extension Window {
                 }
             }
             let key = ObjectIdentifier(view)
-            sketches.append(WindowSketch(
-                view: key, lines: placed(sketch.lines), smooth: sketch.smooth,
-                restored: (unpaintedRestores.removeValue(forKey: key) ?? []) + placed(sketch.restored),
-                backdrop: sketch.backdrop, backdropOrigin: origin,
+            found.append(PlacedLiveLines(
+                view: key, lines: placed(lines.lines), smooth: lines.smooth,
+                settled: (pending.unpaintedSettled.removeValue(forKey: key) ?? []) + placed(lines.settled),
+                backdrop: lines.backdrop, backdropOrigin: origin,
                 clip: clip, drawable: covered))
         }
         for sub in view.subviews where !sub.isHidden && sub.alpha >= 0.01 {
@@ -93,7 +94,7 @@ extension Window {
             let shown = frame.intersection(visible)
             guard !shown.isEmpty else { continue }
             let subOrigin = Point(x: frame.minX - sub.bounds.origin.x, y: frame.minY - sub.bounds.origin.y)
-            collectSketches(from: sub, visible: shown, origin: subOrigin, into: &sketches)
+            collectLiveLines(from: sub, visible: shown, origin: subOrigin, into: &found)
         }
     }
 

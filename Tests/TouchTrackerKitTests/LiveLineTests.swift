@@ -1,4 +1,4 @@
-// Live lines handed to the window as a sketch (TouchKit's Sketch, Graphics' SketchPainting):
+// Live lines handed to the window as a sketch (TouchKit's LiveLines, Graphics' SketchPainting):
 // drawn into the window's buffers as rows of pixels and erased along those rows from the line
 // cache, each buffer remembering what it holds. Whatever happens between frames, every buffer
 // must show what a full repaint shows, and the damage must cover every pixel that changed.
@@ -8,7 +8,7 @@ import TouchKit
 import TouchTrackerKit
 
 @Suite("Sketched live lines")
-struct SketchTests {
+struct LiveLineTests {
     /// Lines from the top of the canvas to its bottom: ten cost well over the smoothing budget,
     /// so while they move they are drafted.
     static func landTen(_ canvas: Canvas) {
@@ -29,15 +29,15 @@ struct SketchTests {
         for i in 0..<10 { canvas.move(Int32(i), 380 - Double(i) * 36, 220) }
         canvas.frame()
         let dirty = canvas.window.takeDirtyRegion()
-        let sketch = try #require(canvas.window.sketches.first)
-        #expect(canvas.window.sketches.count == 1)
+        let sketch = try #require(canvas.window.liveLines.first)
+        #expect(canvas.window.liveLines.count == 1)
         #expect(sketch.lines.count == 10)
         #expect(sketch.lines.allSatisfy { $0.color == DrawView.inProgressColor })
         #expect(sketch.lines.contains { $0.points == [Point(x: 20, y: 12), Point(x: 380, y: 220)] })
         // Clipped to the canvas, above the toolbar.
         #expect(sketch.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
-        #expect(canvas.window.sketchesChanged)
+        #expect(canvas.window.liveLinesChanged)
 
         #expect(!sketch.smooth, "ten lines this long are drafted while they move")
 
@@ -45,8 +45,8 @@ struct SketchTests {
         canvas.clock.advance(by: 0.1)
         let rested = canvas.window.takeDirtyRegion()
         #expect(rested.isEmpty)
-        #expect(canvas.window.sketchesChanged)
-        #expect(canvas.window.sketches.first?.smooth == true)
+        #expect(canvas.window.liveLinesChanged)
+        #expect(canvas.window.liveLines.first?.smooth == true)
     }
 
     @Test("A1, A2: a line lifted while other fingers draw goes into the line cache at once and is restored from it by the window, black; nothing of the canvas is marked dirty, and once every finger has lifted the sketch goes on empty")
@@ -62,23 +62,23 @@ struct SketchTests {
         // (The toolbar's Undo is enabled.)
         let canvasFrame = canvas.drawView.convert(canvas.drawView.bounds, to: nil)
         let dirty = canvas.window.takeDirtyRegion().rects.filter { $0.intersects(canvasFrame) }
-        let sketch = try #require(canvas.window.sketches.first)
+        let sketch = try #require(canvas.window.liveLines.first)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.count) rectangles for a lifted line")
         #expect(sketch.lines.count == 9)
-        #expect(sketch.restored == [Polyline(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
+        #expect(sketch.settled == [Polyline(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
         #expect(canvas.drawView.linesAwaitingCache == 0, "the line went into the cache in the turn it was lifted")
-        #expect(canvas.window.sketchesChanged)
+        #expect(canvas.window.liveLinesChanged)
         // Given once.
         canvas.move(0, 300, 200)
         canvas.frame()
         _ = canvas.window.takeDirtyRegion()
-        #expect(canvas.window.sketches.first?.restored == [])
+        #expect(canvas.window.liveLines.first?.settled == [])
 
         for i in 0..<10 where i != 3 { canvas.up(Int32(i)) }
         canvas.frame()
         #expect(!canvas.window.takeDirtyRegion().rects.contains { $0.intersects(canvasFrame) })
-        #expect(canvas.window.sketches.first?.lines == [])
-        #expect(canvas.window.sketches.first?.restored.count == 9)
+        #expect(canvas.window.liveLines.first?.lines == [])
+        #expect(canvas.window.liveLines.first?.settled.count == 9)
     }
 
     @Test("A1: a few short live lines, under the drafting budget, are sketched with smoothed edges")
@@ -96,7 +96,7 @@ struct SketchTests {
         canvas.move(1, 180, 110)
         canvas.frame()
         let dirty = canvas.window.takeDirtyRegion()
-        let sketch = try #require(canvas.window.sketches.first)
+        let sketch = try #require(canvas.window.liveLines.first)
         #expect(sketch.lines.count == 2)
         #expect(sketch.smooth)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
@@ -134,17 +134,15 @@ struct SketchTests {
         }
 
         /// Takes a frame and leaves it unpainted, as the host does when the compositor holds every
-        /// buffer: its damage is marked again, and its sketches taken again next time.
+        /// buffer: its damage is marked again, and its live lines taken again next time.
         func skipFrame() {
-            let dirty = canvas.window.takeDirtyRegion()
-            for rect in dirty.rects { canvas.window.setNeedsDisplay(inWindowRect: rect) }
-            if canvas.window.sketchesChanged { canvas.window.sketchFrameNotPainted() }
+            canvas.window.frameNotPainted(canvas.window.takeDirtyRegion())
         }
 
         /// Paints a frame into the next buffer; returns an error message or nil.
         func frame(_ label: String) -> String? {
             let dirty = canvas.window.takeDirtyRegion()
-            guard !dirty.isEmpty || canvas.window.sketchesChanged else { return nil }
+            guard !dirty.isEmpty || canvas.window.liveLinesChanged else { return nil }
             let image = images[next]
             let damage = canvas.window.update(image, stale: stale[next], dirty: dirty,
                                               copyingFrom: shown.map { images[$0] }, others: images, scale: scale)

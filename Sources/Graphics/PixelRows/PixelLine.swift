@@ -1,0 +1,118 @@
+// A line as rows of pixels: which pixels it covers in each row, and how its edge pixels blend.
+// Live lines and the finished straight lines of the line cache are drawn this way.
+import TouchKit
+
+/// A round-capped, round-joined opaque polyline in an image's pixels, drawn as rows of pixels:
+/// live lines, and lines stroked through ``CairoContext/strokePixels(_:smooth:)``.
+struct PixelLine {
+    var points: [(x: Double, y: Double)]
+    var radius: Double
+    var pixel: UInt32
+    /// Edges smoothed (a straight line only: at most two points).
+    var smooth: Bool
+
+    /// One line's pixels in an image, cut to the clip.
+    struct Runs {
+        /// Every pixel the line touches: what it fills or blends, and what is erased next time.
+        var covered: [PixelSpan] = []
+        /// A smooth line's whole pixels per row, from `innerTop` on (x1 <= x0: none), not cut.
+        var inner: [(x0: Int32, x1: Int32)] = []
+        var innerTop = 0
+    }
+
+    /// The line's runs of pixels inside `limit`, cut to `clip`. A smooth line touches the pixels
+    /// whose centres lie within half a pixel more than its half width, and covers whole those
+    /// within half a pixel less (its coverage of a pixel is taken as r + 0.5 - d, clamped, d the
+    /// distance of the pixel's centre from the segment: a one-pixel box filter of its edge).
+    func runs(limit: PixelBox, clip: RowBoxes) -> Runs {
+        var runs = Runs()
+        let outer = smooth ? radius + 0.5 : radius
+        // A row each, about, for a straight line (more where it is flat: a span per row anyway),
+        // counted within `limit`: a line reaching far beyond the image covers only its rows.
+        let ys = points.map(\.y)
+        let top = max((ys.min() ?? 0) - outer, Double(limit.y0)), bottom = min((ys.max() ?? 0) + outer, Double(limit.y1))
+        let rows = top <= bottom ? Int((bottom - top).rounded(.up)) + 2 : 0
+        let most = rows * max(points.count - 1, 1)
+        if clip.boxes.count <= 1 {
+            // At most a run per row per segment: written straight into an array of that size
+            // (appending checked the array's room and ownership per row).
+            let inClip = clip.boxes.first.map { min(rows, $0.y1 - $0.y0) } ?? 0
+            runs.covered = [PixelSpan](unsafeUninitializedCapacity: inClip * max(points.count - 1, 1)) { buffer, count in
+                StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
+                    clip.cut(span) { x0, x1 in
+                        assert(count < buffer.count, "more runs than rows")
+                        guard count < buffer.count else { return }
+                        (buffer.baseAddress! + count).initialize(to: PixelSpan(y: span.y, x0: x0, x1: x1))
+                        count += 1
+                    }
+                }
+            }
+        } else {
+            runs.covered.reserveCapacity(most)
+            StrokeSpans.forEach(points, radius: outer, limit: limit) { span in
+                clip.cut(span) { runs.covered.append(PixelSpan(y: span.y, x0: $0, x1: $1)) }
+            }
+        }
+        guard smooth else { return runs }
+        runs.inner.reserveCapacity(rows)
+        var first = true
+        StrokeSpans.forEach(points, radius: radius - 0.5, limit: limit) { span in
+            if first { runs.innerTop = span.y; first = false }
+            while runs.innerTop + runs.inner.count < span.y { runs.inner.append((0, 0)) }
+            runs.inner.append((Int32(span.x0), Int32(span.x1)))
+        }
+        return runs
+    }
+
+    /// Draws `runs` (this line's) into ARGB32 pixels: whole pixels filled, a smooth line's edge
+    /// pixels blended over what is there by its coverage.
+    func fill(_ runs: Runs, into data: UnsafeMutablePointer<UInt8>, stride: Int) {
+        guard smooth else {
+            for run in runs.covered {
+                UnsafeMutableRawPointer(data + (run.y * stride + run.x0 * 4))
+                    .assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: run.x1 - run.x0)
+            }
+            return
+        }
+        let p = points[0], q = points.count > 1 ? points[1] : points[0]
+        let dx = q.x - p.x, dy = q.y - p.y
+        let lengthSquared = dx * dx + dy * dy
+        let inverse = lengthSquared > 0 ? 1 / lengthSquared : 0
+        let edge = radius + 0.5
+        let pixel = self.pixel
+        for run in runs.covered {
+            let row = UnsafeMutableRawPointer(data + run.y * stride).assumingMemoryBound(to: UInt32.self)
+            let i = run.y - runs.innerTop
+            let (i0, i1) = i >= 0 && i < runs.inner.count ? (Int(runs.inner[i].x0), Int(runs.inner[i].x1)) : (0, 0)
+            let s0 = max(run.x0, i0), s1 = min(run.x1, i1)
+            if s0 < s1 { (row + s0).update(repeating: pixel, count: s1 - s0) }
+            let cy = Double(run.y) + 0.5 - p.y
+            func blend(_ x: Int) {
+                let cx = Double(x) + 0.5 - p.x
+                let t = min(1, max(0, (cx * dx + cy * dy) * inverse))
+                let ex = cx - t * dx, ey = cy - t * dy
+                let coverage = edge - (ex * ex + ey * ey).squareRoot()
+                guard coverage > 0 else { return }
+                guard coverage < 1 else { return row[x] = pixel }
+                row[x] = Self.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
+            }
+            if s0 < s1 {
+                for x in run.x0..<s0 { blend(x) }
+                for x in s1..<run.x1 { blend(x) }
+            } else {
+                for x in run.x0..<run.x1 { blend(x) }
+            }
+        }
+    }
+
+    /// `source` over `destination` (premultiplied ARGB) at `coverage` in 0...256.
+    @inline(__always)
+    static func blend(_ source: UInt32, over destination: UInt32, coverage a: UInt32) -> UInt32 {
+        let b = 256 - a
+        let redBlue = ((source & 0xFF00FF) &* a &+ (destination & 0xFF00FF) &* b) >> 8 & 0xFF00FF
+        let alphaGreen = (((source >> 8) & 0xFF00FF) &* a &+ ((destination >> 8) & 0xFF00FF) &* b) & 0xFF00FF00
+        return redBlue | alphaGreen
+    }
+
+}
+

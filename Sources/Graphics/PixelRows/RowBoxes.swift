@@ -1,0 +1,66 @@
+// A clip as boxes of whole pixels, indexed by row, so a line's rows are cut to it cheaply.
+
+/// Boxes with, for each pixel row, the range of those that cover it: a frame's clip has up to
+/// about a hundred boxes, and a row meets a few.
+struct RowBoxes {
+    /// Sorted by their top row.
+    let boxes: [PixelBox]
+    /// Per row: the first box that may cover it and the end of those that may (all before
+    /// `end` start at or above the row; those that end above it are skipped as they come).
+    private let start: [Int32]
+    private let end: [Int32]
+    /// The one box, when there is one (a whole image, a view, a tile): no index, and a row is
+    /// cut by two comparisons (asking an array for its only box, per row, cost a few percent of
+    /// a frame of long live lines).
+    private let single: PixelBox?
+
+    init(_ boxes: [PixelBox], height: Int) {
+        single = boxes.count == 1 ? boxes[0] : nil
+        guard boxes.count > 1 else {
+            self.boxes = boxes
+            start = []
+            end = []
+            return
+        }
+        let sorted = boxes.sorted { ($0.y0, $0.x0) < ($1.y0, $1.x0) }
+        self.boxes = sorted
+        var start = [Int32](repeating: 0, count: max(height, 0) + 1)
+        var end = [Int32](repeating: 0, count: max(height, 0) + 1)
+        // Per row, the boxes covering it are a contiguous run only for banded clips (pixman's);
+        // in general take from the first box still open to the last that has begun.
+        var first = 0, begun = 0
+        for y in 0...max(height, 0) {
+            while begun < sorted.count, sorted[begun].y0 <= y { begun += 1 }
+            while first < begun, sorted[first].y1 <= y, first < sorted.count { first += 1 }
+            start[y] = Int32(first)
+            end[y] = Int32(max(first, begun))
+        }
+        self.start = start
+        self.end = end
+    }
+
+    /// Cuts `span` to the boxes; calls `body` with each piece.
+    @inline(__always)
+    func cut(_ span: PixelSpan, _ body: (Int, Int) -> Void) {
+        if let box = single {
+            guard span.y >= box.y0, span.y < box.y1 else { return }
+            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
+            if x0 < x1 { body(x0, x1) }
+            return
+        }
+        for i in band(span.y) {
+            let box = boxes[i]
+            guard span.y >= box.y0, span.y < box.y1 else { continue }
+            let x0 = max(span.x0, box.x0), x1 = min(span.x1, box.x1)
+            if x0 < x1 { body(x0, x1) }
+        }
+    }
+
+    /// The boxes that may cover row `y` (check each box's rows).
+    @inline(__always)
+    func band(_ y: Int) -> Range<Int> {
+        if let box = single { return y >= box.y0 && y < box.y1 ? 0..<1 : 0..<0 }
+        guard y >= 0, y < start.count else { return 0..<0 }
+        return Int(start[y])..<Int(end[y])
+    }
+}

@@ -1,0 +1,168 @@
+// The window's wl_shm buffers: which one a frame draws into, which one it copies from, when a spare
+// is made and when it goes. A buffer the compositor holds is never drawn into; each buffer knows
+// what it lacks (its stale region), so a reused one copies that from the buffer shown last instead
+// of repainting it. docs/frame.md, "Buffers", says why each rule is as it is.
+import Graphics
+import Logging
+import TouchKit
+import Wayland
+
+final class BufferPool {
+    private let shm: WlShm
+    private let logger: Logger
+    private var buffers: [ShmBuffer] = []
+
+    /// Steady drawing alternates two buffers. Weston, Sway and mutter give the replaced buffer back
+    /// as they take the next commit, so a third is rarely needed; KWin keeps every replaced buffer
+    /// until its next repaint, so input faster than its refresh holds three.
+    static let maxBuffers = 4
+    /// Spares go after this many seconds unused, so one burst does not keep window-sized buffers
+    /// for the rest of the session.
+    static let spareLifetime = 2.0
+
+    /// The host's clock (seconds), for the buffers' ages.
+    var now: () -> Double = { 0 }
+    /// Sends wl_display.sync: its `done` follows every event the compositor sent while taking
+    /// our requests before it.
+    var sync: () -> WlCallback? = { nil }
+    /// A buffer came back, or the compositor answered a sync: a frame that found every buffer
+    /// held may be painted now.
+    var onBufferMayBeFree: () -> Void = {}
+
+    /// A sync sent while every buffer was held, not yet answered.
+    private var releaseCheck: WlCallback?
+    /// The newest commit a sync's `done` has followed: the compositor had taken it by then, and
+    /// sent the release of the buffer it replaced, if it was going to.
+    private var commitTakenAt = -1.0
+
+    /// Buffers are made this size; a new size or scale drops every buffer (``reset(pixels:points:)``).
+    private var pixels = (width: 1, height: 1)
+    private var points = Size(width: 1, height: 1)
+
+    init(shm: WlShm, logger: Logger) {
+        self.shm = shm
+        self.logger = logger
+    }
+
+    /// How many buffers exist.
+    var count: Int { buffers.count }
+    /// Every buffer's image: a frame's settled lines are left for the others to copy.
+    var images: [ImageSurface] { buffers.map(\.image) }
+    /// Whether buffers beyond the two in steady use exist (the host then calls
+    /// ``releaseSpares()`` once they may have aged).
+    var hasSpares: Bool { buffers.count > 2 }
+
+    /// Drops every buffer: the window's size or scale changed. A busy one dies when its Swift
+    /// object goes (the compositor keeps what it has shown until our next commit).
+    func reset(pixels: (width: Int, height: Int), points: Size) {
+        buffers.removeAll()
+        self.pixels = pixels
+        self.points = points
+    }
+
+    /// A buffer for the next frame, or nil when the frame must wait for a release (which calls
+    /// ``onBufferMayBeFree``). Only a frame that answers input (or a configure) gets a spare:
+    /// anything else can wait, and a spare is as big as the window.
+    func freeBuffer(answeringInput: Bool) -> ShmBuffer? {
+        // The free buffer shown most recently lacks the least: under a compositor that lets go
+        // of a buffer once it has copied it (mutter), that is the one just shown, which needs
+        // nothing copied; Weston keeps the shown one until the next commit.
+        if let free = buffers.filter({ !$0.isBusy }).max(by: { $0.lastCommitted < $1.lastCommitted }) { return free }
+        let newestCommit = buffers.map(\.lastCommitted).max() ?? 0
+        switch Self.whenEveryBufferIsHeld(count: buffers.count, answeringInput: answeringInput,
+                                          compositorTookNewestCommit: commitTakenAt >= newestCommit) {
+        case .waitForRelease:
+            return nil
+        case .askCompositor:
+            // Weston, Sway and mutter send the release of the buffer our last commit replaced as
+            // they take that commit (a busy one takes it late, but could not have shown a newer
+            // one sooner): waiting costs a round trip, where a spare costs its frame a window's
+            // worth of page faults. KWin keeps replaced buffers until its next repaint; its
+            // answer comes with none released, and the spare made then stays while input does.
+            guard releaseCheck == nil, let callback = sync() else { return nil }
+            releaseCheck = callback
+            callback.onEvent = { [unowned self] event in
+                guard case .done = event else { return }
+                self.releaseCheck = nil
+                self.commitTakenAt = newestCommit
+                self.onBufferMayBeFree()
+            }
+            return nil
+        case .makeBuffer:
+            let buffer = makeBuffer()
+            if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
+            return buffer
+        }
+    }
+
+    /// What a frame does when the compositor holds every buffer.
+    enum HeldBufferChoice: Equatable {
+        /// Make one: the second of the steady pair, or a spare.
+        case makeBuffer
+        /// Ask whether the compositor has taken our newest commit (wl_display.sync), and wait for
+        /// the answer or a release.
+        case askCompositor
+        /// Wait for a release, however long (frames without input, or no more spares).
+        case waitForRelease
+    }
+
+    /// Decides for a frame that finds all `count` buffers held; `compositorTookNewestCommit`: a
+    /// sync sent after our newest commit has been answered.
+    static func whenEveryBufferIsHeld(count: Int, answeringInput: Bool, compositorTookNewestCommit: Bool) -> HeldBufferChoice {
+        if count < 2 { return .makeBuffer }
+        guard answeringInput, count < maxBuffers else { return .waitForRelease }
+        return compositorTookNewestCommit ? .makeBuffer : .askCompositor
+    }
+
+    /// The buffer shown last, other than `buffer`: it holds every earlier change, so what
+    /// `buffer` lacks is copied from it.
+    func newest(besides buffer: ShmBuffer) -> ShmBuffer? {
+        buffers.filter { $0 !== buffer && $0.lastCommitted > 0 && $0.stale.isEmpty }
+            .max { $0.lastCommitted < $1.lastCommitted }
+    }
+
+    /// `buffer` was brought up to date with a frame whose change was `dirty` and is being
+    /// committed: the compositor holds it until its release, and every other buffer now lacks
+    /// that change.
+    func committing(_ buffer: ShmBuffer, dirty: DirtyRegion) {
+        buffer.stale.removeAll()
+        for other in buffers where other !== buffer { other.stale.add(dirty) }
+        buffer.isBusy = true
+        buffer.lastCommitted = now()
+    }
+
+    /// Makes the second buffer right after the first frame, before any touch waits for it: made
+    /// by the first frame with input, its copy of the first (a window's worth of new shared
+    /// memory, each page faulted in as it is written) would delay that frame.
+    func makeSecondAhead() {
+        if buffers.count == 1, makeBuffer() != nil {
+            logger.debug("a second window buffer, made ahead of input")
+        }
+    }
+
+    /// Destroys free buffers beyond two that have not been committed for ``spareLifetime``
+    /// seconds, oldest first.
+    func releaseSpares() {
+        let cutoff = now() - Self.spareLifetime
+        while buffers.count > 2,
+              let oldest = buffers.indices.filter({ !buffers[$0].isBusy && buffers[$0].lastCommitted <= cutoff })
+                  .min(by: { buffers[$0].lastCommitted < buffers[$1].lastCommitted }) {
+            buffers.remove(at: oldest)
+            logger.debug("released a spare window buffer (\(buffers.count) left)")
+        }
+    }
+
+    /// A new buffer, a copy of the newest.
+    private func makeBuffer() -> ShmBuffer? {
+        do {
+            let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height, logicalSize: points)
+            buffer.onRelease = { [unowned self] in self.onBufferMayBeFree() }
+            if let newest = buffers.max(by: { $0.lastCommitted < $1.lastCommitted }) { buffer.copy(from: newest) }
+            buffers.append(buffer)
+            return buffer
+        } catch {
+            logger.error("cannot allocate a window buffer: \(error)")
+            return nil
+        }
+    }
+}
