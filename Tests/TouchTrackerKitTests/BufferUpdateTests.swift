@@ -119,10 +119,10 @@ struct BufferUpdateTests {
             shown = next
             let full = ImageSurface(width: size.0, height: size.1)
             canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: full, scale: scale)
-            // The live lines are the window's sketch, their edges smoothed by their coverage of
+            // The live lines are the window's to draw, their edges smoothed by their coverage of
             // each pixel; a full repaint draws them with Cairo's fast smoothing, whose 4x4 grid
             // is off from a line's coverage by up to about half a pixel on sloped edges (the
-            // sketch is within a tenth of Cairo's best). A pixel the frame failed to repaint (a
+            // live lines are within a tenth of Cairo's best). A pixel the frame failed to repaint (a
             // line left behind, one missing) differs by all of it, over many pixels.
             let (count, largest, first) = differences(buffers[next], full, beyond: 0.55)
             if count > 4, let first {

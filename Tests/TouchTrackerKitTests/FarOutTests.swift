@@ -109,7 +109,7 @@ struct FarOutTests {
         #expect(try DrawingFormat.decode(saved) == [moved])
     }
 
-    @Test("Fingers past any limit (1e300) draw live lines that the window sketches and paints without trapping")
+    @Test("Fingers past any limit (1e300) draw live lines that the window draws and paints without trapping")
     func fingersPastTheLimit() {
         let canvas = Canvas()
         canvas.window.layoutIfNeeded()

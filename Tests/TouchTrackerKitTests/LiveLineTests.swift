@@ -1,4 +1,4 @@
-// Live lines handed to the window as a sketch (TouchKit's LiveLines, Graphics' SketchPainting):
+// Live lines handed to the window (TouchKit's LiveLines, Graphics' LiveLineLayer):
 // drawn into the window's buffers as rows of pixels and erased along those rows from the line
 // cache, each buffer remembering what it holds. Whatever happens between frames, every buffer
 // must show what a full repaint shows, and the damage must cover every pixel that changed.
@@ -7,7 +7,7 @@ import Testing
 import TouchKit
 import TouchTrackerKit
 
-@Suite("Sketched live lines")
+@Suite("Live lines drawn by the window")
 struct LiveLineTests {
     /// Lines from the top of the canvas to its bottom: ten cost well over the smoothing budget,
     /// so while they move they are drafted.
@@ -16,8 +16,8 @@ struct LiveLineTests {
         canvas.frame()
     }
 
-    @Test("A1: drafted live lines go to the window as a sketch over the line cache, and moving them marks nothing of the canvas dirty; resting, they are smoothed there")
-    func movingLinesAreSketched() throws {
+    @Test("A1: drafted live lines go to the window over the line cache, and moving them marks nothing of the canvas dirty; resting, they are smoothed there")
+    func movingLinesGoToTheWindow() throws {
         let canvas = Canvas()
         _ = canvas.laidOutRender()
         Self.landTen(canvas)
@@ -29,19 +29,19 @@ struct LiveLineTests {
         for i in 0..<10 { canvas.move(Int32(i), 380 - Double(i) * 36, 220) }
         canvas.frame()
         let dirty = canvas.window.takeDirtyRegion()
-        let sketch = try #require(canvas.window.liveLines.first)
+        let placed = try #require(canvas.window.liveLines.first)
         #expect(canvas.window.liveLines.count == 1)
-        #expect(sketch.lines.count == 10)
-        #expect(sketch.lines.allSatisfy { $0.color == DrawView.inProgressColor })
-        #expect(sketch.lines.contains { $0.points == [Point(x: 20, y: 12), Point(x: 380, y: 220)] })
+        #expect(placed.lines.count == 10)
+        #expect(placed.lines.allSatisfy { $0.color == DrawView.inProgressColor })
+        #expect(placed.lines.contains { $0.points == [Point(x: 20, y: 12), Point(x: 380, y: 220)] })
         // Clipped to the canvas, above the toolbar.
-        #expect(sketch.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
+        #expect(placed.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
         #expect(canvas.window.liveLinesChanged)
 
-        #expect(!sketch.smooth, "ten lines this long are drafted while they move")
+        #expect(!placed.smooth, "ten lines this long are drafted while they move")
 
-        // Once the fingers rest, the window smooths them: still a sketch, nothing marked dirty.
+        // Once the fingers rest, the window smooths them: still live lines, nothing marked dirty.
         canvas.clock.advance(by: 0.1)
         let rested = canvas.window.takeDirtyRegion()
         #expect(rested.isEmpty)
@@ -49,7 +49,7 @@ struct LiveLineTests {
         #expect(canvas.window.liveLines.first?.smooth == true)
     }
 
-    @Test("A1, A2: a line lifted while other fingers draw goes into the line cache at once and is restored from it by the window, black; nothing of the canvas is marked dirty, and once every finger has lifted the sketch goes on empty")
+    @Test("A1, A2: a line lifted while other fingers draw goes into the line cache at once and is settled from it by the window, black; nothing of the canvas is marked dirty, and once every finger has lifted the live lines go on, none")
     func liftedLinesAreRestoredFromTheCache() throws {
         let canvas = Canvas()
         _ = canvas.laidOutRender()
@@ -62,10 +62,10 @@ struct LiveLineTests {
         // (The toolbar's Undo is enabled.)
         let canvasFrame = canvas.drawView.convert(canvas.drawView.bounds, to: nil)
         let dirty = canvas.window.takeDirtyRegion().rects.filter { $0.intersects(canvasFrame) }
-        let sketch = try #require(canvas.window.liveLines.first)
+        let placed = try #require(canvas.window.liveLines.first)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.count) rectangles for a lifted line")
-        #expect(sketch.lines.count == 9)
-        #expect(sketch.settled == [Polyline(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
+        #expect(placed.lines.count == 9)
+        #expect(placed.settled == [Polyline(points: [Point(x: 128, y: 12), Point(x: 262, y: 230)], width: DrawView.lineWidth, color: .black)])
         #expect(canvas.drawView.linesAwaitingCache == 0, "the line went into the cache in the turn it was lifted")
         #expect(canvas.window.liveLinesChanged)
         // Given once.
@@ -81,8 +81,8 @@ struct LiveLineTests {
         #expect(canvas.window.liveLines.first?.settled.count == 9)
     }
 
-    @Test("A1: a few short live lines, under the drafting budget, are sketched with smoothed edges")
-    func shortLinesAreSketchedSmooth() throws {
+    @Test("A1: a few short live lines, under the drafting budget, go to the window with smoothed edges")
+    func shortLinesGoSmooth() throws {
         let canvas = Canvas()
         _ = canvas.laidOutRender()
         canvas.down(0, 50, 50)
@@ -96,9 +96,9 @@ struct LiveLineTests {
         canvas.move(1, 180, 110)
         canvas.frame()
         let dirty = canvas.window.takeDirtyRegion()
-        let sketch = try #require(canvas.window.liveLines.first)
-        #expect(sketch.lines.count == 2)
-        #expect(sketch.smooth)
+        let placed = try #require(canvas.window.liveLines.first)
+        #expect(placed.lines.count == 2)
+        #expect(placed.smooth)
         #expect(dirty.isEmpty, "the canvas marked \(dirty.rects.count) rectangles for moving lines")
     }
 
@@ -156,7 +156,7 @@ struct LiveLineTests {
             defer { onScreen = pixels }
             // A smoothed edge may differ by part of a pixel's coverage: Cairo's fast smoothing
             // (lines a full repaint draws) is off by up to about half a pixel on sloped edges,
-            // the sketch's within a tenth of Cairo's best. A line left behind or missing differs
+            // the live lines' within a tenth of Cairo's best. A line left behind or missing differs
             // by all of it (red on white or black).
             func far(_ a: UInt32, _ b: UInt32) -> Bool {
                 a != b && (0..<4).contains { abs(Int((a >> UInt32($0 * 8)) & 0xFF) - Int((b >> UInt32($0 * 8)) & 0xFF)) > 140 }
@@ -181,7 +181,7 @@ struct LiveLineTests {
         }
     }
 
-    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while sketched lines move, land, lift (restored from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
+    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while live lines move, land, lift (settled from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
           arguments: [1.0, 2.0])
     func buffersMatchAFullRepaint(scale: Double) {
         for seed in UInt64(1)...3 {
@@ -237,8 +237,8 @@ struct LiveLineTests {
                 canvas.frame()
                 if n == 25 || n == 27 {
                     // A line lifted in a frame no buffer was free for; then the canvas stops
-                    // sketching (a line selected: it draws the others over it again), which
-                    // repaints the line instead; two frames on it sketches again.
+                    // handing over live lines (a line selected: it draws the others over it again),
+                    // which repaints the line instead; two frames on it hands them over again.
                     let i = down.sorted().last!
                     canvas.move(Int32(i), 395 - Double(n), 235)
                     canvas.up(Int32(i))

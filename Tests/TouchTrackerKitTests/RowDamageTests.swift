@@ -1,4 +1,4 @@
-// The compositor's damage for sketched lines: a few boxes per line per block of 32 rows, merged
+// The compositor's damage for live lines: a few boxes per line per block of 32 rows, merged
 // into at most a limit of rectangles, each still covering every pixel of every box.
 @testable import Graphics
 import Testing

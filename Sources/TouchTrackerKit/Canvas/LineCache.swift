@@ -9,7 +9,7 @@
 import Graphics
 import TouchKit
 
-final class StrokeCache {
+final class LineCache {
     private let drawing: Drawing
     private let paper: Color
     /// The stroke left out (the canvas draws the selected one on top, and it may move).

@@ -1,0 +1,344 @@
+// The canvas of the book's TouchTracker: every finger draws its own line, red while the finger is
+// down, in the pen colour (black) once lifted; a cancelled touch loses its line (A1, A2). Its
+// recognizers are the book's: double tap clears, tap selects and offers Delete, long press picks a
+// line up and a pan drags it (A3-A7). Its edit menu also copies and pastes lines (P2-P6).
+//
+// The view composes the parts that do each job: the tools (CanvasTools.swift) turn touches into
+// lines, LinesInProgress shows the lines under fingers (or hands them to the window as live
+// lines), CanvasSelection selects and drags, CanvasClipboard copies and pastes, and the line cache
+// (LineCache) keeps finished lines as pixels.
+import Logging
+import TouchKit
+
+public final class DrawView: View {
+    /// The finished strokes: the document.
+    public let drawing: Drawing
+
+    public static let lineWidth = 10.0
+    public static let inProgressColor = Color.red
+    /// The canvas colour under the lines.
+    public static let paperColor = Color.white
+    /// The colour finished lines get.
+    public var penColor = Color.black
+    /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
+    /// the screen); taps on controls still work.
+    public var drawsWithFingers = true
+    /// What a finger draws; a change cancels the lines in progress.
+    public var tool = Tool.line {
+        didSet { if tool != oldValue { cancelDrawing() } }
+    }
+    /// A challenge of the book: a finished line's colour follows its angle.
+    public var colorsByAngle = false
+    /// A challenge of the book: a faster finger draws a thicker line.
+    public var widthFollowsSpeed = false
+
+    /// Logs every touch method call when set (`touchtracker --trace`).
+    public var traceLogger: Logger? {
+        get { trace.logger }
+        set { trace.logger = newValue }
+    }
+    private var trace = TouchTrace()
+
+    // The parts, each with its own state.
+    private(set) lazy var linesInProgress = LinesInProgress(canvas: self)
+    private lazy var lineTool = LineTool(canvas: self)
+    private lazy var circleTool = CircleTool(canvas: self)
+    private lazy var selection = CanvasSelection(canvas: self)
+    private lazy var clipboard = CanvasClipboard(canvas: self)
+    /// Finished strokes rasterised on their paper, all but a line picked up to be dragged.
+    private(set) lazy var cache: LineCache = {
+        let cache = LineCache(drawing: drawing, paper: Self.paperColor)
+        cache.excluded = { [unowned self] in self.selection.liftedID }
+        cache.clock = { [unowned self] in self.clock }
+        cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
+        cache.onRepaired = { [unowned self] rect in self.setNeedsDisplay(rect) }
+        return cache
+    }()
+    private var clock: Clock? { window?.application?.clock }
+
+    public let doubleTapRecognizer = TapGestureRecognizer()
+    public let tapRecognizer = TapGestureRecognizer()
+    public let longPressRecognizer = LongPressGestureRecognizer()
+    public let moveRecognizer = PanGestureRecognizer()
+
+    public init(frame: Rect, drawing: Drawing = Drawing()) {
+        self.drawing = drawing
+        super.init(frame: frame)
+        // The paper is painted by draw(_:in:) itself (it is part of the raster cache), so the
+        // renderer fills nothing behind the canvas and nothing under it is drawn.
+        isOpaque = true
+        isMultipleTouchEnabled = true
+        drawing.observe { [unowned self] change in self.drawingChanged(change) }
+        installGestureRecognizers()
+    }
+
+    public override convenience init(frame: Rect) {
+        self.init(frame: frame, drawing: Drawing())
+    }
+
+    private func installGestureRecognizers() {
+        // A3: a double tap clears; it holds touchesBegan so its taps leave no dots.
+        doubleTapRecognizer.numberOfTapsRequired = 2
+        doubleTapRecognizer.delaysTouchesBegan = true
+        doubleTapRecognizer.addHandler { [unowned self] _ in self.clearAll() }
+        addGestureRecognizer(doubleTapRecognizer)
+
+        // A4: a single tap waits for the double tap to fail, then selects.
+        tapRecognizer.delaysTouchesBegan = true
+        tapRecognizer.require(toFail: doubleTapRecognizer)
+        tapRecognizer.addHandler { [unowned self] recognizer in self.selection.tap(at: recognizer.location(in: self)) }
+        addGestureRecognizer(tapRecognizer)
+
+        // A6: a long press picks a line up...
+        longPressRecognizer.minimumPressDuration = 0.6
+        longPressRecognizer.addHandler { [unowned self] recognizer in self.selection.longPress(recognizer) }
+        addGestureRecognizer(longPressRecognizer)
+
+        // ...and a pan recognized together with it drags the line. It leaves the view its
+        // touches, so fingers keep drawing when no line is selected (A7).
+        moveRecognizer.delegate = self
+        moveRecognizer.cancelsTouchesInView = false
+        moveRecognizer.addHandler { [unowned self] recognizer in self.selection.move(recognizer) }
+        addGestureRecognizer(moveRecognizer)
+    }
+
+    // MARK: Lines in progress
+
+    /// One stroke per finger on the glass (a line, or a freehand stroke), keyed by its touch (T1:
+    /// the touch object is the identity).
+    public var strokesInProgress: [ObjectIdentifier: Stroke] { linesInProgress.strokes }
+
+    /// Removes every line (A3). Undoable.
+    public func clearAll() {
+        select(nil)
+        menu?.setMenuVisible(false)
+        linesInProgress.removeAll()
+        drawing.removeAll()
+    }
+
+    private func cancelDrawing() {
+        linesInProgress.cancelAll()
+        circleTool.cancelAll()
+    }
+
+    // MARK: Selection (A4-A7)
+
+    /// The menu item's action: delete the selected line (A5).
+    public static let deleteAction: Action = "deleteLine"
+    public static let selectedColor = Color.green
+    /// How close a tap must be to a line to select it (A4).
+    public static let selectionRadius = 20.0
+    /// How much wider than itself a selected line is drawn: it lies over its own black copy in the
+    /// line cache, whose antialiased edge would otherwise show as a dark rim.
+    public static let selectionOutline = 1.0
+
+    /// The line picked by a tap or a long press, drawn green.
+    public var selectedStrokeID: StrokeID? { selection.selectedID }
+
+    /// Selects a stroke (or nothing).
+    public func select(_ id: StrokeID?) { selection.select(id) }
+
+    /// Deletes the selected line (A5; the menu's Delete, the Delete key).
+    public func deleteSelectedLine() { selection.deleteSelected() }
+
+    private var menu: MenuController? { window?.application?.menuController }
+
+    // MARK: Copy and paste (P2-P6)
+
+    /// The menu items' actions: UIKit's standard edit actions.
+    public static let copyAction = Action.copy
+    public static let pasteAction = Action.paste
+
+    /// Told what a copy or paste has to tell the user (the executable shows it in the banner).
+    public var onNotice: ((String, BannerView.Style) -> Void)? {
+        get { clipboard.onNotice }
+        set { clipboard.onNotice = newValue }
+    }
+    /// What a paste may hold: the drawing file's limits (P4).
+    public var pasteLimits: DrawingFormat.Limits {
+        get { clipboard.limits }
+        set { clipboard.limits = newValue }
+    }
+    /// Told of every paste's bytes as they arrive, before they are applied (`--record`).
+    public var onPasteArrived: ((PasteboardReadResult) -> Void)? {
+        get { clipboard.onPasteArrived }
+        set { clipboard.onPasteArrived = newValue }
+    }
+
+    /// Copies the selected line, or the whole drawing when none is selected (P2; the menu's Copy,
+    /// Ctrl+C). Returns whether something went onto the clipboard.
+    @discardableResult
+    public func copy() -> Bool { clipboard.copy() }
+
+    /// Asks the clipboard for lines copied in TouchTracker (P3; the menu's Paste, Ctrl+V).
+    public func paste() { clipboard.paste() }
+
+    /// Applies what a paste read (P3, P4). A replay calls this with the recorded result.
+    public func pasteArrived(_ result: PasteboardReadResult) { clipboard.pasteArrived(result) }
+
+    public override var canBecomeFirstResponder: Bool { true }
+
+    public override func canPerformAction(_ action: Action, withSender sender: Any?) -> Bool {
+        switch action {
+        case Self.deleteAction: return selectedStrokeID != nil
+        case Self.copyAction: return clipboard.canCopy
+        case Self.pasteAction: return clipboard.canPaste
+        default: return super.canPerformAction(action, withSender: sender)
+        }
+    }
+
+    public override func perform(_ action: Action, sender: Any?, event: Event?) {
+        switch action {
+        case Self.deleteAction: deleteSelectedLine()
+        case Self.copyAction: copy()
+        case Self.pasteAction: paste()
+        default: super.perform(action, sender: sender, event: event)
+        }
+    }
+
+    // MARK: The line cache
+
+    /// How often the whole cache was drawn from every stroke (at start, on a new scale, clear,
+    /// undo of a clear): at 100,000 lines that costs about a second, so nothing else may cause it.
+    public var wholeCacheRenders: Int { cache.wholeBuilds }
+    /// How many of the line cache's tiles were too big for a turn and were made aside, over turns.
+    public var cacheTilesMadeAside: Int { cache.tilesMadeAside }
+    /// Strokes drawn into the cache per turn of the event loop when the whole cache is made.
+    public var cacheBuildSlice: Int {
+        get { cache.slice }
+        set { cache.slice = newValue }
+    }
+    /// Whether the cache is still being drawn (a big drawing just opened, or a clear undone).
+    public var isBuildingCache: Bool { cache.isBuilding }
+    /// Lines finished this turn of the event loop: drawn live, into the cache on the next turn.
+    public var linesAwaitingCache: Int { cache.pending.count }
+    /// Whether parts of the cache wait to be re-made (a line deleted, moved or lifted out of a
+    /// dense drawing is re-made over a few turns).
+    public var isRepairingCache: Bool { cache.hasRepairsPending }
+
+    // MARK: Touches
+
+    public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        let ordered = ordered(touches, event)
+        trace.log("touchesBegan", ordered, count: touches.count, in: self)
+        let drawing = ordered.filter { drawsWithFingers || $0.type != .direct }
+        if tool == .circle { circleTool.began(drawing, in: event) } else { lineTool.began(drawing, freehand: tool == .freehand) }
+    }
+
+    public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        let ordered = ordered(touches, event)
+        trace.log("touchesMoved", ordered, count: touches.count, in: self)
+        if tool == .circle { circleTool.update(event) } else { lineTool.moved(ordered, in: event) }
+    }
+
+    public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        let ordered = ordered(touches, event)
+        trace.log("touchesEnded", ordered, count: touches.count, in: self)
+        if tool == .circle { circleTool.ended(ordered, in: event) } else { lineTool.ended(ordered) }
+    }
+
+    public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        let ordered = ordered(touches, event)
+        trace.log("touchesCancelled", ordered, count: touches.count, in: self)
+        circleTool.cancelled(ordered)
+        lineTool.cancelled(ordered)
+    }
+
+    /// `touches` in the order their fingers went down, not the set's (which changes from run to
+    /// run): lines finished together are added, numbered and traced the same way every time, so
+    /// a replay of a recording makes the same drawing.
+    private func ordered(_ touches: Set<Touch>, _ event: Event) -> [Touch] {
+        event.allTouchesInOrder.filter { touches.contains($0) }
+    }
+
+    // MARK: Drawing
+
+    private func drawingChanged(_ change: Drawing.Change) {
+        switch change {
+        case .added(let stroke):
+            // A finger's line the window shows from the cache, or a band along the line (not its
+            // box: a finished diagonal repaints little).
+            if linesInProgress.settle(stroke) { return }
+            cache.add(stroke)
+            setNeedsDisplay(along: stroke)
+        case .removed(let stroke):
+            if selection.strokeRemoved(stroke) { cache.repaint(along: stroke) }
+            setNeedsDisplay(along: stroke)
+        case .updated(let old, let new):
+            // A lifted stroke is not in the cache: moving it costs only its own bands.
+            if new.id != selection.liftedID {
+                cache.repaint(along: old)
+                cache.repaint(along: new)
+            }
+            setNeedsDisplay(along: selection.outlined(old))
+            setNeedsDisplay(along: selection.outlined(new))
+        case .reset:
+            selection.drawingReset()
+            cache.invalidate()
+            setNeedsDisplay()
+        }
+    }
+
+    /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
+    /// diagonal line then repaints a band, not a square. Only what lies on the canvas is marked.
+    func setNeedsDisplay(along stroke: Stroke) {
+        setNeedsDisplay(stroke.bands(within: bounds))
+    }
+
+    /// The bands of a line before and after it moved: a band and its moved self are marked as one
+    /// rectangle where their union is hardly larger (a line turning about where it landed moves
+    /// little near that end), which halves the dirty region's work for a moving line.
+    func setNeedsDisplay(along old: Stroke, and new: Stroke) {
+        let before = old.bands(within: bounds), after = new.bands(within: bounds)
+        var rects: [Rect] = []
+        rects.reserveCapacity(max(before.count, after.count) + 1)
+        for i in 0..<max(before.count, after.count) {
+            guard i < before.count else { rects.append(after[i]); continue }
+            guard i < after.count else { rects.append(before[i]); continue }
+            let (a, b) = (before[i], after[i])
+            let union = a.union(b), overlap = a.intersection(b)
+            let covered = a.width * a.height + b.width * b.height - overlap.width * overlap.height
+            if !overlap.isEmpty, union.width * union.height <= covered * 1.25 {
+                rects.append(union)
+            } else {
+                rects.append(a)
+                rects.append(b)
+            }
+        }
+        setNeedsDisplay(rects)
+    }
+
+    /// The lines under fingers as live lines the window draws itself, while it can
+    /// (``LinesInProgress/liveLines(cacheAlone:clock:)``).
+    public override func liveLines() -> LiveLines? {
+        linesInProgress.liveLines(cacheAlone: selection.selectedID == nil && selection.liftedID == nil && circleTool.circle == nil,
+                                  clock: clock)
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        context.copy(cache.image(size: bounds.size, scale: context.deviceScale), clippedTo: rect)
+        // Finished strokes the raster does not hold yet: after a build's start, or this turn.
+        func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
+            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.selection.liftedID && $0.bounds.intersects(rect) }, in: context)
+        }
+        drawFinished(cache.strokesNotYetIn)
+        drawFinished(cache.pending)
+        // What moves with a finger is redrawn every frame: a curve (freehand) or a circle, which
+        // Cairo strokes, gets coarser edge smoothing there (not seen in motion); straight lines
+        // are rows of pixels, smooth at a fraction of either's cost.
+        context.saveGState()
+        defer { context.restoreGState() }
+        selection.draw(rect, in: context)
+        linesInProgress.draw(rect, in: context, clock: clock)
+        circleTool.draw(rect, in: context)
+    }
+}
+
+extension DrawView: GestureRecognizerDelegate {
+    /// The pan recognizes together with the long press (as in the book), and with the palette's
+    /// three-finger swipe, which it would otherwise prevent.
+    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
+                                  shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        gestureRecognizer === moveRecognizer
+    }
+}
