@@ -87,13 +87,8 @@ public final class DrawingDocument {
     public func exportPaths(in folder: String) -> (png: String, svg: String) {
         let name = DrawingFile.name(of: path)
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
-        var number = 1
-        while true {
-            let base = number == 1 ? stem : "\(stem) \(number)"
-            let png = DrawingFile.join(folder, base + ".png"), svg = DrawingFile.join(folder, base + ".svg")
-            if access(png, F_OK) != 0, access(svg, F_OK) != 0 { return (png, svg) }
-            number += 1
-        }
+        let base = DrawingFile.firstFree(in: folder, stem: stem) { [$0 + ".png", $0 + ".svg"] }
+        return (base + ".png", base + ".svg")
     }
 
     /// Writes the drawing as PNG and SVG (Ctrl+E), at least `canvas` in size, into the user's
@@ -222,20 +217,6 @@ public final class DrawingDocument {
         } else {
             try DrawingExporter.writePNG(strokes, to: path, minimum: canvas)
         }
-    }
-
-    /// `path` if nothing is there, else the first free numbered name beside it (`report.png` →
-    /// `report 2.png`): for a name the Save dialog did not ask about (an extension added after it).
-    public static func freePath(_ path: String) -> String {
-        let folder = DrawingFile.folder(of: path)
-        let (stem, ext) = NewDrawing.split(DrawingFile.name(of: path))
-        var candidate = path, number = 2
-        var info = stat()
-        while lstat(candidate, &info) == 0 {
-            candidate = DrawingFile.join(folder, "\(stem) \(number)\(ext)")
-            number += 1
-        }
-        return candidate
     }
 
     /// Writes the drawing to `path`, the file a Save dialog chose (the user agreed to replace it
