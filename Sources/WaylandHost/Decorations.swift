@@ -79,8 +79,8 @@ final class TitleBarView: View {
     let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
     let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
     let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))
-    /// What the buttons and the bar ask of the platform window, once the host has made it; a
-    /// window no compositor shows has none, and its bar does nothing.
+    /// What the buttons and the bar ask of the platform window: set by the host once it has made
+    /// the toplevel. A window no compositor shows has none, and its bar does nothing.
     var commands: WindowCommands?
 
     init(title: String) {
