@@ -23,7 +23,7 @@ import Foundation
 
 /// A window as gnome-shell reports it (global coordinates, the frame rectangle: for a client that
 /// decorates itself, its whole surface including the title bar it draws).
-public struct GnomeWindow: Decodable, Equatable, Sendable {
+public struct GnomeWindow: Decodable, SessionWindow, Sendable {
     public var appID: String
     public var title: String
     public var x: Double
@@ -41,6 +41,8 @@ public struct GnomeWindow: Decodable, Equatable, Sendable {
         case appID = "app_id", title, x, y, width, height, popup, pid, maximized, minimized, focused
     }
 
+    public var isMappedToplevel: Bool { !popup && width > 0 }
+
     /// The window in the shape the Weston harness reports windows.
     public var info: WindowInfo {
         WindowInfo(appID: appID, title: title, x: x, y: y, width: width, height: height, popup: popup, pid: pid)
@@ -50,7 +52,7 @@ public struct GnomeWindow: Decodable, Equatable, Sendable {
 /// One private headless GNOME Shell session. Meant to be shared by the tests of a serialized
 /// suite (starting one takes seconds): each test launches its clients, and `reset()` leaves the
 /// session as it found it. Not thread-safe: one test at a time.
-public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
+public final class GnomeSession: @unchecked Sendable, CompositorSession, InputInjecting {
     public struct Options: Sendable {
         /// The virtual monitor. Mutter maximizes a new window that covers most of the work area,
         /// so the app's default 1024x768 window stays a normal one only on a larger monitor.
@@ -69,16 +71,11 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
     public let home: String
     /// The Wayland socket's name in the runtime directory.
     public let socketName: String
-    public private(set) var clients: [ChildProcess] = []
-    /// Clients launched so far (names their log files, which outlive `reset()`).
-    private var launches = 0
-    /// The D-Bus daemons, PipeWire, WirePlumber, gnome-shell and the input helper, in start order.
-    public private(set) var services: [ChildProcess] = []
+    /// The D-Bus daemons, PipeWire, WirePlumber, gnome-shell and the input helper, in start order,
+    /// and the clients.
+    public let processes: SessionProcesses
     private var control: ControlClient?
     private var screenshotCount = 0
-    private var stopped = false
-    private var killedAtStop: [ProcessIdentity] = []
-    /// Set by a caller that wants the files kept for a person to look at (a test failed).
     public var keepFiles = false
 
     /// Where the helper script and the shell extension live.
@@ -93,6 +90,7 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         socketName = "tt-gnome-\(getpid())-\(GnomeSession.counter)"
         runtimeDirectory = try HarnessPaths.privateFolder("gnome")
         home = runtimeDirectory + "/home"
+        processes = SessionProcesses(directory: runtimeDirectory)
         do {
             try start(deadline: Date().addingTimeInterval(timeout))
         } catch {
@@ -122,23 +120,7 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
 
     private func service(_ name: String, _ executable: String, _ arguments: [String],
                          environment: [String: String]? = nil) throws -> ChildProcess {
-        let command = CleanExec.command(executable, arguments)
-        let child = try ChildProcess(name: name, executable: command.executable, arguments: command.arguments,
-                                     environment: environment ?? baseEnvironment, directory: runtimeDirectory)
-        services.append(child)
-        return child
-    }
-
-    /// Polls `ready` every 20 ms until it is true; throws if `process` exits or the deadline passes.
-    private func wait(for what: String, deadline: Date, process: ChildProcess?, _ ready: () throws -> Bool) throws {
-        while true {
-            if try ready() { return }
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) while waiting for \(what)")
-            }
-            if Date() > deadline { throw HarnessError("timed out waiting for \(what)") }
-            usleep(20_000)
-        }
+        try processes.startService(name, executable, arguments, environment: environment ?? baseEnvironment)
     }
 
     private func start(deadline: Date) throws {
@@ -173,8 +155,7 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         let sessionBus = try service("dbus-session", dbus, [
             "--config-file=/usr/share/dbus-1/session.conf", "--address=unix:path=\(runtimeDirectory)/bus",
             "--nofork", "--print-address=1",
-        ], environment: baseEnvironment.merging(["WAYLAND_DISPLAY": socketName, "XDG_SESSION_TYPE": "wayland",
-                                                 "XDG_CURRENT_DESKTOP": "GNOME"]) { $1 })
+        ], environment: baseEnvironment.merging(HarnessPaths.desktop("GNOME", socket: socketName)) { $1 })
         for bus in [systemBus, sessionBus] {
             try wait(for: "\(bus.name) to listen", deadline: deadline, process: bus) { !bus.standardOutput.isEmpty }
         }
@@ -260,30 +241,16 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
 
     /// The environment a Wayland client of this session needs (GNOME's session bus included).
     public var clientEnvironment: [String: String] {
-        var environment = baseEnvironment
-        environment["WAYLAND_DISPLAY"] = socketName
-        environment["XDG_SESSION_TYPE"] = "wayland"
-        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
+        var environment = baseEnvironment.merging(HarnessPaths.desktop("GNOME", socket: socketName)) { $1 }
         environment.removeValue(forKey: "GSETTINGS_BACKEND")
         environment.removeValue(forKey: "NO_AT_BRIDGE")
         return environment
     }
 
-    /// Starts a client of this compositor; `reset()` or `stop()` ends it.
-    @discardableResult
-    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
-                       environment extra: [String: String] = [:]) throws -> ChildProcess {
-        launches += 1
-        let child = try ChildProcess.client(executable, arguments, name: name, number: launches,
-                                            environment: clientEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
-        clients.append(child)
-        return child
-    }
-
     // MARK: Shell
 
     private func helper() throws -> ControlClient {
-        guard let control, !stopped else { throw HarnessError("the GNOME session is stopped") }
+        guard let control, !processes.isStopped else { throw HarnessError("the GNOME session is stopped") }
         return control
     }
 
@@ -336,25 +303,13 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         }
     }
 
-    /// Waits until a toplevel (or, with `popup`, a popup) with `appID` is mapped with a non-zero
-    /// size, `condition` holds, and its geometry reads the same twice in a row (mutter places and
-    /// sizes a new window over a few configure round trips).
-    public func waitForWindow(appID: String, popup: Bool = false, timeout: Double = 15, process: ChildProcess? = nil,
+    /// ``CompositorSession/waitForWindow(appID:timeout:process:where:)`` for a popup of `appID`
+    /// (with `popup`) or its toplevel.
+    public func waitForWindow(appID: String, popup: Bool, timeout: Double = 15, process: ChildProcess? = nil,
                               where condition: (GnomeWindow) -> Bool = { _ in true }) throws -> GnomeWindow {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: [GnomeWindow] = []
-        var candidate: GnomeWindow?
-        while Date() < deadline {
-            last = try windows()
-            let window = last.first { $0.appID == appID && $0.popup == popup && $0.width > 0 && condition($0) }
-            if let window, window == candidate { return window }
-            candidate = window
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
-            }
-            usleep(50_000)
+        try waitForWindow("\(popup ? "popup" : "window") with app id \(appID)", timeout: timeout, process: process) {
+            $0.appID == appID && $0.popup == popup && $0.width > 0 && condition($0)
         }
-        throw HarnessError("no \(popup ? "popup" : "window") with app id \(appID) as expected after \(timeout) s; windows: \(last)")
     }
 
     // MARK: Screenshots
@@ -395,10 +350,9 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         let deadline = Date().addingTimeInterval(timeout)
         // Input first: mutter 43 has crashed when a client vanished while a touch was down.
         try releaseAll()
-        for client in clients { client.stop() }
-        clients.removeAll()
+        processes.stopClients()
         var left: [GnomeWindow] = []
-        try wait(for: "the windows to close", deadline: deadline, process: services.last { $0.name == "gnome-shell" }) {
+        try wait(for: "the windows to close", deadline: deadline, process: processes.services.last { $0.name == "gnome-shell" }) {
             left = try windows()
             return left.isEmpty
         }
@@ -410,36 +364,12 @@ public final class GnomeSession: @unchecked Sendable, ScreenCapturing {
         }
     }
 
-    /// Stops the helper (which ends the remote-desktop session), every client, gnome-shell and the
-    /// services, and whatever they started. Safe to call twice.
+    /// Stops the helper (which ends the remote-desktop session), every client, gnome-shell before
+    /// the buses and PipeWire it uses, and whatever they started. Safe to call twice.
     public func stop() {
-        guard !stopped else { return }
-        let roots = (clients + services).map(\.pid)
-        let everything = roots.compactMap { ProcessIdentity(pid: $0) } + ProcessTree.descendants(of: roots)
-        if let control { _ = try? control.send("quit", timeout: 3) }
-        stopped = true
-        for client in clients { client.stop() }
-        // gnome-shell before the buses and PipeWire it uses; the helper first of all.
-        for service in services.reversed() { service.stop() }
-        killedAtStop = ProcessTree.end(everything)
-    }
-
-    /// Removes the runtime directory (screenshots and logs) unless `keepFiles` is set.
-    public func removeFiles() {
-        guard !keepFiles else { return }
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        processes.stop { if let control { _ = try? control.send("quit", timeout: 3) } }
     }
 
     /// The tail of each service's and client's output, for failure messages.
-    public var diagnostics: String {
-        var text = "--- GNOME session in \(runtimeDirectory) ---"
-        for process in services + clients {
-            for (kind, path) in [("stderr", process.stderrPath), ("stdout", process.stdoutPath)]
-            where (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map({ $0 > 0 }) ?? false {
-                text += "\n--- \(process.name) \(kind) ---\n" + WestonSession.tail(path, lines: 25)
-            }
-        }
-        if !killedAtStop.isEmpty { text += "\n--- had to be killed at stop: \(killedAtStop)" }
-        return text
-    }
+    public var diagnostics: String { processes.diagnostics("--- GNOME session in \(runtimeDirectory) ---") }
 }

@@ -5,7 +5,7 @@ import Glibc
 import Foundation
 
 /// A compositor session that can take screenshots (Weston through our plugin, Sway through grim,
-/// GNOME through its Screenshot API).
+/// GNOME through its Screenshot API, KWin through ScreenShot2).
 public protocol ScreenCapturing: AnyObject {
     /// A screenshot of the whole output, saved at `path` (or in the session's own folder).
     func screenshot(to path: String?) throws -> Screenshot

@@ -12,7 +12,7 @@ import Foundation
 
 /// A window in Sway's tree (global coordinates). Sway tiles it: `frame` is the container with
 /// sway's own decorations (title bar, border); `content` is where the client's surface is.
-public struct SwayWindow: Equatable, Sendable {
+public struct SwayWindow: SessionWindow, Sendable {
     public struct Rect: Equatable, Sendable {
         public var x, y, width, height: Double
         public init(x: Double, y: Double, width: Double, height: Double) {
@@ -35,6 +35,9 @@ public struct SwayWindow: Equatable, Sendable {
     public var focused: Bool
     public var floating: Bool
 
+    /// Sway's tree holds toplevels only.
+    public var isMappedToplevel: Bool { content.width > 0 }
+
     /// The content rectangle in the shape the Weston harness reports windows.
     public var info: WindowInfo {
         WindowInfo(appID: appID, title: title, x: content.x, y: content.y, width: content.width,
@@ -43,7 +46,7 @@ public struct SwayWindow: Equatable, Sendable {
 }
 
 /// A private headless Sway with its own runtime directory, config and IPC socket.
-public final class SwaySession: ScreenCapturing {
+public final class SwaySession: CompositorSession {
     public struct Options: Sendable {
         public var width = 1024
         public var height = 768
@@ -63,10 +66,10 @@ public final class SwaySession: ScreenCapturing {
     /// The IPC socket `swaymsg -s` talks to.
     public private(set) var ipcSocket = ""
     public let sway: ChildProcess
-    public private(set) var clients: [ChildProcess] = []
+    /// Sway and the clients.
+    public let processes: SessionProcesses
     private var screenshotCount = 0
-    private var stopped = false
-    private var processesAtStop: [ProcessIdentity] = []
+    public var keepFiles = false
 
     /// Starts Sway and waits until its IPC answers (at most `timeout` seconds).
     public init(_ options: Options = Options(), timeout: Double = 20) throws {
@@ -75,6 +78,7 @@ public final class SwaySession: ScreenCapturing {
             throw HarnessError("\(tool) is not installed (scripts/setup installs sway and grim)")
         }
         runtimeDirectory = try HarnessPaths.privateFolder("sway")
+        processes = SessionProcesses(directory: runtimeDirectory)
 
         let config = [
             "output HEADLESS-1 mode \(options.width)x\(options.height) position 0 0",
@@ -108,9 +112,7 @@ public final class SwaySession: ScreenCapturing {
         }
         chmod(runtimeDirectory, 0o700)
         chmod(configPath, 0o644)
-        let command = CleanExec.command(executable, arguments)
-        sway = try ChildProcess(name: "sway", executable: command.executable, arguments: command.arguments,
-                                environment: environment, directory: runtimeDirectory)
+        sway = try processes.startService("sway", executable, arguments, environment: environment)
         do {
             try waitUntilReady(timeout: timeout)
         } catch {
@@ -155,16 +157,6 @@ public final class SwaySession: ScreenCapturing {
 
     /// The Wayland socket's full path, for clients that connect by path.
     public var socketPath: String { runtimeDirectory + "/" + socketName }
-
-    /// Starts a client of this compositor; it is stopped with the session.
-    @discardableResult
-    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
-                       environment extra: [String: String] = [:]) throws -> ChildProcess {
-        let child = try ChildProcess.client(executable, arguments, name: name, number: clients.count,
-                                            environment: clientEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
-        clients.append(child)
-        return child
-    }
 
     // MARK: IPC
 
@@ -217,27 +209,6 @@ public final class SwaySession: ScreenCapturing {
         return found
     }
 
-    /// Waits until a window with `appID` is mapped with a non-zero size, `condition` holds, and the
-    /// tree reads the same twice in a row (sway reports a new view undecorated for a moment, and
-    /// tiles it over a few configure round trips).
-    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil,
-                              where condition: (SwayWindow) -> Bool = { _ in true }) throws -> SwayWindow {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: [SwayWindow] = []
-        var candidate: SwayWindow?
-        while Date() < deadline {
-            last = try windows()
-            let window = last.first { $0.appID == appID && $0.content.width > 0 && condition($0) }
-            if let window, window == candidate { return window }
-            candidate = window
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
-            }
-            usleep(50_000)
-        }
-        throw HarnessError("no window with app id \(appID) as expected after \(timeout) s; windows: \(last)")
-    }
-
     // MARK: Screenshots
 
     /// A screenshot of the whole output with grim, saved in the runtime directory (or at `path`).
@@ -254,34 +225,20 @@ public final class SwaySession: ScreenCapturing {
 
     // MARK: Teardown
 
-    /// Stops every client, then Sway, and anything they started. Safe to call twice.
+    /// Stops every client, then Sway (asked to exit first), and anything they started. Safe to
+    /// call twice.
     public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        let roots = [sway.pid] + clients.map(\.pid)
-        let everything = roots.compactMap { ProcessIdentity(pid: $0) } + ProcessTree.descendants(of: roots)
-        for client in clients { client.stop() }
-        if sway.isRunning {
-            try? command("exit")
-            if sway.waitForExit(timeout: 3) == nil { sway.stop() }
+        processes.stop {
+            for client in clients { client.stop() }
+            if sway.isRunning {
+                try? command("exit")
+                _ = sway.waitForExit(timeout: 3)
+            }
         }
-        processesAtStop = ProcessTree.end(everything)
     }
 
-    /// Removes the runtime directory (screenshots and logs); call it when a test passed.
-    public func removeFiles() {
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
-    }
-
-    /// The tail of Sway's log and each client's stderr, for failure messages.
-    public var diagnostics: String {
-        var text = "--- sway stderr (\(runtimeDirectory)) ---\n" + WestonSession.tail(sway.stderrPath)
-        for client in clients {
-            text += "\n--- \(client.name) stderr ---\n" + WestonSession.tail(client.stderrPath)
-        }
-        if !processesAtStop.isEmpty { text += "\n--- killed at stop: \(processesAtStop)" }
-        return text
-    }
+    /// The tail of Sway's log and each client's output, for failure messages.
+    public var diagnostics: String { processes.diagnostics("--- Sway session in \(runtimeDirectory) ---", lines: 40) }
 
     /// Runs a short helper program to completion, with a time limit; returns its standard output.
     @discardableResult

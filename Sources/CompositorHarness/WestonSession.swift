@@ -6,7 +6,7 @@ import Glibc
 import Foundation
 
 /// A mapped window as the plugin reports it (global compositor coordinates).
-public struct WindowInfo: Decodable, Equatable, Sendable {
+public struct WindowInfo: Decodable, SessionWindow, Sendable {
     public var appID: String
     public var title: String
     public var x: Double
@@ -19,10 +19,12 @@ public struct WindowInfo: Decodable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case appID = "app_id", title, x, y, width, height, popup, pid
     }
+
+    public var isMappedToplevel: Bool { !popup && width > 0 }
 }
 
 /// A private headless Weston (pixman renderer, our plugin loaded) in its own XDG_RUNTIME_DIR.
-public final class WestonSession: ScreenCapturing {
+public final class WestonSession: CompositorSession, InputInjecting {
     public struct Options: Sendable {
         public var width = 1024
         public var height = 768
@@ -55,14 +57,16 @@ public final class WestonSession: ScreenCapturing {
     public let socketName: String
     public let control: ControlClient
     public let weston: ChildProcess
-    public private(set) var clients: [ChildProcess] = []
+    /// Weston and the clients.
+    public let processes: SessionProcesses
     private var screenshotCount = 0
-    private var stopped = false
+    public var keepFiles = false
 
     public init(_ options: Options = Options()) throws {
         WestonSession.counter += 1
         socketName = "tt-\(getpid())-\(WestonSession.counter)"
         runtimeDirectory = try HarnessPaths.privateFolder("weston")
+        processes = SessionProcesses(directory: runtimeDirectory)
 
         let plugin = try HarnessPaths.plugin()
         var environment = ProcessInfo.processInfo.environment
@@ -87,6 +91,7 @@ public final class WestonSession: ScreenCapturing {
         }
         weston = try ChildProcess(name: "weston", executable: westonPath, arguments: arguments,
                                   environment: environment, directory: runtimeDirectory)
+        processes.add(service: weston)
         do {
             control = try ControlClient(path: runtimeDirectory + "/harness.sock", timeout: 15)
             try control.send("ping")
@@ -125,19 +130,6 @@ public final class WestonSession: ScreenCapturing {
         return environment
     }
 
-    /// Starts a client of this compositor; it is stopped with the session.
-    @discardableResult
-    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
-                       environment extra: [String: String] = [:]) throws -> ChildProcess {
-        let environment = clientEnvironment.merging(extra) { $1 }
-        let base = name ?? URL(fileURLWithPath: executable).lastPathComponent
-        let child = try ChildProcess(name: "\(base)-\(clients.count)", executable: executable,
-                                     arguments: arguments, environment: environment,
-                                     directory: runtimeDirectory)
-        clients.append(child)
-        return child
-    }
-
     // MARK: Queries
 
     public func windows() throws -> [WindowInfo] {
@@ -147,21 +139,6 @@ public final class WestonSession: ScreenCapturing {
         } catch {
             throw HarnessError("bad windows reply \(json): \(error)")
         }
-    }
-
-    /// Waits until a toplevel with `appID` is mapped with a non-zero size.
-    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil) throws -> WindowInfo {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let window = try windows().first(where: { $0.appID == appID && !$0.popup && $0.width > 0 }) {
-                return window
-            }
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
-            }
-            usleep(20_000)
-        }
-        throw HarnessError("no window with app id \(appID) after \(timeout) s; windows: \((try? windows()) ?? [])\n\(process?.standardError ?? "")")
     }
 
     /// Waits until `process` shows a popup (an xdg_popup: a menu).
@@ -217,14 +194,15 @@ public final class WestonSession: ScreenCapturing {
 
     // MARK: Teardown
 
-    /// Stops every client and Weston. Safe to call twice.
+    /// Stops every client, then Weston (asked to quit first), and anything they started. Safe to
+    /// call twice.
     public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        for client in clients { client.stop() }
-        if weston.isRunning {
-            _ = try? control.send("quit", timeout: 2)
-            if weston.waitForExit(timeout: 3) == nil { weston.stop() }
+        processes.stop {
+            for client in clients { client.stop() }
+            if weston.isRunning {
+                _ = try? control.send("quit", timeout: 2)
+                _ = weston.waitForExit(timeout: 3)
+            }
         }
     }
 
@@ -234,17 +212,9 @@ public final class WestonSession: ScreenCapturing {
         _ = weston.waitForExit(timeout: 5)
     }
 
-    /// Removes the runtime directory (screenshots and logs); call it when a test passed.
-    public func removeFiles() {
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
-    }
-
-    /// The tail of Weston's log and each client's stderr, for failure messages.
+    /// The tail of Weston's log and each process's output, for failure messages.
     public var diagnostics: String {
-        var text = "--- weston.log (\(runtimeDirectory)) ---\n" + WestonSession.tail(runtimeDirectory + "/weston.log")
-        for client in clients {
-            text += "\n--- \(client.name) stderr ---\n" + WestonSession.tail(client.stderrPath)
-        }
-        return text
+        processes.diagnostics("--- weston.log (\(runtimeDirectory)) ---\n" + WestonSession.tail(runtimeDirectory + "/weston.log"),
+                              lines: 40)
     }
 }

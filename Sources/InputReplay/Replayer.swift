@@ -55,6 +55,21 @@ public struct ReplayTarget {
             if let item = menu.menuItems.first(where: { $0.action.name == action }) { menu.choose(item) }
         }
     }
+
+    /// Hands `entry` to the input adapter or to the closure for its kind; turns and timer firings
+    /// are the clock's, which the replay moves itself.
+    public func apply(_ entry: RecordingEntry) {
+        switch entry {
+        case .input(let event): input.apply(event)
+        case let .window(width, height, scale, titleBar): window(width, height, scale, titleBar)
+        case let .key(keysym, modifiers, name): key(keysym, modifiers, name)
+        case .menuChoice(let action): menu(action)
+        case .menuDismissed: menu(nil)
+        case let .setting(name, value): setting(name, value)
+        case .paste(let result): paste(result)
+        case .turn, .timers: break
+        }
+    }
 }
 
 public enum Replayer {
@@ -70,7 +85,6 @@ public enum Replayer {
         defer { endOfTurn() }
         for entry in entries {
             switch entry {
-            case .input(let event): target.input.apply(event)
             case .turn(let t):
                 if inTurn { endOfTurn() }
                 inTurn = true
@@ -82,12 +96,7 @@ public enum Replayer {
                 // The live loop painted after firing its timers.
                 endOfTurn()
                 inTurn = false
-            case let .window(width, height, scale, titleBar): target.window(width, height, scale, titleBar)
-            case let .key(keysym, modifiers, name): target.key(keysym, modifiers, name)
-            case .menuChoice(let action): target.menu(action)
-            case .menuDismissed: target.menu(nil)
-            case let .setting(name, value): target.setting(name, value)
-            case .paste(let result): target.paste(result)
+            default: target.apply(entry)
             }
         }
         if inTurn { endOfTurn() }

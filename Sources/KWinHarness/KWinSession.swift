@@ -20,7 +20,7 @@ import CompositorHarness
 
 /// A window as KWin's scripting reports it, in global logical coordinates: `x`, `y`, `width` and
 /// `height` are the client's surface (KWin's bufferGeometry), `frame` adds KWin's decoration.
-public struct KWinWindow: Decodable, Equatable, Sendable {
+public struct KWinWindow: Decodable, SessionWindow, Sendable {
     /// The frame: the client's surface and KWin's decoration around it, if any.
     public struct Frame: Decodable, Equatable, Sendable {
         public var x: Double
@@ -43,11 +43,14 @@ public struct KWinWindow: Decodable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey {
         case appID = "app_id", title, x, y, width, height, frame, pid, fullscreen, active
     }
+
+    /// KWin 5.27's scripting lists toplevels only.
+    public var isMappedToplevel: Bool { width > 0 }
 }
 
 /// One private headless KWin session, meant to be shared by the tests of a serialized suite: each
 /// test launches its clients and `reset()` leaves the session as it found it. Not thread-safe.
-public final class KWinSession: @unchecked Sendable, ScreenCapturing {
+public final class KWinSession: @unchecked Sendable, CompositorSession, InputInjecting {
     public struct Options: Sendable {
         /// The virtual output in logical pixels.
         public var width = 1280
@@ -74,16 +77,11 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     /// The Wayland socket's name in the runtime directory.
     public let socketName: String
     public var socketPath: String { runtimeDirectory + "/" + socketName }
-    public private(set) var clients: [ChildProcess] = []
-    private var launches = 0
-    /// The session bus, KWin and the helper, in start order.
-    public private(set) var services: [ChildProcess] = []
+    /// The session bus, KWin and the helper, in start order, and the clients.
+    public let processes: SessionProcesses
     private var control: ControlClient?
     private var input: FakeInput?
     private var screenshotCount = 0
-    private var stopped = false
-    private var killedAtStop: [ProcessIdentity] = []
-    /// Set by a caller that wants the files kept for a person to look at (a test failed).
     public var keepFiles = false
 
     /// Where the helper script lives.
@@ -99,6 +97,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         socketName = "tt-kwin-\(getpid())-\(KWinSession.counter)"
         runtimeDirectory = try HarnessPaths.privateFolder("kwin")
         home = runtimeDirectory + "/home"
+        processes = SessionProcesses(directory: runtimeDirectory)
         do {
             try start(deadline: Date().addingTimeInterval(timeout))
         } catch {
@@ -119,23 +118,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
 
     private func service(_ name: String, _ executable: String, _ arguments: [String],
                          environment extra: [String: String] = [:]) throws -> ChildProcess {
-        let command = CleanExec.command(executable, arguments)
-        let child = try ChildProcess(name: name, executable: command.executable, arguments: command.arguments,
-                                     environment: baseEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
-        services.append(child)
-        return child
-    }
-
-    /// Polls `ready` every 20 ms until it is true; throws if `process` exits or the deadline passes.
-    private func wait(for what: String, deadline: Date, process: ChildProcess?, _ ready: () throws -> Bool) throws {
-        while true {
-            if try ready() { return }
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) while waiting for \(what)")
-            }
-            if Date() > deadline { throw HarnessError("timed out waiting for \(what)") }
-            usleep(20_000)
-        }
+        try processes.startService(name, executable, arguments, environment: baseEnvironment.merging(extra) { $1 })
     }
 
     /// Plasma's look: Breeze decorations (Debian's kwin-style-breeze), or none at all.
@@ -146,7 +129,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         return "[org.kde.kdecoration2]\n" + decoration
     }
 
-    private var kwin: ChildProcess? { services.first { $0.name == "kwin_wayland" } }
+    private var kwin: ChildProcess? { processes.services.first { $0.name == "kwin_wayland" } }
 
     private func start(deadline: Date) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.installedKWin) else {
@@ -176,8 +159,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         let bus = try service("dbus-session", dbus, [
             "--config-file=/usr/share/dbus-1/session.conf", "--address=unix:path=\(runtimeDirectory)/bus",
             "--nofork", "--print-address=1",
-        ], environment: ["WAYLAND_DISPLAY": socketName, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "KDE",
-                         "QT_QPA_PLATFORM": "wayland"])
+        ], environment: HarnessPaths.desktop("KDE", socket: socketName).merging(["QT_QPA_PLATFORM": "wayland"]) { $1 })
         try wait(for: "the session bus to listen", deadline: deadline, process: bus) { !bus.standardOutput.isEmpty }
 
         var arguments = ["--virtual", "--width", "\(options.width)", "--height", "\(options.height)",
@@ -210,29 +192,15 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
 
     /// The environment a Wayland client of this session needs (its session bus included).
     public var clientEnvironment: [String: String] {
-        var environment = baseEnvironment
-        environment["WAYLAND_DISPLAY"] = socketName
-        environment["XDG_SESSION_TYPE"] = "wayland"
-        environment["XDG_CURRENT_DESKTOP"] = "KDE"
+        var environment = baseEnvironment.merging(HarnessPaths.desktop("KDE", socket: socketName)) { $1 }
         environment.removeValue(forKey: "NO_AT_BRIDGE")
         return environment
-    }
-
-    /// Starts a client of this compositor; `reset()` or `stop()` ends it.
-    @discardableResult
-    public func launch(_ executable: String, _ arguments: [String] = [], name: String? = nil,
-                       environment extra: [String: String] = [:]) throws -> ChildProcess {
-        launches += 1
-        let child = try ChildProcess.client(executable, arguments, name: name, number: launches,
-                                            environment: clientEnvironment.merging(extra) { $1 }, directory: runtimeDirectory)
-        clients.append(child)
-        return child
     }
 
     // MARK: Windows
 
     private func helper() throws -> ControlClient {
-        guard let control, !stopped else { throw HarnessError("the KWin session is stopped") }
+        guard let control, !processes.isStopped else { throw HarnessError("the KWin session is stopped") }
         return control
     }
 
@@ -244,26 +212,6 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
         } catch {
             throw HarnessError("bad windows reply \(json): \(error)")
         }
-    }
-
-    /// Waits until a window with `appID` is mapped with a non-zero size, `condition` holds, and its
-    /// geometry reads the same twice in a row.
-    public func waitForWindow(appID: String, timeout: Double = 15, process: ChildProcess? = nil,
-                              where condition: (KWinWindow) -> Bool = { _ in true }) throws -> KWinWindow {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: [KWinWindow] = []
-        var candidate: KWinWindow?
-        while Date() < deadline {
-            last = try windows()
-            let window = last.first { $0.appID == appID && $0.width > 0 && condition($0) }
-            if let window, window == candidate { return window }
-            candidate = window
-            if let process, !process.isRunning {
-                throw HarnessError("\(process.name) exited (\(process.waitForExit(timeout: 0) ?? -1)) before mapping a window:\n\(process.standardError)")
-            }
-            usleep(50_000)
-        }
-        throw HarnessError("no window with app id \(appID) as expected after \(timeout) s; windows: \(last)")
     }
 
     // MARK: Screenshots
@@ -287,7 +235,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     // MARK: Input (global logical coordinates)
 
     private func injector() throws -> FakeInput {
-        guard let input, !stopped else { throw HarnessError("the KWin session is stopped") }
+        guard let input, !processes.isStopped else { throw HarnessError("the KWin session is stopped") }
         return input
     }
 
@@ -310,7 +258,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     /// Changes the output's scale while everything runs, as Plasma's display settings do; returns
     /// once KWin has applied it (screenshots are then at the new scale).
     public func setScale(_ scale: Double) throws {
-        guard !stopped else { throw HarnessError("the KWin session is stopped") }
+        guard !processes.isStopped else { throw HarnessError("the KWin session is stopped") }
         try OutputScale.set(scale, socketPath: socketPath)
     }
 
@@ -321,8 +269,7 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     public func reset(timeout: Double = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
         try releaseAll()
-        for client in clients { client.stop() }
-        clients.removeAll()
+        processes.stopClients()
         try wait(for: "the windows to close", deadline: deadline, process: kwin) { try windows().isEmpty }
         let data = home + "/.local/share"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: data)) ?? [] {
@@ -333,33 +280,12 @@ public final class KWinSession: @unchecked Sendable, ScreenCapturing {
     /// Ends the injecting client, every client, KWin, the helper and the bus, and whatever they
     /// started. Safe to call twice.
     public func stop() {
-        guard !stopped else { return }
-        let roots = (clients + services).map(\.pid)
-        let everything = roots.compactMap { ProcessIdentity(pid: $0) } + ProcessTree.descendants(of: roots)
-        input = nil
-        if let control { _ = try? control.send("quit", timeout: 3) }
-        stopped = true
-        for client in clients { client.stop() }
-        for service in services.reversed() { service.stop() }
-        killedAtStop = ProcessTree.end(everything)
-    }
-
-    /// Removes the runtime directory (screenshots, logs, the copy of KWin) unless `keepFiles` is set.
-    public func removeFiles() {
-        guard !keepFiles else { return }
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        processes.stop {
+            input = nil
+            if let control { _ = try? control.send("quit", timeout: 3) }
+        }
     }
 
     /// The tail of each service's and client's output, for failure messages.
-    public var diagnostics: String {
-        var text = "--- KWin session in \(runtimeDirectory) ---"
-        for process in services + clients {
-            for (kind, path) in [("stderr", process.stderrPath), ("stdout", process.stdoutPath)]
-            where (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map({ $0 > 0 }) ?? false {
-                text += "\n--- \(process.name) \(kind) ---\n" + WestonSession.tail(path, lines: 25)
-            }
-        }
-        if !killedAtStop.isEmpty { text += "\n--- had to be killed at stop: \(killedAtStop)" }
-        return text
-    }
+    public var diagnostics: String { processes.diagnostics("--- KWin session in \(runtimeDirectory) ---") }
 }

@@ -1,10 +1,12 @@
-// The app's one screen: the canvas, the toolbar below it and the palette that slides over its
-// bottom edge. The controller wires the controls' target-actions to the canvas and the drawing.
+// The app's one screen: the canvas with the banner across its top, the toolbar below it and the
+// palette that slides over its bottom edge. The controller wires the controls' target-actions to
+// the canvas and the drawing, and shows the document's notices in the banner.
 import TouchKit
 
-/// Lays out the canvas, the toolbar and the palette.
+/// Lays out the canvas, the banner, the toolbar and the palette.
 final class DrawingScreenView: View {
     let drawView: DrawView
+    let banner = BannerView()
     let toolbar = ToolbarView(frame: .zero)
     let palette = PaletteView(frame: .zero)
 
@@ -12,6 +14,8 @@ final class DrawingScreenView: View {
         self.drawView = drawView
         super.init(frame: drawView.frame)
         addSubview(drawView)
+        // Inside the canvas, above its content: the palette and the toolbar stay in front of it.
+        drawView.addSubview(banner)
         addSubview(palette)
         addSubview(toolbar)
         palette.isHidden = true
@@ -21,6 +25,8 @@ final class DrawingScreenView: View {
         super.layoutSubviews()
         let barHeight = min(ToolbarView.height, bounds.height / 3)
         drawView.frame = Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - barHeight))
+        let canvas = drawView.bounds
+        banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: BannerView.height)
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
         palette.frame = Rect(x: 0, y: toolbar.frame.minY - PaletteView.height, width: bounds.width,
                              height: PaletteView.height)
@@ -32,6 +38,8 @@ public final class DrawViewController: ViewController {
     private let screen: DrawingScreenView
     public var toolbar: ToolbarView { screen.toolbar }
     public var palette: PaletteView { screen.palette }
+    /// Across the top of the canvas: the document's notices (``NoticeDisplay``).
+    public var banner: BannerView { screen.banner }
     /// A three-finger swipe up shows the palette (a challenge of the book).
     public let paletteSwipeRecognizer = SwipeGestureRecognizer()
 
@@ -151,5 +159,15 @@ public final class DrawViewController: ViewController {
         ToolbarView.show(toolbar.angleButton, on: drawView.colorsByAngle)
         ToolbarView.show(toolbar.speedButton, on: drawView.widthFollowsSpeed)
         ToolbarView.show(toolbar.fingersButton, on: drawView.drawsWithFingers)
+    }
+}
+
+extension DrawViewController: NoticeDisplay {
+    public func show(_ notice: Notice?) {
+        if let notice {
+            banner.show(notice.text, style: notice.style)
+        } else {
+            banner.hide()
+        }
     }
 }

@@ -26,8 +26,8 @@ final class DecoratedWindow: Window {
         }
     }
 
-    init(frame: Rect, title: String, commands: WindowCommands) {
-        titleBar = TitleBarView(title: title, commands: commands)
+    init(frame: Rect, title: String) {
+        titleBar = TitleBarView(title: title)
         super.init(frame: frame)
         titleBar.isHidden = true
         addSubview(titleBar)
@@ -52,8 +52,7 @@ extension WaylandHost {
     /// A window as the host would show it, titled and with its title bar shown or not, for use
     /// without a compositor (`touchtracker replay` lays touches out exactly as the live window).
     public static func offscreenWindow(title: String, size: Size, showsTitleBar: Bool) -> Window {
-        let commands = WindowCommands(beginMove: {}, toggleMaximized: {}, minimize: {}, close: {})
-        let window = DecoratedWindow(frame: Rect(origin: .zero, size: size), title: title, commands: commands)
+        let window = DecoratedWindow(frame: Rect(origin: .zero, size: size), title: title)
         window.showsTitleBar = showsTitleBar
         return window
     }
@@ -80,11 +79,12 @@ final class TitleBarView: View {
     let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
     let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
     let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))
-    private let commands: WindowCommands
+    /// What the buttons and the bar ask of the platform window: set by the host once it has made
+    /// the toplevel. A window no compositor shows has none, and its bar does nothing.
+    var commands: WindowCommands?
 
-    init(title: String, commands: WindowCommands) {
+    init(title: String) {
         self.title = title
-        self.commands = commands
         super.init(frame: .zero)
         backgroundColor = Color(hex: 0xEBEBEB)
         for button in [minimizeButton, maximizeButton, closeButton] {
@@ -93,9 +93,9 @@ final class TitleBarView: View {
             button.fontSize = 16
             addSubview(button)
         }
-        closeButton.addHandler(for: .touchUpInside) { _, _ in commands.close() }
-        maximizeButton.addHandler(for: .touchUpInside) { _, _ in commands.toggleMaximized() }
-        minimizeButton.addHandler(for: .touchUpInside) { _, _ in commands.minimize() }
+        closeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.close() }
+        maximizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.toggleMaximized() }
+        minimizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.minimize() }
     }
 
     override func layoutSubviews() {
@@ -111,10 +111,10 @@ final class TitleBarView: View {
     override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard let touch = touches.first else { return }
         if touch.tapCount == 2 {
-            commands.toggleMaximized()
+            commands?.toggleMaximized()
         } else {
             // The compositor takes over the drag; it cancels our touch or pointer grab.
-            commands.beginMove()
+            commands?.beginMove()
         }
     }
 

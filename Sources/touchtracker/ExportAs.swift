@@ -79,6 +79,6 @@ final class ExportAs {
     static func withExtension(_ path: String, filter: Int?) -> String {
         let lower = path.lowercased()
         if lower.hasSuffix(".png") || lower.hasSuffix(".svg") { return path }
-        return DrawingDocument.freePath(path + (filter == 1 ? ".svg" : ".png"))
+        return DrawingFile.freePath(path + (filter == 1 ? ".svg" : ".png"))
     }
 }

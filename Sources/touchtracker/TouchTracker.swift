@@ -125,7 +125,7 @@ struct App {
         }
         controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
-        document.install(over: controller.drawView)
+        document.noticeDisplay = controller
         // What copy and paste have to say (a paste declined or damaged) goes in the banner.
         controller.drawView.onNotice = { text, style in
             logger.notice("\(text)")

@@ -150,11 +150,11 @@ struct HostileFileTests {
     @Test("A name the Save dialog did not ask about is never replaced: the picture takes a numbered name")
     func exportAsExtensionKeepsExistingFile() throws {
         let folder = TemporaryFolder()
-        #expect(DrawingDocument.freePath(folder.file("report.png")) == folder.file("report.png"))
+        #expect(DrawingFile.freePath(folder.file("report.png")) == folder.file("report.png"))
         writeFile(folder.file("report.png"), "mine")
-        #expect(DrawingDocument.freePath(folder.file("report.png")) == folder.file("report 2.png"))
+        #expect(DrawingFile.freePath(folder.file("report.png")) == folder.file("report 2.png"))
         writeFile(folder.file("report 2.png"), "mine too")
-        #expect(DrawingDocument.freePath(folder.file("report.png")) == folder.file("report 3.png"))
+        #expect(DrawingFile.freePath(folder.file("report.png")) == folder.file("report 3.png"))
     }
 
     @Test("Named pipes where the drawing, its journal, the preferences or the last-drawing memory should be do not block opening")

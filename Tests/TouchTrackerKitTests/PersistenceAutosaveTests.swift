@@ -114,18 +114,18 @@ struct PersistenceAutosaveTests {
         let window = Window(frame: Rect(x: 0, y: 0, width: 800, height: 300))
         let controller = DrawViewController(drawing: failing.drawing)
         window.rootViewController = controller
-        failing.install(over: controller.drawView)
+        failing.noticeDisplay = controller
         failing.drawing.add(.line(StrokeID(1), from: Point(x: 20, y: 10), to: Point(x: 780, y: 10)))
         clock.advance(by: 0.2)
-        #expect(failing.banner.isShowing)
-        #expect(failing.banner.message == "Cannot save drawing.json: No such file or directory. Your drawing is kept; retrying…")
+        #expect(controller.banner.isShowing)
+        #expect(controller.banner.message == "Cannot save drawing.json: No such file or directory. Your drawing is kept; retrying…")
         let image = render(window)
         #expect(image.color(x: 4, y: 4) == BannerView.errorColor, "the red strip")
         #expect(countPixels(image, inX: 0..<800, y: 0..<36) { ($0.red + $0.green + $0.blue) > 2.7 } > 200, "white text")
         #expect(image.color(x: 400, y: 150) == .white, "the canvas below")
         mkdir(folder.file("gone"), 0o755)
         clock.advance(by: 1)
-        #expect(!failing.banner.isShowing)
+        #expect(!controller.banner.isShowing)
         #expect(render(window).color(x: 4, y: 4) == .white)
         #expect(saved(path)?.count == 1)
     }
@@ -138,14 +138,14 @@ struct PersistenceAutosaveTests {
         let clock = ManualClock()
         let document = DrawingDocument(opening: path, clock: clock, logger: Logger(label: "test"), saveInBackground: false)
         let controller = DrawViewController(drawing: document.drawing)
-        document.install(over: controller.drawView)
+        document.noticeDisplay = controller
         #expect(document.drawing.strokes.isEmpty)
-        #expect(document.banner.isShowing && document.banner.style == .error)
-        #expect(document.banner.message.hasPrefix("Could not read drawing.json (line 1, column 47: format version 3 is newer"))
+        #expect(controller.banner.isShowing && controller.banner.style == .error)
+        #expect(controller.banner.message.hasPrefix("Could not read drawing.json (line 1, column 47: format version 3 is newer"))
         clock.advance(by: 0.2)
         #expect(readFile(path).flatMap { try? DrawingFormat.decode($0) } == [], "the freed path holds the new empty drawing")
         clock.advance(by: 20)
-        #expect(!document.banner.isShowing)
+        #expect(!controller.banner.isShowing)
     }
 
     @Test("Closing saves the last change; if the file cannot be written the drawing goes to a rescue file")

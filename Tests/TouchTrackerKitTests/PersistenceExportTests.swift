@@ -61,14 +61,16 @@ struct PersistenceExportTests {
         let folder = TemporaryFolder()
         let document = DrawingDocument(opening: folder.file("drawing.json"), clock: ManualClock(),
                                        logger: Logger(label: "test"), saveInBackground: false)
+        let controller = DrawViewController(drawing: document.drawing)
+        document.noticeDisplay = controller
         for stroke in strokes { document.drawing.add(stroke) }
         let pictures = folder.file("Pictures")
         let paths = document.export(canvas: Size(width: 900, height: 800), into: pictures)
         #expect(paths == [pictures + "/drawing.png", pictures + "/drawing.svg"])
         let image = try #require(PNGImage(path: pictures + "/drawing.png"))
         #expect(image.width == 900 && image.height == 800)
-        #expect(document.banner.isShowing && document.banner.style == .info)
-        #expect(document.banner.message == "Exported drawing.png and drawing.svg to \(pictures)")
+        #expect(controller.banner.isShowing && controller.banner.style == .info)
+        #expect(controller.banner.message == "Exported drawing.png and drawing.svg to \(pictures)")
         #expect(document.export(into: pictures) == [pictures + "/drawing 2.png", pictures + "/drawing 2.svg"])
         #expect(document.export(into: pictures) == [pictures + "/drawing 3.png", pictures + "/drawing 3.svg"])
     }

@@ -140,9 +140,11 @@ struct PersistenceJournalTests {
         #expect(truncate(session.journal, off_t(journal.count - 20)) == 0)
         let clock = ManualClock()
         let document = DrawingDocument(opening: session.path, clock: clock, logger: Logger(label: "test"), saveInBackground: false)
+        let controller = DrawViewController(drawing: document.drawing)
+        document.noticeDisplay = controller
         #expect(identical(document.drawing.strokes, expected))
         #expect(document.damagedJournal == nil && document.unreadable == nil)
-        #expect(!document.banner.isShowing)
+        #expect(!controller.banner.isShowing)
         // Soon after opening the journal is folded into the file.
         clock.advance(by: DrawingDocument.compactionDelay)
         #expect(!exists(session.journal))
@@ -164,6 +166,8 @@ struct PersistenceJournalTests {
         writeFile(session.journal, damaged)
         let clock = ManualClock()
         let document = DrawingDocument(opening: session.path, clock: clock, logger: Logger(label: "test"), saveInBackground: false)
+        let controller = DrawViewController(drawing: document.drawing)
+        document.noticeDisplay = controller
         #expect(identical(document.drawing.strokes, Array(session.drawing.strokes.prefix(11))))
         let problem = try #require(document.damagedJournal)
         #expect(problem.records == 1)
@@ -173,8 +177,8 @@ struct PersistenceJournalTests {
         #expect(readFile(movedTo) == damaged, "kept as it was")
         #expect(problem.message.hasPrefix("cannot replay \(session.journal): line 3, column "))
         #expect(problem.message.contains("restored \(session.path) with the 1 change before it; moved the journal to \(movedTo)"))
-        #expect(document.banner.isShowing && document.banner.style == .error)
-        #expect(document.banner.message.hasPrefix("The last changes to drawing.json could not all be restored (line 3, column "))
+        #expect(controller.banner.isShowing && controller.banner.style == .error)
+        #expect(controller.banner.message.hasPrefix("The last changes to drawing.json could not all be restored (line 3, column "))
         // What was replayed is saved at once.
         clock.advance(by: 0)
         #expect(!exists(session.journal))

@@ -22,6 +22,8 @@ struct PersistenceNewDrawingTests {
         let clock = ManualClock()
         let old = folder.file("drawing.json")
         let doc = document(old, clock)
+        let controller = DrawViewController(drawing: doc.drawing)
+        doc.noticeDisplay = controller
         if case .acquired(let lock) = DrawingLock.acquire(for: old) { doc.lock = lock }
         #expect(doc.lock != nil)
         var told: [String] = []
@@ -35,7 +37,7 @@ struct PersistenceNewDrawingTests {
         #expect(doc.path == new && doc.drawing.strokes.isEmpty)
         #expect(!doc.drawing.undoStack.canUndo, "undo does not reach back into the old drawing")
         #expect(try DrawingFile.load(old).count == 2)
-        #expect(doc.banner.isShowing && doc.banner.message.contains("drawing 2.json") && doc.banner.message.contains("drawing.json is kept"))
+        #expect(controller.banner.isShowing && controller.banner.message.contains("drawing 2.json") && controller.banner.message.contains("drawing.json is kept"))
         // The lock moved: the new file is held, the old one is free for another TouchTracker.
         #expect(doc.lock?.path == DrawingLock.lockPath(for: new))
         let second = DrawingLock.acquire(for: new)
@@ -56,8 +58,10 @@ struct PersistenceNewDrawingTests {
     func newOnEmpty() throws {
         let folder = TemporaryFolder()
         let doc = document(folder.file("drawing.json"), ManualClock())
+        let controller = DrawViewController(drawing: doc.drawing)
+        doc.noticeDisplay = controller
         #expect(doc.startNew() == nil)
-        #expect(doc.path == folder.file("drawing.json") && doc.banner.message == "drawing.json is empty: draw here")
+        #expect(doc.path == folder.file("drawing.json") && controller.banner.message == "drawing.json is empty: draw here")
         #expect(!folder.names.contains("drawing 2.json"))
     }
 

@@ -1,6 +1,8 @@
 // The drawing as the app keeps it: opened from a file at start, autosaved after each change,
 // saved once more when the app ends, exported on request, or left in its file for a new one
-// (New); the banner tells the user when something is wrong. The executable creates one and hands `drawing` to the canvas.
+// (New). What the user must be told (a save that fails, an unreadable file, where an export went)
+// goes to its notice display, the app's screen. The executable creates one and hands `drawing` to
+// the canvas.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,8 +17,11 @@ public final class DrawingDocument {
     public var lock: DrawingLock?
     /// Told the new file's path after New (the app remembers it for the next start).
     public var onNewFile: ((String) -> Void)?
-    /// Shown across the top of the canvas once ``install(over:)`` put it there.
-    public let banner = BannerView()
+    /// Shows the document's notice (``notice``): the app's screen, in its banner. Shown the
+    /// current one when set.
+    public weak var noticeDisplay: NoticeDisplay? {
+        didSet { updateNotice() }
+    }
     /// Set when the file asked for could not be read (it was moved aside).
     public let unreadable: UnreadableFile?
     /// Set when the file's journal could be replayed only in part (it was moved aside).
@@ -33,9 +38,8 @@ public final class DrawingDocument {
     private let saveInBackground: Bool
     private let limits: DrawingFormat.Limits
     /// A message shown for a while (an unreadable file, an export); a failing save goes over it.
-    private var notice: (text: String, style: BannerView.Style)?
+    private var timedNotice: Notice?
     private var noticeTimer: TimerToken?
-    private var widthTimer: TimerToken?
     /// The export being painted and written off the event loop, if any (one at a time: a second
     /// would pick the same free names).
     private var exportJob: BackgroundJob<ExportOutcome>?
@@ -58,7 +62,7 @@ public final class DrawingDocument {
         drawing = Drawing(strokes: opened.strokes)
         autosaver = Autosaver(drawing: drawing, path: opened.savePath, clock: clock, delay: autosaveDelay,
                               inBackground: saveInBackground, limits: limits, logger: logger, disk: opened.disk)
-        autosaver.onStatusChange = { [unowned self] _ in self.updateBanner() }
+        autosaver.onStatusChange = { [unowned self] _ in self.updateNotice() }
         if let unreadable {
             showNotice(unreadable.bannerText, style: .error, seconds: 15)
         } else if let damagedJournal {
@@ -75,12 +79,6 @@ public final class DrawingDocument {
         logger.debug("drawing \(opened.savePath): \(opened.strokes.count) strokes, \(opened.journalRecords) changes replayed from its journal")
     }
 
-    /// Puts the banner across the top of `view` (the canvas), above its content.
-    public func install(over view: View) {
-        view.addSubview(banner)
-        updateBanner()
-    }
-
     // MARK: Export
 
     /// The files ``export(canvas:into:)`` writes into `folder`: the drawing's name with `.png`
@@ -89,18 +87,13 @@ public final class DrawingDocument {
     public func exportPaths(in folder: String) -> (png: String, svg: String) {
         let name = DrawingFile.name(of: path)
         let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
-        var number = 1
-        while true {
-            let base = number == 1 ? stem : "\(stem) \(number)"
-            let png = DrawingFile.join(folder, base + ".png"), svg = DrawingFile.join(folder, base + ".svg")
-            if access(png, F_OK) != 0, access(svg, F_OK) != 0 { return (png, svg) }
-            number += 1
-        }
+        let base = DrawingFile.firstFree(in: folder, stem: stem) { [$0 + ".png", $0 + ".svg"] }
+        return (base + ".png", base + ".svg")
     }
 
     /// Writes the drawing as PNG and SVG (Ctrl+E), at least `canvas` in size, into the user's
-    /// pictures folder (made if missing), where people look for them; logs the paths and shows
-    /// where in the banner. Returns the paths written.
+    /// pictures folder (made if missing), where people look for them; logs the paths and says
+    /// where in a notice. Returns the paths written.
     @discardableResult
     public func export(canvas: Size = DrawingExporter.defaultCanvas,
                        into folder: String = DrawingLocation.picturesDirectory()) -> [String] {
@@ -127,7 +120,7 @@ public final class DrawingDocument {
     }
 
     /// Starts ``export(canvas:into:)`` off the event loop (Ctrl+E): painting and encoding a big
-    /// drawing takes seconds, which must not stop touches. The banner says where it went once
+    /// drawing takes seconds, which must not stop touches. A notice says where it went once
     /// it is written. Returns false, doing nothing, while another export is still running.
     @discardableResult
     public func startExport(canvas: Size = DrawingExporter.defaultCanvas,
@@ -226,22 +219,8 @@ public final class DrawingDocument {
         }
     }
 
-    /// `path` if nothing is there, else the first free numbered name beside it (`report.png` →
-    /// `report 2.png`): for a name the Save dialog did not ask about (an extension added after it).
-    public static func freePath(_ path: String) -> String {
-        let folder = DrawingFile.folder(of: path)
-        let (stem, ext) = NewDrawing.split(DrawingFile.name(of: path))
-        var candidate = path, number = 2
-        var info = stat()
-        while lstat(candidate, &info) == 0 {
-            candidate = DrawingFile.join(folder, "\(stem) \(number)\(ext)")
-            number += 1
-        }
-        return candidate
-    }
-
     /// Writes the drawing to `path`, the file a Save dialog chose (the user agreed to replace it
-    /// if it was there), as SVG when the name ends in `.svg`, else as PNG; the banner says where.
+    /// if it was there), as SVG when the name ends in `.svg`, else as PNG; a notice says where.
     /// Returns whether it was written.
     @discardableResult
     public func export(canvas: Size = DrawingExporter.defaultCanvas, to path: String) -> Bool {
@@ -263,8 +242,8 @@ public final class DrawingDocument {
     /// Starts a new, empty drawing in a new file beside the current one (``NewDrawing/path(beside:)``),
     /// after saving the current drawing into its own file, where it stays. The undo history goes
     /// with the old drawing: nothing done before New can be undone into the new file, and the old
-    /// drawing is never changed again by this session. The lock moves to the new file; the banner
-    /// says where it is. If the old drawing cannot be saved, nothing changes and the banner says
+    /// drawing is never changed again by this session. The lock moves to the new file; a notice
+    /// says where it is. If the old drawing cannot be saved, nothing changes and a notice says
     /// why. An empty drawing is already new: then nothing changes either (no trail of empty files).
     /// Returns the new file's path, or nil when nothing changed.
     @discardableResult
@@ -292,7 +271,7 @@ public final class DrawingDocument {
         old.retire()
         autosaver = Autosaver(drawing: drawing, path: newPath, clock: clock, delay: autosaveDelay,
                               inBackground: saveInBackground, limits: limits, logger: logger)
-        autosaver.onStatusChange = { [unowned self] _ in self.updateBanner() }
+        autosaver.onStatusChange = { [unowned self] _ in self.updateNotice() }
         lock = newLock
         drawing.replaceAll(with: [], undoable: false)
         drawing.undoStack.removeAll()
@@ -325,38 +304,29 @@ public final class DrawingDocument {
         return "\(failure.message); the last changes are lost"
     }
 
-    // MARK: Banner
+    // MARK: Notices
 
-    /// Shows `text` in the banner for `seconds` (a paste that failed, an export); a failing save
+    /// Shows `text` to the user for `seconds` (a paste that failed, an export); a failing save
     /// goes over it.
-    public func showNotice(_ text: String, style: BannerView.Style, seconds: Double) {
-        notice = (text, style)
+    public func showNotice(_ text: String, style: Notice.Style, seconds: Double) {
+        timedNotice = Notice(text, style: style)
         noticeTimer?.cancel()
         noticeTimer = clock.schedule(at: clock.now + seconds) { [weak self] in
-            self?.notice = nil
+            self?.timedNotice = nil
             self?.noticeTimer = nil
-            self?.updateBanner()
+            self?.updateNotice()
         }
-        updateBanner()
+        updateNotice()
     }
 
-    /// A failing save wins over any notice; otherwise the notice, or nothing. While a message
-    /// shows, its width follows the canvas (checked twice a second: views have no resize hook).
-    private func updateBanner() {
-        defer {
-            if banner.isShowing, widthTimer == nil {
-                widthTimer = clock.schedule(at: clock.now + 0.5) { [weak self] in
-                    self?.widthTimer = nil
-                    self?.updateBanner()
-                }
-            }
-        }
+    /// What the user is told now: a failing save wins over any notice; otherwise the notice, or
+    /// nothing.
+    public var notice: Notice? {
         if case .failing(let error) = autosaver.status {
-            banner.show(Strings.cannotSave(name: DrawingFile.name(of: path), reason: error.reason), style: .error)
-        } else if let notice {
-            banner.show(notice.text, style: notice.style)
-        } else {
-            banner.hide()
+            return Notice(Strings.cannotSave(name: DrawingFile.name(of: path), reason: error.reason), style: .error)
         }
+        return timedNotice
     }
+
+    private func updateNotice() { noticeDisplay?.show(notice) }
 }

@@ -12,31 +12,12 @@ public enum NewDrawing {
     /// The file New starts in, beside `current`: the current name without its number, numbered
     /// from 2 past every drawing, journal or lock already there.
     public static func path(beside current: String) -> String {
-        let folder = DrawingFile.folder(of: current)
-        let (stem, ext) = split(DrawingFile.name(of: current))
-        var number = 2
-        while true {
-            let candidate = DrawingFile.join(folder, "\(stem) \(number)\(ext)")
-            let taken = [candidate, DrawingJournal.path(for: candidate), DrawingLock.lockPath(for: candidate)]
-                .contains { (path: String) in access(path, F_OK) == 0 }
-            if !taken { return candidate }
-            number += 1
+        let (stem, ext) = DrawingFile.numbering(DrawingFile.name(of: current))
+        let base = DrawingFile.firstFree(in: DrawingFile.folder(of: current), stem: stem, from: 2) { base in
+            let candidate = base + ext
+            return [candidate, DrawingJournal.path(for: candidate), DrawingLock.lockPath(for: candidate)]
         }
-    }
-
-    /// "drawing 3.json" → ("drawing", ".json"); "sketch" → ("sketch", "").
-    static func split(_ name: String) -> (stem: String, ext: String) {
-        var stem = name, ext = ""
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            stem = String(name[..<dot])
-            ext = String(name[dot...])
-        }
-        // A trailing " N" is New's own numbering: the next one counts on from the same stem.
-        if let space = stem.lastIndex(of: " "), space != stem.startIndex,
-           let number = Int(stem[stem.index(after: space)...]), number >= 2 {
-            stem = String(stem[..<space])
-        }
-        return (stem, ext)
+        return base + ext
     }
 
     /// The file remembering the drawing a start with no file argument opens.

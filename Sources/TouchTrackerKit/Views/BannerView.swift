@@ -1,16 +1,13 @@
-// A message strip across the top of the window: a save that keeps failing (red, until a save
-// succeeds), a file that could not be read, an export that worked (dark, for a few seconds).
-// It takes no touches: fingers draw through it onto the canvas.
+// A message strip across the top of the canvas: a save that keeps failing (red, until a save
+// succeeds), a file that could not be read, an export that worked (dark, for a few seconds). The
+// app's screen owns it, lays it out over the canvas (DrawingScreenView) and shows the document's
+// notices in it. It takes no touches: fingers draw through it onto the canvas.
 import Graphics
 import TouchKit
 
 public final class BannerView: View {
-    public enum Style: Equatable, Sendable {
-        /// Something the user must know: saving fails, a file was unreadable.
-        case error
-        /// A confirmation: an export was written.
-        case info
-    }
+    /// A notice's style, by the name the canvas's `onNotice` gives it.
+    public typealias Style = Notice.Style
 
     public static let height = 36.0
     public static let errorColor = Color(hex: 0xB3261E)
@@ -30,12 +27,8 @@ public final class BannerView: View {
     /// Whether a message is showing.
     public var isShowing: Bool { !isHidden }
 
-    /// Shows `message` across the top of the superview.
+    /// Shows `message` in `style`.
     public func show(_ message: String, style: Style) {
-        if let superview {
-            frame = Rect(x: superview.bounds.minX, y: superview.bounds.minY, width: superview.bounds.width,
-                         height: Self.height)
-        }
         guard message != self.message || style != self.style || isHidden else { return }
         self.message = message
         self.style = style
