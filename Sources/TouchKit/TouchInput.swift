@@ -101,8 +101,8 @@ public final class TouchInput {
     public var recorder: ((InputEvent) -> Void)?
     private var depth = 0
 
-    /// Runs `body` for the outside call `event`, telling the recorder first.
-    private func call(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
+    /// Runs `body`, the work of the outside call `event`, telling the recorder first.
+    private func recording(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
         if depth == 0, let recorder { recorder(event()) }
         depth += 1
         defer { depth -= 1 }
@@ -142,88 +142,78 @@ public final class TouchInput {
     /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
     public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
                      force: Double = 0) {
-        call(.down(id, location, time: time, kind: kind, force: force)) {
-            recordedDown(id, at: location, time: time, kind: kind, force: force)
+        recording(.down(id, location, time: time, kind: kind, force: force)) {
+            deliverHeldFrames()
+            if let existing = tracks.first(where: { $0.id == id }) {
+                if !existing.pendingUp { up(id, time: time) }
+                frame()
+            }
+            // A re-entrant call from a view during that frame may have started this id again.
+            if let again = tracks.first(where: { $0.id == id }) {
+                again.pendingUp = true
+                frame()
+            }
+            noteTime(time)
+            let touch = Touch(phase: .began, location: location, timestamp: time,
+                              tapCount: tapCount(source: id.source, at: location, time: time),
+                              window: window, type: kind, force: force)
+            tracks.append(Track(id: id, touch: touch, location: location, time: time))
+            lastChangeWasUp = false
         }
-    }
-
-    private func recordedDown(_ id: ID, at location: Point, time: Double, kind: Touch.Kind, force: Double) {
-        deliverHeldFrames()
-        if let existing = tracks.first(where: { $0.id == id }) {
-            if !existing.pendingUp { up(id, time: time) }
-            frame()
-        }
-        // A re-entrant call from a view during that frame may have started this id again.
-        if let again = tracks.first(where: { $0.id == id }) {
-            again.pendingUp = true
-            frame()
-        }
-        noteTime(time)
-        let touch = Touch(phase: .began, location: location, timestamp: time,
-                          tapCount: tapCount(source: id.source, at: location, time: time),
-                          window: window, type: kind, force: force)
-        tracks.append(Track(id: id, touch: touch, location: location, time: time))
-        lastChangeWasUp = false
     }
 
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
     /// - Parameter force: the new pressure, or nil to keep the previous one.
     public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
-        call(.motion(id, location, time: time, force: force)) { recordedMotion(id, at: location, time: time, force: force) }
-    }
-
-    private func recordedMotion(_ id: ID, at location: Point, time: Double, force: Double?) {
-        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
-        noteTime(time)
-        track.location = location
-        track.time = time
-        if let force { track.force = force }
-        track.samples.append((location, time))
-        // Even before its began is delivered: that one goes out where the finger landed and this
-        // motion follows as a move (mutter frames a down with the motion that follows it).
-        track.pendingMotion = true
-        lastChangeWasUp = false
+        recording(.motion(id, location, time: time, force: force)) {
+            guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+            noteTime(time)
+            track.location = location
+            track.time = time
+            if let force { track.force = force }
+            track.samples.append((location, time))
+            // Even before its began is delivered: that one goes out where the finger landed and
+            // this motion follows as a move (mutter frames a down with the motion that follows it).
+            track.pendingMotion = true
+            lastChangeWasUp = false
+        }
     }
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
-        call(.up(id, time: time)) { recordedUp(id, time: time) }
-    }
-
-    private func recordedUp(_ id: ID, time: Double) {
-        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
-        deliverHeldFrames()
-        noteTime(time)
-        track.time = time
-        track.pendingUp = true
-        lastChangeWasUp = true
+        recording(.up(id, time: time)) {
+            guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+            deliverHeldFrames()
+            noteTime(time)
+            track.time = time
+            track.pendingUp = true
+            lastChangeWasUp = true
+        }
     }
 
     /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
     /// and up within the batch. Does nothing when nothing changed. Inside a batch
     /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
-        call(.frame) { recordedFrame() }
-    }
-
-    private func recordedFrame() {
-        if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
-            for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
-            holdsFrame = tracks.contains { $0.pendingMotion }
-            lastChangeWasUp = false
-            return
+        recording(.frame) {
+            if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
+                for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
+                holdsFrame = tracks.contains { $0.pendingMotion }
+                lastChangeWasUp = false
+                return
+            }
+            deliverPending()
         }
-        deliverPending()
     }
 
     /// Starts holding motion-only frames (the host: before it dispatches a turn's events).
     public func beginBatch() {
-        call(.beginBatch) { isBatching = true }
+        recording(.beginBatch) { isBatching = true }
     }
 
     /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
     public func endBatch() {
-        call(.endBatch) {
+        recording(.endBatch) {
             isBatching = false
             deliverHeldFrames()
         }
@@ -270,17 +260,21 @@ public final class TouchInput {
     /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
     /// (T9); touches never delivered are dropped.
     public func cancel(source: Source) {
-        call(.cancel(source)) { recordedCancel(source: source) }
+        recording(.cancel(source)) {
+            guard tracks.contains(where: { $0.id.source == source }) else { return }
+            // Motion held for the batch goes out first: its frame came before the cancel.
+            deliverHeldFrames()
+            let affected = tracks.filter { $0.id.source == source }
+            guard !affected.isEmpty else { return }
+            tracks.removeAll { $0.id.source == source }
+            lastTaps[source] = nil
+            deliverCancellation(of: affected)
+        }
     }
 
-    private func recordedCancel(source: Source) {
-        guard tracks.contains(where: { $0.id.source == source }) else { return }
-        // Motion held for the batch goes out first: its frame came before the cancel.
-        deliverHeldFrames()
-        let affected = tracks.filter { $0.id.source == source }
-        guard !affected.isEmpty else { return }
-        tracks.removeAll { $0.id.source == source }
-        lastTaps[source] = nil
+    /// Delivers `cancelled` for the touches of `affected` that views know, once they have left
+    /// the bookkeeping; the other delivered touches come along as stationary (T9).
+    private func deliverCancellation(of affected: [Track]) {
         let cancelled = affected.filter(\.delivered)
         guard !cancelled.isEmpty else { return }
         var coalesced: [ObjectIdentifier: [Touch]] = [:]
