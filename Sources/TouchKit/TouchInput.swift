@@ -53,12 +53,24 @@ public final class TouchInput {
 
     /// A touch from its `down` until its end is delivered, with the changes not yet framed.
     private final class Track {
+        /// Where a touch is between the calls that reported it and the events that deliver it.
+        enum State {
+            /// Its `down` came; the next event delivers its `began`, where the finger landed.
+            case landed
+            /// Its `down` and `up` both came before its `began` went out: the next event begins
+            /// it and the one after ends it.
+            case landedAndLifted
+            /// Delivered, with nothing new: the next event shows it stationary.
+            case stationary
+            /// Delivered, with motion waiting for the next event.
+            case moved
+            /// Delivered, with its `up` waiting: the next event ends it.
+            case lifted
+        }
+
         let id: ID
         let touch: Touch
-        var delivered = false
-        var pendingBegan = true
-        var pendingMotion = false
-        var pendingUp = false
+        private(set) var state = State.landed
         var location: Point
         var time: Double
         var force: Double
@@ -76,7 +88,46 @@ public final class TouchInput {
             self.samples = [(location, time)]
         }
 
-        var hasPendingChanges: Bool { pendingBegan || pendingMotion || pendingUp }
+        /// Whether views have had its `began`.
+        var isDelivered: Bool {
+            switch state {
+            case .landed, .landedAndLifted: false
+            case .stationary, .moved, .lifted: true
+            }
+        }
+
+        /// Whether its `up` came: nothing more is taken for it.
+        var isLifted: Bool { state == .landedAndLifted || state == .lifted }
+
+        /// Delivered and not lifted: a frame of such touches only moves them, and may be held.
+        var isDeliveredAndDown: Bool { state == .stationary || state == .moved }
+
+        var hasPendingChanges: Bool { state != .stationary }
+
+        /// Its `up` came.
+        func lift() {
+            switch state {
+            case .landed: state = .landedAndLifted
+            case .stationary, .moved: state = .lifted
+            case .landedAndLifted, .lifted: break
+            }
+        }
+
+        /// Motion waits for it: a delivered touch at rest now moves. A landed or lifted touch keeps
+        /// its state; its samples go out after its `began`, or with its end.
+        func move() {
+            if state == .stationary { state = .moved }
+        }
+
+        /// Its waiting motion went out, or was put aside for a later event.
+        func settle() {
+            if state == .moved { state = .stationary }
+        }
+
+        /// Its `began` went out; `motionFollows` when samples after the landing point wait.
+        func began(motionFollows: Bool) {
+            state = state == .landedAndLifted ? .lifted : motionFollows ? .moved : .stationary
+        }
     }
 
     /// The end of the last tap of a source, for `tapCount` (T5).
@@ -145,12 +196,12 @@ public final class TouchInput {
         recording(.down(id, location, time: time, kind: kind, force: force)) {
             deliverHeldFrames()
             if let existing = tracks.first(where: { $0.id == id }) {
-                if !existing.pendingUp { up(id, time: time) }
+                if !existing.isLifted { up(id, time: time) }
                 frame()
             }
             // A re-entrant call from a view during that frame may have started this id again.
             if let again = tracks.first(where: { $0.id == id }) {
-                again.pendingUp = true
+                again.lift()
                 frame()
             }
             noteTime(time)
@@ -166,7 +217,7 @@ public final class TouchInput {
     /// - Parameter force: the new pressure, or nil to keep the previous one.
     public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
         recording(.motion(id, location, time: time, force: force)) {
-            guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+            guard let track = tracks.first(where: { $0.id == id }), !track.isLifted else { return }
             noteTime(time)
             track.location = location
             track.time = time
@@ -174,7 +225,7 @@ public final class TouchInput {
             track.samples.append((location, time))
             // Even before its began is delivered: that one goes out where the finger landed and
             // this motion follows as a move (mutter frames a down with the motion that follows it).
-            track.pendingMotion = true
+            track.move()
             lastChangeWasUp = false
         }
     }
@@ -182,11 +233,11 @@ public final class TouchInput {
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
         recording(.up(id, time: time)) {
-            guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
+            guard let track = tracks.first(where: { $0.id == id }), !track.isLifted else { return }
             deliverHeldFrames()
             noteTime(time)
             track.time = time
-            track.pendingUp = true
+            track.lift()
             lastChangeWasUp = true
         }
     }
@@ -196,9 +247,9 @@ public final class TouchInput {
     /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
         recording(.frame) {
-            if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
-                for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
-                holdsFrame = tracks.contains { $0.pendingMotion }
+            if isBatching, tracks.allSatisfy(\.isDeliveredAndDown) {
+                for track in tracks { track.heldSamples = track.state == .moved ? track.samples.count : 0 }
+                holdsFrame = tracks.contains { $0.state == .moved }
                 lastChangeWasUp = false
                 return
             }
@@ -230,13 +281,13 @@ public final class TouchInput {
         for track in tracks where track.samples.count > track.heldSamples {
             later.append((track, Array(track.samples[track.heldSamples...])))
             track.samples.removeSubrange(track.heldSamples...)
-            if let last = track.samples.last { (track.location, track.time) = last } else { track.pendingMotion = false }
+            if let last = track.samples.last { (track.location, track.time) = last } else { track.settle() }
         }
         deliverOneEvent()
         for (track, samples) in later {
             track.samples = samples
             (track.location, track.time) = samples[samples.count - 1]
-            track.pendingMotion = true
+            track.move()
         }
         for track in tracks { track.heldSamples = 0 }
     }
@@ -275,7 +326,7 @@ public final class TouchInput {
     /// Delivers `cancelled` for the touches of `affected` that views know, once they have left
     /// the bookkeeping; the other delivered touches come along as stationary (T9).
     private func deliverCancellation(of affected: [Track]) {
-        let cancelled = affected.filter(\.delivered)
+        let cancelled = affected.filter(\.isDelivered)
         guard !cancelled.isEmpty else { return }
         var coalesced: [ObjectIdentifier: [Touch]] = [:]
         for track in cancelled {
@@ -287,10 +338,10 @@ public final class TouchInput {
             touch.timestamp = max(touch.timestamp, track.time)
             touch.phase = .cancelled
         }
-        for track in tracks where track.delivered {
+        for track in tracks where track.isDelivered {
             track.touch.phase = .stationary
         }
-        let others = tracks.filter(\.delivered).map(\.touch)
+        let others = tracks.filter(\.isDelivered).map(\.touch)
         let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
                           coalesced: coalesced)
         application.sendEvent(event)
@@ -312,24 +363,21 @@ public final class TouchInput {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
             var laterSamples: [(Point, Double)] = []
-            if track.pendingBegan {
+            switch track.state {
+            case .landed, .landedAndLifted:
                 // The touch begins where the finger landed; moves in the same batch, like an
                 // `up`, stay pending and go out in the next event (T1: no landing point lost).
                 let landing = track.samples.first ?? (track.location, track.time)
                 laterSamples = Array(track.samples.dropFirst())
-                track.pendingBegan = false
-                track.pendingMotion = !laterSamples.isEmpty
-                track.delivered = true
+                track.began(motionFollows: !laterSamples.isEmpty)
                 touch.phase = .began
                 touch.windowLocation = landing.0
                 touch.previousWindowLocation = landing.0
                 touch.force = track.force
                 touch.timestamp = landing.1
                 began.append(touch)
-            } else if track.pendingUp {
+            case .lifted:
                 coalesced[id] = snapshots(of: track, phase: .ended)
-                track.pendingUp = false
-                track.pendingMotion = false
                 touch.phase = .ended
                 touch.previousWindowLocation = touch.windowLocation
                 touch.windowLocation = track.location
@@ -337,15 +385,15 @@ public final class TouchInput {
                 touch.timestamp = track.time
                 finished.append(id)
                 recordTap(track)
-            } else if track.pendingMotion {
+            case .moved:
                 coalesced[id] = snapshots(of: track, phase: .moved)
-                track.pendingMotion = false
+                track.settle()
                 touch.phase = .moved
                 touch.previousWindowLocation = touch.windowLocation
                 touch.windowLocation = track.location
                 touch.force = track.force
                 touch.timestamp = track.time
-            } else {
+            case .stationary:
                 touch.phase = .stationary
                 touch.previousWindowLocation = touch.windowLocation
             }
