@@ -1,3 +1,7 @@
+// The input adapter's public face: the ids, the calls a host makes, and the recording of them.
+// A touch's bookkeeping is in TouchInput+Track.swift, the events it becomes in
+// TouchInput+Events.swift.
+
 /// Turns low-level input (shaped like `wl_touch`, but free of Wayland) into ``Touch`` objects and
 /// ``Event``s for one window.
 ///
@@ -51,98 +55,16 @@ public final class TouchInput {
         public var description: String { "\(source)#\(number)" }
     }
 
-    /// A touch from its `down` until its end is delivered, with the changes not yet framed.
-    private final class Track {
-        /// Where a touch is between the calls that reported it and the events that deliver it.
-        enum State {
-            /// Its `down` came; the next event delivers its `began`, where the finger landed.
-            case landed
-            /// Its `down` and `up` both came before its `began` went out: the next event begins
-            /// it and the one after ends it.
-            case landedAndLifted
-            /// Delivered, with nothing new: the next event shows it stationary.
-            case stationary
-            /// Delivered, with motion waiting for the next event.
-            case moved
-            /// Delivered, with its `up` waiting: the next event ends it.
-            case lifted
-        }
-
-        let id: ID
-        let touch: Touch
-        private(set) var state = State.landed
-        var location: Point
-        var time: Double
-        var force: Double
-        /// Positions reported since the last event: (location, time), oldest first (T11).
-        var samples: [(Point, Double)]
-        /// How many of `samples` belong to frames held for the batch's end.
-        var heldSamples = 0
-
-        init(id: ID, touch: Touch, location: Point, time: Double) {
-            self.id = id
-            self.touch = touch
-            self.location = location
-            self.time = time
-            self.force = touch.force
-            self.samples = [(location, time)]
-        }
-
-        /// Whether views have had its `began`.
-        var isDelivered: Bool {
-            switch state {
-            case .landed, .landedAndLifted: false
-            case .stationary, .moved, .lifted: true
-            }
-        }
-
-        /// Whether its `up` came: nothing more is taken for it.
-        var isLifted: Bool { state == .landedAndLifted || state == .lifted }
-
-        /// Delivered and not lifted: a frame of such touches only moves them, and may be held.
-        var isDeliveredAndDown: Bool { state == .stationary || state == .moved }
-
-        var hasPendingChanges: Bool { state != .stationary }
-
-        /// Its `up` came.
-        func lift() {
-            switch state {
-            case .landed: state = .landedAndLifted
-            case .stationary, .moved: state = .lifted
-            case .landedAndLifted, .lifted: break
-            }
-        }
-
-        /// Motion waits for it: a delivered touch at rest now moves. A landed or lifted touch keeps
-        /// its state; its samples go out after its `began`, or with its end.
-        func move() {
-            if state == .stationary { state = .moved }
-        }
-
-        /// Its waiting motion went out, or was put aside for a later event.
-        func settle() {
-            if state == .moved { state = .stationary }
-        }
-
-        /// Its `began` went out; `motionFollows` when samples after the landing point wait.
-        func began(motionFollows: Bool) {
-            state = state == .landedAndLifted ? .lifted : motionFollows ? .moved : .stationary
-        }
-    }
-
-    /// The end of the last tap of a source, for `tapCount` (T5).
-    private struct TapRecord {
-        var location: Point
-        var time: Double
-        var count: Int
-    }
-
     public let application: Application
     public let window: Window
-    private var tracks: [Track] = []
-    private var lastTaps: [Source: TapRecord] = [:]
-    private var lastChangeWasUp = false
-    private var latestTime: Double = 0
+    // Shared with the event building (TouchInput+Events.swift), hence not private.
+    /// Each touch from its `down` until its end is delivered, in the order they went down.
+    var tracks: [Track] = []
+    var lastTaps: [Source: TapRecord] = [:]
+    var lastChangeWasUp = false
+    var latestTime: Double = 0
+    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
+    var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
 
@@ -159,8 +81,6 @@ public final class TouchInput {
         defer { depth -= 1 }
         body()
     }
-    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
-    private var holdsFrame = false
 
     /// Creates the adapter for `window`, adding the window to `application` if needed.
     public init(application: Application, window: Window) {
@@ -270,39 +190,6 @@ public final class TouchInput {
         }
     }
 
-    /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
-    /// stays pending for its own frame.
-    private func deliverHeldFrames() {
-        guard holdsFrame else { return }
-        holdsFrame = false
-        // Nothing but motion of delivered touches can follow a hold: a down or an up delivers the
-        // held frames first. Put that motion aside, deliver, and take it back.
-        var later: [(Track, [(Point, Double)])] = []
-        for track in tracks where track.samples.count > track.heldSamples {
-            later.append((track, Array(track.samples[track.heldSamples...])))
-            track.samples.removeSubrange(track.heldSamples...)
-            if let last = track.samples.last { (track.location, track.time) = last } else { track.settle() }
-        }
-        deliverOneEvent()
-        for (track, samples) in later {
-            track.samples = samples
-            (track.location, track.time) = samples[samples.count - 1]
-            track.move()
-        }
-        for track in tracks { track.heldSamples = 0 }
-    }
-
-    private func deliverPending() {
-        holdsFrame = false
-        for track in tracks { track.heldSamples = 0 }
-        while true {
-            let changed = tracks.filter(\.hasPendingChanges)
-            if changed.isEmpty { break }
-            deliverOneEvent()
-        }
-        lastChangeWasUp = false
-    }
-
     /// `wl_touch.cancel`: cancels every touchscreen touch now (T9).
     public func cancel() {
         cancel(source: .touchscreen)
@@ -323,124 +210,7 @@ public final class TouchInput {
         }
     }
 
-    /// Delivers `cancelled` for the touches of `affected` that views know, once they have left
-    /// the bookkeeping; the other delivered touches come along as stationary (T9).
-    private func deliverCancellation(of affected: [Track]) {
-        let cancelled = affected.filter(\.isDelivered)
-        guard !cancelled.isEmpty else { return }
-        var coalesced: [ObjectIdentifier: [Touch]] = [:]
-        for track in cancelled {
-            let touch = track.touch
-            coalesced[ObjectIdentifier(touch)] = snapshots(of: track, phase: .cancelled)
-            touch.previousWindowLocation = touch.windowLocation
-            touch.windowLocation = track.location
-            touch.force = track.force
-            touch.timestamp = max(touch.timestamp, track.time)
-            touch.phase = .cancelled
-        }
-        for track in tracks where track.isDelivered {
-            track.touch.phase = .stationary
-        }
-        let others = tracks.filter(\.isDelivered).map(\.touch)
-        let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
-                          coalesced: coalesced)
-        application.sendEvent(event)
-    }
-
-    // MARK: Building events
-
     private func noteTime(_ time: Double) {
         latestTime = max(latestTime, time)
-    }
-
-    private func deliverOneEvent() {
-        var touches: [Touch] = []
-        var began: [Touch] = []
-        var finished: [ObjectIdentifier] = []
-        var coalesced: [ObjectIdentifier: [Touch]] = [:]
-        var timestamp = -Double.infinity
-        for track in tracks {
-            let touch = track.touch
-            let id = ObjectIdentifier(touch)
-            var laterSamples: [(Point, Double)] = []
-            switch track.state {
-            case .landed, .landedAndLifted:
-                // The touch begins where the finger landed; moves in the same batch, like an
-                // `up`, stay pending and go out in the next event (T1: no landing point lost).
-                let landing = track.samples.first ?? (track.location, track.time)
-                laterSamples = Array(track.samples.dropFirst())
-                track.began(motionFollows: !laterSamples.isEmpty)
-                touch.phase = .began
-                touch.windowLocation = landing.0
-                touch.previousWindowLocation = landing.0
-                touch.force = track.force
-                touch.timestamp = landing.1
-                began.append(touch)
-            case .lifted:
-                coalesced[id] = snapshots(of: track, phase: .ended)
-                touch.phase = .ended
-                touch.previousWindowLocation = touch.windowLocation
-                touch.windowLocation = track.location
-                touch.force = track.force
-                touch.timestamp = track.time
-                finished.append(id)
-                recordTap(track)
-            case .moved:
-                coalesced[id] = snapshots(of: track, phase: .moved)
-                track.settle()
-                touch.phase = .moved
-                touch.previousWindowLocation = touch.windowLocation
-                touch.windowLocation = track.location
-                touch.force = track.force
-                touch.timestamp = track.time
-            case .stationary:
-                touch.phase = .stationary
-                touch.previousWindowLocation = touch.windowLocation
-            }
-            if touch.phase != .stationary { timestamp = max(timestamp, touch.timestamp) }
-            track.samples = laterSamples
-            touches.append(touch)
-        }
-        // Ended touches leave the bookkeeping before views run, so that anything a view does in
-        // response (even feeding this adapter) sees a consistent state.
-        tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
-        let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
-        window.attachBeganTouches(began, in: event)
-        application.sendEvent(event)
-    }
-
-    /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier
-    /// ones are moves (T11).
-    private func snapshots(of track: Track, phase: Touch.Phase) -> [Touch] {
-        guard track.samples.count > 1 else { return [] }
-        var previous = phase == .began ? track.samples[0].0 : track.touch.windowLocation
-        var result: [Touch] = []
-        for (i, (location, time)) in track.samples.enumerated() {
-            let isLast = i == track.samples.count - 1
-            result.append(track.touch.snapshot(location: location, previousLocation: previous,
-                                               timestamp: time, phase: isLast ? phase : .moved))
-            previous = location
-        }
-        return result
-    }
-
-    // MARK: Taps (T5)
-
-    private func tapCount(source: Source, at location: Point, time: Double) -> Int {
-        guard let last = lastTaps[source],
-              time - last.time <= Touch.multiTapInterval,
-              time >= last.time,
-              location.distance(to: last.location) <= Touch.multiTapDistance else { return 1 }
-        return last.count + 1
-    }
-
-    private func recordTap(_ track: Track) {
-        let touch = track.touch
-        if touch.windowLocation.distance(to: touch.startWindowLocation) <= Touch.multiTapDistance {
-            lastTaps[track.id.source] = TapRecord(location: touch.windowLocation, time: touch.timestamp,
-                                                  count: touch.tapCount)
-        } else {
-            lastTaps[track.id.source] = nil
-        }
     }
 }
