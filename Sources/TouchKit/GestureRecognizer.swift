@@ -1,3 +1,7 @@
+// The recognizer base class: its settings, and what a subclass overrides or calls (touch
+// methods, arbitration hooks, location, timers). Its state machine is in
+// GestureRecognizer+StateMachine.swift, its target-action in GestureRecognizer+Actions.swift.
+
 /// Turns a stream of touches into one gesture (a tap, a pan...) and tells its targets about it:
 /// the base class of every recognizer (G1-G17).
 ///
@@ -17,23 +21,16 @@
 /// tap.addTarget(controller, action: "tapped")  // an Action sent to an ActionTarget
 /// ```
 open class GestureRecognizer: CustomStringConvertible {
-    private enum Receiver {
-        case target(weak: WeakTarget, action: Action)
-        case handler(id: Int, body: (GestureRecognizer) -> Void)
-    }
-
-    private final class WeakTarget {
-        weak var object: ActionTarget?
-        init(_ object: ActionTarget) { self.object = object }
-    }
-
     private struct WeakRecognizer {
         weak var recognizer: GestureRecognizer?
     }
 
-    private var _state: State = .possible
-    private var receivers: [Receiver] = []
-    private var nextHandlerID = 0
+    /// The state itself: only the state machine (GestureRecognizer+StateMachine.swift) writes it,
+    /// everyone else goes through ``state``.
+    var _state: State = .possible
+    /// The targets and closures actions go to (GestureRecognizer+Actions.swift).
+    var receivers: [Receiver] = []
+    var nextHandlerID = 0
     private var failureRequirements: [WeakRecognizer] = []
 
     /// Transitions held back while a recognizer this one requires to fail is undecided (G8); the
@@ -100,179 +97,6 @@ open class GestureRecognizer: CustomStringConvertible {
     public var description: String {
         let type = String(describing: Swift.type(of: self))
         return name.map { "\(type)(\($0), \(state))" } ?? "\(type)(\(state))"
-    }
-
-    // MARK: State (G1, G3)
-
-    /// The recognizer's state. Subclasses set it from their touch methods and timers; the move
-    /// must be one of ``State/legalTransitions`` (anything else is a programmer error, caught by
-    /// an assertion in debug builds and ignored in release builds). Everyone else only reads it.
-    public var state: State {
-        get { _state }
-        set { request(newValue) }
-    }
-
-    private func request(_ next: State) {
-        if _state.isFinished {
-            if finishedBySystem { return }
-            illegal(next)
-            return
-        }
-        if !pendingStates.isEmpty {
-            requestWhilePending(next)
-            return
-        }
-        guard _state.canTransition(to: next) else {
-            illegal(next)
-            return
-        }
-        if _state == .possible, next != .failed {
-            if let environment {
-                environment.recognizerWantsToRecognize(self, as: next)
-            } else {
-                apply(shouldBegin() ? next : .failed)
-            }
-        } else {
-            apply(next)
-        }
-    }
-
-    /// While waiting for failure requirements the subclass keeps reporting; its reports queue up
-    /// behind the held transition (consecutive changes fold into one).
-    private func requestWhilePending(_ next: State) {
-        let last = pendingStates[pendingStates.count - 1]
-        switch next {
-        case .failed, .cancelled:
-            // A gesture nobody saw begin cannot be cancelled: it simply did not happen.
-            pendingStates = []
-            apply(.failed)
-        case .changed where last == .changed:
-            break
-        default:
-            guard last.canTransition(to: next) else {
-                illegal(next)
-                return
-            }
-            pendingStates.append(next)
-        }
-    }
-
-    private func illegal(_ next: State) {
-        assertionFailure("\(self): illegal state transition \(_state) -> \(next); "
-                         + "legal from \(_state): \(State.legalTransitions[_state, default: []])")
-    }
-
-    /// Sets the state and runs what follows from it: arbitration effects, then actions (G2).
-    func apply(_ next: State) {
-        let previous = _state
-        _state = next
-        stateObserver?(previous, next)
-        if next.isFinished { cancelTimers() }
-        guard let environment else {
-            if next.sendsActions { sendActions(event: nil) }
-            // Not attached to a window's touches: there is no sequence to wait for.
-            if next.isFinished { performReset() }
-            return
-        }
-        environment.perform {
-            environment.applyEffects(of: self, from: previous, to: next)
-            if next.sendsActions { sendActions(event: environment.currentEvent) }
-        }
-    }
-
-    /// Ends recognition on TouchKit's behalf: cancelled if the gesture began, failed otherwise.
-    func finish(_ requested: State) {
-        guard !_state.isFinished else { return }
-        pendingStates = []
-        finishedBySystem = true
-        let began = _state == .began || _state == .changed
-        apply(began ? (requested == .failed ? .cancelled : requested) : .failed)
-    }
-
-    /// Whether the view and the delegate let the recognizer begin (G10).
-    func shouldBegin() -> Bool {
-        if let view, !view.gestureRecognizerShouldBegin(self) { return false }
-        return delegate?.gestureRecognizerShouldBegin(self) ?? true
-    }
-
-    /// Back to `possible` after the sequence's touches are gone (G3).
-    func performReset() {
-        cancelTimers()
-        pendingStates = []
-        finishedBySystem = false
-        trackedTouches = []
-        let previous = _state
-        _state = .possible
-        stateObserver?(previous, .possible)
-        reset()
-    }
-
-    /// Whether a transition is held back by failure requirements.
-    var isPending: Bool { !pendingStates.isEmpty }
-
-    /// The state as the subclass last set it, held transitions included: what the built-in
-    /// recognizers decide on, so that a pan waiting for another recognizer to fail keeps
-    /// reporting changes instead of starting over.
-    var effectiveState: State { pendingStates.last ?? _state }
-
-    /// Whether the recognizer takes part in the current touch sequence.
-    var isEngaged: Bool { !trackedTouches.isEmpty || isPending }
-
-    /// Whether touch methods should still be called: enabled, not finished, and not holding a
-    /// final transition (a recognized tap waiting for a double tap to fail has nothing to add).
-    var receivesTouches: Bool {
-        let current = effectiveState
-        return isEnabled && (current == .possible || current == .began || current == .changed)
-    }
-
-    // MARK: Actions (G2)
-
-    /// Sends `action` to `target` (held weakly) on every state that sends actions. The target
-    /// gets ``ActionTarget/perform(_:sender:event:)`` with the recognizer as sender, if its
-    /// ``ActionTarget/canPerformAction(_:withSender:)`` agrees at that moment.
-    public func addTarget(_ target: ActionTarget, action: Action) {
-        let exists = receivers.contains {
-            if case .target(let weak, let a) = $0 { return weak.object === target && a == action }
-            return false
-        }
-        if !exists { receivers.append(.target(weak: WeakTarget(target), action: action)) }
-    }
-
-    /// Removes the registrations of `target` (nil: every target) for `action` (nil: every action).
-    public func removeTarget(_ target: ActionTarget?, action: Action?) {
-        receivers.removeAll {
-            guard case .target(let weak, let a) = $0 else { return false }
-            return (target == nil || weak.object === target) && (action == nil || a == action)
-        }
-    }
-
-    /// Adds a closure called with the recognizer; the typed form is `addHandler(_:)`.
-    @discardableResult
-    func addAnyHandler(_ body: @escaping (GestureRecognizer) -> Void) -> Int {
-        nextHandlerID += 1
-        receivers.append(.handler(id: nextHandlerID, body: body))
-        return nextHandlerID
-    }
-
-    /// Removes a closure added with `addHandler(_:)` or `init(handler:)`.
-    public func removeHandler(_ id: Int) {
-        receivers.removeAll {
-            if case .handler(let i, _) = $0 { return i == id }
-            return false
-        }
-    }
-
-    private func sendActions(event: Event?) {
-        for receiver in receivers {
-            switch receiver {
-            case .target(let weak, let action):
-                guard let target = weak.object,
-                      target.canPerformAction(action, withSender: self) else { continue }
-                target.perform(action, sender: self, event: event)
-            case .handler(_, let body):
-                body(self)
-            }
-        }
     }
 
     // MARK: Arbitration (G8, G9)
@@ -396,30 +220,9 @@ open class GestureRecognizer: CustomStringConvertible {
         return token
     }
 
-    private func cancelTimers() {
+    func cancelTimers() {
         let pending = timers
         timers = []
         for token in pending { token.cancel() }
-    }
-}
-
-/// The typed closure form of target-action: `Self` is the concrete recognizer type.
-public protocol GestureRecognizerHandlers: GestureRecognizer {}
-
-extension GestureRecognizer: GestureRecognizerHandlers {}
-
-extension GestureRecognizerHandlers {
-    /// Creates a recognizer that calls `handler` on each action (G2).
-    public init(handler: @escaping (Self) -> Void) {
-        self.init()
-        addHandler(handler)
-    }
-
-    /// Calls `handler` with the recognizer, typed as its own class, on began, changed, ended and
-    /// cancelled (G2). Returns an id for ``GestureRecognizer/removeHandler(_:)``. The recognizer
-    /// keeps the closure: capture the view or controller weakly.
-    @discardableResult
-    public func addHandler(_ handler: @escaping (Self) -> Void) -> Int {
-        addAnyHandler { handler($0 as! Self) }
     }
 }

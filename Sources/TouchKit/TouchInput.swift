@@ -1,3 +1,7 @@
+// The input adapter's public face: the ids, the calls a host makes, and the recording of them.
+// A touch's bookkeeping is in TouchInput+Track.swift, the events it becomes in
+// TouchInput+Events.swift.
+
 /// Turns low-level input (shaped like `wl_touch`, but free of Wayland) into ``Touch`` objects and
 /// ``Event``s for one window.
 ///
@@ -51,47 +55,16 @@ public final class TouchInput {
         public var description: String { "\(source)#\(number)" }
     }
 
-    /// A touch from its `down` until its end is delivered, with the changes not yet framed.
-    private final class Track {
-        let id: ID
-        let touch: Touch
-        var delivered = false
-        var pendingBegan = true
-        var pendingMotion = false
-        var pendingUp = false
-        var location: Point
-        var time: Double
-        var force: Double
-        /// Positions reported since the last event: (location, time), oldest first (T11).
-        var samples: [(Point, Double)]
-        /// How many of `samples` belong to frames held for the batch's end.
-        var heldSamples = 0
-
-        init(id: ID, touch: Touch, location: Point, time: Double) {
-            self.id = id
-            self.touch = touch
-            self.location = location
-            self.time = time
-            self.force = touch.force
-            self.samples = [(location, time)]
-        }
-
-        var hasPendingChanges: Bool { pendingBegan || pendingMotion || pendingUp }
-    }
-
-    /// The end of the last tap of a source, for `tapCount` (T5).
-    private struct TapRecord {
-        var location: Point
-        var time: Double
-        var count: Int
-    }
-
     public let application: Application
     public let window: Window
-    private var tracks: [Track] = []
-    private var lastTaps: [Source: TapRecord] = [:]
-    private var lastChangeWasUp = false
-    private var latestTime: Double = 0
+    // Shared with the event building (TouchInput+Events.swift), hence not private.
+    /// Each touch from its `down` until its end is delivered, in the order they went down.
+    var tracks: [Track] = []
+    var lastTaps: [Source: TapRecord] = [:]
+    var lastChangeWasUp = false
+    var latestTime: Double = 0
+    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
+    var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
 
@@ -101,15 +74,13 @@ public final class TouchInput {
     public var recorder: ((InputEvent) -> Void)?
     private var depth = 0
 
-    /// Runs `body` for the outside call `event`, telling the recorder first.
-    private func call(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
+    /// Runs `body`, the work of the outside call `event`, telling the recorder first.
+    private func recording(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
         if depth == 0, let recorder { recorder(event()) }
         depth += 1
         defer { depth -= 1 }
         body()
     }
-    /// A motion-only frame is held for the batch's end (each track knows how many of its samples).
-    private var holdsFrame = false
 
     /// Creates the adapter for `window`, adding the window to `application` if needed.
     public init(application: Application, window: Window) {
@@ -142,124 +113,81 @@ public final class TouchInput {
     /// - Parameter force: pressure where 1 is average; 0 when the device reports none.
     public func down(_ id: ID, at location: Point, time: Double, kind: Touch.Kind = .direct,
                      force: Double = 0) {
-        call(.down(id, location, time: time, kind: kind, force: force)) {
-            recordedDown(id, at: location, time: time, kind: kind, force: force)
+        recording(.down(id, location, time: time, kind: kind, force: force)) {
+            deliverHeldFrames()
+            if let existing = tracks.first(where: { $0.id == id }) {
+                if !existing.isLifted { up(id, time: time) }
+                frame()
+            }
+            // A re-entrant call from a view during that frame may have started this id again.
+            if let again = tracks.first(where: { $0.id == id }) {
+                again.lift()
+                frame()
+            }
+            noteTime(time)
+            let touch = Touch(phase: .began, location: location, timestamp: time,
+                              tapCount: tapCount(source: id.source, at: location, time: time),
+                              window: window, type: kind, force: force)
+            tracks.append(Track(id: id, touch: touch, location: location, time: time))
+            lastChangeWasUp = false
         }
-    }
-
-    private func recordedDown(_ id: ID, at location: Point, time: Double, kind: Touch.Kind, force: Double) {
-        deliverHeldFrames()
-        if let existing = tracks.first(where: { $0.id == id }) {
-            if !existing.pendingUp { up(id, time: time) }
-            frame()
-        }
-        // A re-entrant call from a view during that frame may have started this id again.
-        if let again = tracks.first(where: { $0.id == id }) {
-            again.pendingUp = true
-            frame()
-        }
-        noteTime(time)
-        let touch = Touch(phase: .began, location: location, timestamp: time,
-                          tapCount: tapCount(source: id.source, at: location, time: time),
-                          window: window, type: kind, force: force)
-        tracks.append(Track(id: id, touch: touch, location: location, time: time))
-        lastChangeWasUp = false
     }
 
     /// A finger moved to `location` (window points) at `time`. Unknown ids are ignored.
     /// - Parameter force: the new pressure, or nil to keep the previous one.
     public func motion(_ id: ID, at location: Point, time: Double, force: Double? = nil) {
-        call(.motion(id, location, time: time, force: force)) { recordedMotion(id, at: location, time: time, force: force) }
-    }
-
-    private func recordedMotion(_ id: ID, at location: Point, time: Double, force: Double?) {
-        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
-        noteTime(time)
-        track.location = location
-        track.time = time
-        if let force { track.force = force }
-        track.samples.append((location, time))
-        // Even before its began is delivered: that one goes out where the finger landed and this
-        // motion follows as a move (mutter frames a down with the motion that follows it).
-        track.pendingMotion = true
-        lastChangeWasUp = false
+        recording(.motion(id, location, time: time, force: force)) {
+            guard let track = tracks.first(where: { $0.id == id }), !track.isLifted else { return }
+            noteTime(time)
+            track.location = location
+            track.time = time
+            if let force { track.force = force }
+            track.samples.append((location, time))
+            // Even before its began is delivered: that one goes out where the finger landed and
+            // this motion follows as a move (mutter frames a down with the motion that follows it).
+            track.move()
+            lastChangeWasUp = false
+        }
     }
 
     /// A finger was lifted at `time`. Unknown ids and repeated ups are ignored.
     public func up(_ id: ID, time: Double) {
-        call(.up(id, time: time)) { recordedUp(id, time: time) }
-    }
-
-    private func recordedUp(_ id: ID, time: Double) {
-        guard let track = tracks.first(where: { $0.id == id }), !track.pendingUp else { return }
-        deliverHeldFrames()
-        noteTime(time)
-        track.time = time
-        track.pendingUp = true
-        lastChangeWasUp = true
+        recording(.up(id, time: time)) {
+            guard let track = tracks.first(where: { $0.id == id }), !track.isLifted else { return }
+            deliverHeldFrames()
+            noteTime(time)
+            track.time = time
+            track.lift()
+            lastChangeWasUp = true
+        }
     }
 
     /// Ends a batch of changes: delivers them as one event (T2), or as two when a touch went down
     /// and up within the batch. Does nothing when nothing changed. Inside a batch
     /// (``beginBatch()``), a frame that only moves delivered touches is held until the batch ends.
     public func frame() {
-        call(.frame) { recordedFrame() }
-    }
-
-    private func recordedFrame() {
-        if isBatching, tracks.allSatisfy({ !$0.pendingBegan && !$0.pendingUp }) {
-            for track in tracks { track.heldSamples = track.pendingMotion ? track.samples.count : 0 }
-            holdsFrame = tracks.contains { $0.pendingMotion }
-            lastChangeWasUp = false
-            return
+        recording(.frame) {
+            if isBatching, tracks.allSatisfy(\.isDeliveredAndDown) {
+                for track in tracks { track.heldSamples = track.state == .moved ? track.samples.count : 0 }
+                holdsFrame = tracks.contains { $0.state == .moved }
+                lastChangeWasUp = false
+                return
+            }
+            deliverPending()
         }
-        deliverPending()
     }
 
     /// Starts holding motion-only frames (the host: before it dispatches a turn's events).
     public func beginBatch() {
-        call(.beginBatch) { isBatching = true }
+        recording(.beginBatch) { isBatching = true }
     }
 
     /// Delivers the motion held since ``beginBatch()`` as one event, and stops holding.
     public func endBatch() {
-        call(.endBatch) {
+        recording(.endBatch) {
             isBatching = false
             deliverHeldFrames()
         }
-    }
-
-    /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
-    /// stays pending for its own frame.
-    private func deliverHeldFrames() {
-        guard holdsFrame else { return }
-        holdsFrame = false
-        // Nothing but motion of delivered touches can follow a hold: a down or an up delivers the
-        // held frames first. Put that motion aside, deliver, and take it back.
-        var later: [(Track, [(Point, Double)])] = []
-        for track in tracks where track.samples.count > track.heldSamples {
-            later.append((track, Array(track.samples[track.heldSamples...])))
-            track.samples.removeSubrange(track.heldSamples...)
-            if let last = track.samples.last { (track.location, track.time) = last } else { track.pendingMotion = false }
-        }
-        deliverOneEvent()
-        for (track, samples) in later {
-            track.samples = samples
-            (track.location, track.time) = samples[samples.count - 1]
-            track.pendingMotion = true
-        }
-        for track in tracks { track.heldSamples = 0 }
-    }
-
-    private func deliverPending() {
-        holdsFrame = false
-        for track in tracks { track.heldSamples = 0 }
-        while true {
-            let changed = tracks.filter(\.hasPendingChanges)
-            if changed.isEmpty { break }
-            deliverOneEvent()
-        }
-        lastChangeWasUp = false
     }
 
     /// `wl_touch.cancel`: cancels every touchscreen touch now (T9).
@@ -270,135 +198,19 @@ public final class TouchInput {
     /// Cancels every touch of `source` now: `touchesCancelled` reaches each view that had one
     /// (T9); touches never delivered are dropped.
     public func cancel(source: Source) {
-        call(.cancel(source)) { recordedCancel(source: source) }
-    }
-
-    private func recordedCancel(source: Source) {
-        guard tracks.contains(where: { $0.id.source == source }) else { return }
-        // Motion held for the batch goes out first: its frame came before the cancel.
-        deliverHeldFrames()
-        let affected = tracks.filter { $0.id.source == source }
-        guard !affected.isEmpty else { return }
-        tracks.removeAll { $0.id.source == source }
-        lastTaps[source] = nil
-        let cancelled = affected.filter(\.delivered)
-        guard !cancelled.isEmpty else { return }
-        var coalesced: [ObjectIdentifier: [Touch]] = [:]
-        for track in cancelled {
-            let touch = track.touch
-            coalesced[ObjectIdentifier(touch)] = snapshots(of: track, phase: .cancelled)
-            touch.previousWindowLocation = touch.windowLocation
-            touch.windowLocation = track.location
-            touch.force = track.force
-            touch.timestamp = max(touch.timestamp, track.time)
-            touch.phase = .cancelled
+        recording(.cancel(source)) {
+            guard tracks.contains(where: { $0.id.source == source }) else { return }
+            // Motion held for the batch goes out first: its frame came before the cancel.
+            deliverHeldFrames()
+            let affected = tracks.filter { $0.id.source == source }
+            guard !affected.isEmpty else { return }
+            tracks.removeAll { $0.id.source == source }
+            lastTaps[source] = nil
+            deliverCancellation(of: affected)
         }
-        for track in tracks where track.delivered {
-            track.touch.phase = .stationary
-        }
-        let others = tracks.filter(\.delivered).map(\.touch)
-        let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
-                          coalesced: coalesced)
-        application.sendEvent(event)
     }
-
-    // MARK: Building events
 
     private func noteTime(_ time: Double) {
         latestTime = max(latestTime, time)
-    }
-
-    private func deliverOneEvent() {
-        var touches: [Touch] = []
-        var began: [Touch] = []
-        var finished: [ObjectIdentifier] = []
-        var coalesced: [ObjectIdentifier: [Touch]] = [:]
-        var timestamp = -Double.infinity
-        for track in tracks {
-            let touch = track.touch
-            let id = ObjectIdentifier(touch)
-            var laterSamples: [(Point, Double)] = []
-            if track.pendingBegan {
-                // The touch begins where the finger landed; moves in the same batch, like an
-                // `up`, stay pending and go out in the next event (T1: no landing point lost).
-                let landing = track.samples.first ?? (track.location, track.time)
-                laterSamples = Array(track.samples.dropFirst())
-                track.pendingBegan = false
-                track.pendingMotion = !laterSamples.isEmpty
-                track.delivered = true
-                touch.phase = .began
-                touch.windowLocation = landing.0
-                touch.previousWindowLocation = landing.0
-                touch.force = track.force
-                touch.timestamp = landing.1
-                began.append(touch)
-            } else if track.pendingUp {
-                coalesced[id] = snapshots(of: track, phase: .ended)
-                track.pendingUp = false
-                track.pendingMotion = false
-                touch.phase = .ended
-                touch.previousWindowLocation = touch.windowLocation
-                touch.windowLocation = track.location
-                touch.force = track.force
-                touch.timestamp = track.time
-                finished.append(id)
-                recordTap(track)
-            } else if track.pendingMotion {
-                coalesced[id] = snapshots(of: track, phase: .moved)
-                track.pendingMotion = false
-                touch.phase = .moved
-                touch.previousWindowLocation = touch.windowLocation
-                touch.windowLocation = track.location
-                touch.force = track.force
-                touch.timestamp = track.time
-            } else {
-                touch.phase = .stationary
-                touch.previousWindowLocation = touch.windowLocation
-            }
-            if touch.phase != .stationary { timestamp = max(timestamp, touch.timestamp) }
-            track.samples = laterSamples
-            touches.append(touch)
-        }
-        // Ended touches leave the bookkeeping before views run, so that anything a view does in
-        // response (even feeding this adapter) sees a consistent state.
-        tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
-        let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
-        window.attachBeganTouches(began, in: event)
-        application.sendEvent(event)
-    }
-
-    /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier
-    /// ones are moves (T11).
-    private func snapshots(of track: Track, phase: Touch.Phase) -> [Touch] {
-        guard track.samples.count > 1 else { return [] }
-        var previous = phase == .began ? track.samples[0].0 : track.touch.windowLocation
-        var result: [Touch] = []
-        for (i, (location, time)) in track.samples.enumerated() {
-            let isLast = i == track.samples.count - 1
-            result.append(track.touch.snapshot(location: location, previousLocation: previous,
-                                               timestamp: time, phase: isLast ? phase : .moved))
-            previous = location
-        }
-        return result
-    }
-
-    // MARK: Taps (T5)
-
-    private func tapCount(source: Source, at location: Point, time: Double) -> Int {
-        guard let last = lastTaps[source],
-              time - last.time <= Touch.multiTapInterval,
-              time >= last.time,
-              location.distance(to: last.location) <= Touch.multiTapDistance else { return 1 }
-        return last.count + 1
-    }
-
-    private func recordTap(_ track: Track) {
-        let touch = track.touch
-        if touch.windowLocation.distance(to: touch.startWindowLocation) <= Touch.multiTapDistance {
-            lastTaps[track.id.source] = TapRecord(location: touch.windowLocation, time: touch.timestamp,
-                                                  count: touch.tapCount)
-        } else {
-            lastTaps[track.id.source] = nil
-        }
     }
 }
