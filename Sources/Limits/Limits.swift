@@ -66,6 +66,10 @@ public enum Limit {
     /// recording past it is refused, naming its line; the compositor's touches past it are
     /// ignored until some lift.
     public static let touches = 64
+    /// Touch events read from the compositor and not yet handled: a turn handles them for a
+    /// budget of time and leaves the rest for later turns, so reading never waits. Past this many
+    /// (tens of megabytes, seconds of the fastest flood) the rest are handled at once.
+    public static let touchBacklog = 1_000_000
 
     // MARK: Compositor
 

@@ -31,6 +31,8 @@ protocol EventLoopTurns: AnyObject {
     func turnWillDispatchEvents(at time: Double)
     /// Every event of the turn has been dispatched.
     func turnDidDispatchEvents()
+    /// Input read in an earlier turn still waits to be handled: the next turn must not sleep.
+    var hasInputWaiting: Bool { get }
     /// Timers due at `time` are about to fire.
     func turnWillFireTimers(at time: Double)
     /// After the turn's events, timers, pipes and signals: paint what changed.
@@ -111,7 +113,7 @@ final class EventLoop {
             pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
         ] + watched.map(\.fd)
-        let ready = poll(&fds, nfds_t(fds.count), -1)
+        let ready = poll(&fds, nfds_t(fds.count), turns?.hasInputWaiting == true ? 0 : -1)
         if ready < 0 {
             connection.cancelRead()
             if errno == EINTR { return }

@@ -107,7 +107,7 @@ final class Seat {
     private func update(_ capabilities: WlSeat.Capability) {
         if capabilities.contains(.touch), touch == nil {
             let touch = seat.getTouch()
-            touch.onEvent = { [unowned self] in self.handle($0) }
+            touch.onEvent = { [unowned self] in self.arrived($0) }
             self.touch = touch
         } else if !capabilities.contains(.touch), touch != nil {
             input.cancel(source: .touchscreen)
@@ -162,6 +162,27 @@ final class Seat {
     private func inputArrived(time: UInt32?) {
         receivedInput = true
         latencyReporter?.noteInput(time: time)
+    }
+
+    /// Touch events read but not handled yet (TouchBacklog).
+    private var touchBacklog = TouchBacklog()
+
+    /// Whether touch events wait for a later turn.
+    var hasTouchesWaiting: Bool { !touchBacklog.isEmpty }
+
+    private func arrived(_ event: WlTouch.Event) {
+        touchBacklog.append(event)
+        // A compositor that never stops sending faster than the app can take: the backlog's memory
+        // is bounded, and what is past it is handled now, however long that takes.
+        if touchBacklog.count > Limit.touchBacklog { handleTouches(until: -.infinity) }
+    }
+
+    /// Handles waiting touch events in order until the clock passes `deadline` (checked after each
+    /// frame), then, if none wait any more, closes a frame the compositor left open.
+    func handleTouches(until deadline: Double) {
+        let clock = input.application.clock
+        touchBacklog.take({ handle($0) }, stoppingAfterAFrameWhen: { clock.now >= deadline })
+        if touchBacklog.isEmpty { endOfEventBatch() }
     }
 
     private func handle(_ event: WlTouch.Event) {
@@ -231,10 +252,10 @@ final class Seat {
         }
     }
 
-    /// Called when a batch of events has been dispatched. Weston 10 sends no `frame` after the up
+    /// Called when every event read has been handled. Weston 10 sends no `frame` after the up
     /// that lifts the last finger (weston issue 44); ups that leave fingers down do get one. So when
     /// the last finger's up is still unframed and the socket has nothing more, it is its own frame.
-    func endOfEventBatch() {
+    private func endOfEventBatch() {
         guard input.pendingChangesEndWithUp else { return }
         if touchIDsDown.isEmpty {
             input.frame()

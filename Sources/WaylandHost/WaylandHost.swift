@@ -281,9 +281,16 @@ extension WaylandHost: EventLoopTurns {
     }
 
     func turnDidDispatchEvents() {
-        for seat in seats.byName.values { seat.endOfEventBatch() }
+        let deadline = loop.clock.now + Self.touchBudget
+        for seat in seats.byName.values { seat.handleTouches(until: deadline) }
         input.endBatch()
     }
+
+    var hasInputWaiting: Bool { seats.byName.values.contains { $0.hasTouchesWaiting } }
+
+    /// How long a turn spends handling the touch events it read before it paints and reads again
+    /// (TouchBacklog): ordinary input, ten fingers at a fast panel's rate, takes a fraction of it.
+    static let touchBudget = 0.003
 
     func turnWillFireTimers(at time: Double) { recording?.record(.timers(time)) }
 
