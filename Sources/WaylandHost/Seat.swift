@@ -182,8 +182,19 @@ final class Seat {
     func handleTouches(until deadline: Double) {
         let clock = input.application.clock
         touchBacklog.take({ handle($0) }, stoppingAfterAFrameWhen: { clock.now >= deadline })
-        if touchBacklog.isEmpty { endOfEventBatch() }
+        if touchBacklog.isEmpty {
+            endOfEventBatch()
+            if behindSince != nil { logger.notice("touch input caught up") }
+            behindSince = nil
+        } else if clock.now - (behindSince ?? -.infinity) >= 1 {
+            // Said once a second while it lasts: the benchmark's ramps read it as falling behind.
+            logger.notice("touch input waits: \(touchBacklog.count) events read and not yet handled")
+            behindSince = clock.now
+        }
     }
+
+    /// When the seat last said that touch events wait (nil: none wait).
+    private var behindSince: Double?
 
     private func handle(_ event: WlTouch.Event) {
         switch event {

@@ -32,6 +32,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case cadences
     /// A rising rate of random multi-finger input until the client falls behind.
     case ramp
+    /// A rising rate of short lines one after another (each its own down, motion and up).
+    case shortLines = "short-lines"
     /// Ten fingers under KWin and GNOME Shell: the app's own latency figures.
     case desktops
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
@@ -39,7 +41,7 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
-    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .ramp, .desktops]
+    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .ramp, .shortLines, .desktops]
 }
 
 @main
@@ -118,7 +120,17 @@ struct TouchTrackerBench: ParsableCommand {
     @Option(help: .hidden)
     var callgrindFrames: Int = 60
 
-    static let width = 1920, height = 1080
+    @Option(help: "The output's width in pixels (every phase: Weston's output, the in-process window).")
+    var width = 1920
+
+    @Option(help: "The output's height in pixels.")
+    var height = 1080
+
+    @Option(help: "The output's scale (HiDPI): the window is width/scale x height/scale points, its buffers width x height pixels.")
+    var scale = 1
+
+    /// The screen every phase runs on.
+    var screen: BenchScreen { BenchScreen(width: width, height: height, scale: scale) }
 
     /// `--soak` without a number means 10 minutes.
     static func main() {
@@ -139,14 +151,14 @@ struct TouchTrackerBench: ParsableCommand {
 
     func run() throws {
         if callgrindWorker {
-            runCallgrindWorker(width: Self.width, height: Self.height, frames: callgrindFrames, denseLines: denseLines)
+            runCallgrindWorker(width: screen.points.width, height: screen.points.height, scale: Double(scale), frames: callgrindFrames, denseLines: denseLines)
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .desktops, .soak, .recording].contains($0) }
+        let underWeston = phases.contains { [.sizes, .cadences, .ramp, .shortLines, .desktops, .soak, .recording].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
-        say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(Self.width)x\(Self.height) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
+        say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
         say("app: \(appPath)")
         var targets = Targets()
         if phases.contains(.inProcess) { inProcessTables() }
@@ -155,6 +167,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.cadences) { try cadenceSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
+        if phases.contains(.shortLines) { try shortLinesRamp(appPath: appPath, targets: &targets) }
         if phases.contains(.desktops) { try desktopSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.soak) {
             try soak(.app(path: appPath, drawing: .dense(denseLines)), minutes: soak ?? 10, targets: &targets)
@@ -168,7 +181,7 @@ struct TouchTrackerBench: ParsableCommand {
     }
 
     func inProcessTables() {
-        let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height))
+        let canvas = Area(x: 0, y: 0, width: Double(screen.points.width), height: Double(screen.points.height))
         say("\n## Hit-testing (Drawing.stroke(near:within: 20)), in process")
         say("lines     index build   per query (index)   per query (scan all)   per change   mismatches")
         for size in sizes where size > 0 {
@@ -191,9 +204,9 @@ struct TouchTrackerBench: ParsableCommand {
 
         say("\n## One touch frame, in process (ten fingers through TouchInput, painted as the host does; µs)")
         say("lines       input p50   p99      paint p50   p99      max      pixels/frame")
-        let drawingArea = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 130))
+        let drawingArea = Area(x: 0, y: 0, width: Double(screen.points.width), height: Double(screen.points.height - 130))
         for drawing in sizes.map({ CanvasDrawing.short($0) }) + [.dense(denseLines)] {
-            let r = measureFramePainting(strokes: drawing.strokes(in: drawingArea), width: Self.width, height: Self.height,
+            let r = measureFramePainting(strokes: drawing.strokes(in: drawingArea), width: screen.points.width, height: screen.points.height, scale: Double(scale),
                                          frames: quick ? 300 : 1_200)
             say(pad(drawing == .dense(denseLines) ? "\(denseLines) long" : "\(drawing.lines)", 11) + pad("\(r.input.valueAtPercentile(50))", 12) + pad("\(r.input.valueAtPercentile(99))", 9)
                 + pad("\(r.paint.valueAtPercentile(50))", 12) + pad("\(r.paint.valueAtPercentile(99))", 9) + pad("\(r.paint.max)", 9) + "\(r.pixels / max(r.frames, 1))")
@@ -234,17 +247,37 @@ struct TouchTrackerBench: ParsableCommand {
         let step = rampStep ?? (quick ? 1.5 : 3), hold = rampHold ?? (quick ? 5 : 30)
         say("\n## Ramp under Weston: a random multi-finger stream at rising rates, \(step) s a step; the highest rate that held, held \(hold) s")
         var runs: [RampRun] = []
-        if !noReference { runs.append(try measureRamp(.reference, stepSeconds: step, holdSeconds: hold)) }
+        if !noReference {
+            runs.append(try measureRamp(.reference, rates: rampRates.isEmpty ? Self.rampRates : rampRates, stepSeconds: step, holdSeconds: hold) {
+                RandomStream(area: $0, seed: 77)
+            })
+        }
         let dense = Client.app(path: appPath, drawing: .dense(denseLines))
-        runs.append(try measureRamp(dense, stepSeconds: step, holdSeconds: hold))
+        runs.append(try measureRamp(dense, rates: rampRates.isEmpty ? Self.rampRates : rampRates, stepSeconds: step, holdSeconds: hold) {
+            RandomStream(area: $0, seed: 77)
+        })
         reportRamp(runs, targets: &targets, denseName: dense.name)
+    }
+
+    func shortLinesRamp(appPath: String, targets: inout Targets) throws {
+        let step = rampStep ?? (quick ? 1.5 : 3), hold = rampHold ?? (quick ? 5 : 30)
+        say("\n## Short-lines ramp under Weston (\(screen)): lines one after another, each its own down, motion and up, at rising rates, \(step) s a step; the highest rate that held, held \(hold) s")
+        var runs: [RampRun] = []
+        let rates = Self.shortLineRates.map { $0 * ShortLinesStream.eventsPerLine }
+        func measure(_ client: Client) throws -> RampRun {
+            try measureRamp(client, rates: rates, stepSeconds: step, holdSeconds: hold) { ShortLinesStream(area: $0, seed: 91) }
+        }
+        if !noReference { runs.append(try measure(.reference)) }
+        let app = Client.app(path: appPath, drawing: .empty)
+        runs.append(try measure(app))
+        reportShortLines(runs, targets: &targets, appName: app.name)
     }
 
     func gestureTable(targets: inout Targets) {
         let frames = quick ? 60 : 240
         say("\n## CPU per turn of the event loop, in process (ten fingers: \(frames) frames at 60 Hz; gestures on the dense drawing of \(denseLines) long lines; thread CPU, ms)")
         say("step                                          turns   CPU per frame/gesture   per turn p50   p99     max")
-        let steps = measureGestureCPU(width: Self.width, height: Self.height, frames: frames, denseLines: denseLines)
+        let steps = measureGestureCPU(width: screen.points.width, height: screen.points.height, scale: Double(scale), frames: frames, denseLines: denseLines)
         for step in steps {
             var h = makeLatencies()
             for t in step.turnTimes { _ = h.record(UInt64(max(1, t * 1e6))) }
@@ -261,7 +294,7 @@ struct TouchTrackerBench: ParsableCommand {
         let frames = quick ? 30 : callgrindFrames
         say("\n## Instructions under callgrind, in process (ten fingers: \(frames) frames; gestures on the dense drawing of \(denseLines) long lines)")
         let started = tt_monotonic_now()
-        let steps = try runCallgrind(frames: frames, denseLines: denseLines, width: Self.width, height: Self.height, keepFiles: keepFiles)
+        let steps = try runCallgrind(frames: frames, denseLines: denseLines, screen: screen, keepFiles: keepFiles)
         say("step                                          instructions      per frame/gesture         per touch event")
         for s in steps {
             let perUnit = s.instructions / UInt64(max(s.step.units, 1))

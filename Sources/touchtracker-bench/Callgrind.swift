@@ -22,11 +22,11 @@ func ttbenchMeasured() {
 }
 
 /// The worker's side: runs the sequence and prints one line per measured part, in order.
-func runCallgrindWorker(width: Int, height: Int, frames: Int, denseLines: Int) {
+func runCallgrindWorker(width: Int, height: Int, scale: Double, frames: Int, denseLines: Int) {
     // The app's clock moves only as the sequence moves it: on real time, how fast the code ran
     // under valgrind (some 50 times slower) would decide what it did (a live line drafted or
     // smoothed, how much of a cache build a turn's budget takes), and so what was counted.
-    runGestureSequence(width: width, height: height, frames: frames, denseLines: denseLines, realTime: false, measure: { step, body in
+    runGestureSequence(width: width, height: height, scale: scale, frames: frames, denseLines: denseLines, realTime: false, measure: { step, body in
         withoutActuallyEscaping(body) { body in
             measuredBody = body
             ttbenchMeasured()
@@ -42,7 +42,7 @@ struct CallgrindStep {
 }
 
 /// Runs this executable under callgrind as a worker and returns each measured part's count.
-func runCallgrind(frames: Int, denseLines: Int, width: Int, height: Int, keepFiles: Bool) throws -> [CallgrindStep] {
+func runCallgrind(frames: Int, denseLines: Int, screen: BenchScreen, keepFiles: Bool) throws -> [CallgrindStep] {
     guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw HarnessError("valgrind is not installed (apt-get install valgrind)")
     }
@@ -66,7 +66,8 @@ func runCallgrind(frames: Int, denseLines: Int, width: Int, height: Int, keepFil
     process.arguments = ["--tool=callgrind", "--collect-atstart=no", "--toggle-collect=ttbench_measured",
                          "--dump-after=ttbench_measured", "--compress-strings=no", "--compress-pos=no",
                          "--callgrind-out-file=\(directory)/callgrind.out",
-                         me, "--callgrind-worker", "--callgrind-frames", "\(frames)", "--dense-lines", "\(denseLines)"]
+                         me, "--callgrind-worker", "--callgrind-frames", "\(frames)", "--dense-lines", "\(denseLines)",
+                         "--width", "\(screen.width)", "--height", "\(screen.height)", "--scale", "\(screen.scale)"]
     if keepFiles { say("  (worker: \(valgrind) \(process.arguments!.joined(separator: " ")))") }
     let output = Pipe()
     let errors = Pipe()

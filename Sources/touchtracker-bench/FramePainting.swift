@@ -16,8 +16,8 @@ struct FramePaintingResult {
     var pixels = 0
 }
 
-func measureFramePainting(strokes: [Stroke], width: Int, height: Int, frames: Int) -> FramePaintingResult {
-    let rig = Rig(strokes: strokes, width: width, height: height)
+func measureFramePainting(strokes: [Stroke], width: Int, height: Int, scale: Double = 1, frames: Int) -> FramePaintingResult {
+    let rig = Rig(strokes: strokes, width: width, height: height, scale: scale)
     let pixelsBefore = rig.pixels
     var fingers = Fingers(area: Area(x: 0, y: 40, width: Double(width), height: Double(height - 170)), seed: 42)
     var result = FramePaintingResult()

@@ -19,7 +19,7 @@ struct GestureStep {
 /// Runs the sequence, calling `measure` around each measured part (preparation happens outside).
 /// `measure(step, body)` must run `body` exactly once.
 /// `realTime`: the app's clock runs on real time as well as the sequence's skips (see Rig).
-func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int, realTime: Bool = true,
+func runGestureSequence(width: Int, height: Int, scale: Double = 1, frames: Int, denseLines: Int, realTime: Bool = true,
                         measure: (GestureStep, () -> Void) -> Void, rigReady: (Rig) -> Void = { _ in }) {
     let canvas = Area(x: 0, y: 0, width: Double(width), height: Double(height - 130))
     let fingerArea = Area(x: 0, y: 40, width: Double(width), height: Double(height - 170))
@@ -64,13 +64,13 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int, r
     }
 
     do {
-        let rig = Rig(strokes: [], width: width, height: height, realTime: realTime)
+        let rig = Rig(strokes: [], width: width, height: height, scale: scale, realTime: realTime)
         rigReady(rig)
         tenFingers(rig, name: "ten fingers moving, empty canvas")
     }
 
     let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height,
-                  realTime: realTime)
+                  scale: scale, realTime: realTime)
     rigReady(rig)
     tenFingers(rig, name: "ten fingers moving, dense drawing")
     fastFingers(rig, hz: 240, name: "fast fingers, long lines (the ramp's stream), dense drawing")
@@ -164,10 +164,10 @@ func runGestureSequence(width: Int, height: Int, frames: Int, denseLines: Int, r
 
 /// The sequence timed in process: thread CPU per turn of the event loop, with a pause before
 /// each turn so caches cool as between a display's frames.
-func measureGestureCPU(width: Int, height: Int, frames: Int, denseLines: Int) -> [GestureStep] {
+func measureGestureCPU(width: Int, height: Int, scale: Double = 1, frames: Int, denseLines: Int) -> [GestureStep] {
     var steps: [GestureStep] = []
     var current: Rig?
-    runGestureSequence(width: width, height: height, frames: frames, denseLines: denseLines, measure: { step, body in
+    runGestureSequence(width: width, height: height, scale: scale, frames: frames, denseLines: denseLines, measure: { step, body in
         guard let rig = current else { return body() }
         rig.turnTimes = []
         rig.recordsTurns = true

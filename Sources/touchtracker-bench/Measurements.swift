@@ -156,3 +156,15 @@ func say(_ text: String = "") {
         offset += n
     }
 }
+
+/// The screen a run measures: an output of `width` x `height` pixels at `scale` buffer pixels per
+/// point (Weston's output scale).
+struct BenchScreen: CustomStringConvertible {
+    var width: Int
+    var height: Int
+    var scale: Int
+
+    /// The window's size in points.
+    var points: (width: Int, height: Int) { (width / max(scale, 1), height / max(scale, 1)) }
+    var description: String { "\(width)x\(height) at scale \(scale)" }
+}

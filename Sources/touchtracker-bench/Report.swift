@@ -77,7 +77,7 @@ extension TouchTrackerBench {
                 line(nil, "input-to-repaint median \(r.at) vs weston-simple-touch (not measured)")
             }
         }
-        let bufferKiB = Self.width * 4 * Self.height / 1024
+        let bufferKiB = width * 4 * height / 1024
         let limitKiB = 3 * bufferKiB + 20 * 1024
         // Once input stops: spare buffers made while input outran the compositor are given back
         // 2 s after their last use, so the figure 2.5 s after the last input is the one that stays.

@@ -70,6 +70,8 @@ final class Rig {
     /// Pixels repainted, summed over turns.
     private(set) var pixels = 0
     let width: Int, height: Int
+    /// Buffer pixels per point.
+    let scale: Double
     /// While set, each turn's thread CPU time is appended to `turnTimes`, and `pause` is slept
     /// before each turn (caches cool between turns as between a display's frames).
     var recordsTurns = false
@@ -82,9 +84,10 @@ final class Rig {
 
     /// A window of `width` x `height` showing `strokes`, with its whole line cache built and
     /// both buffers painted (none of that measured).
-    init(strokes: [Stroke], width: Int, height: Int, realTime: Bool = true) {
+    init(strokes: [Stroke], width: Int, height: Int, scale: Double = 1, realTime: Bool = true) {
         self.width = width
         self.height = height
+        self.scale = scale
         clock = EventLoopClock(now: { [skipped] in (realTime ? tt_monotonic_now() : 0) + skipped.seconds })
         application = Application(clock: clock)
         window = Window(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
@@ -93,7 +96,9 @@ final class Rig {
         window.rootViewController = controller
         input = TouchInput(application: application, window: window)
         application.menuController.presenter = menu
-        buffers = (0..<2).map { _ in ImageSurface(width: width, height: height) }
+        // As the host's buffers: scale-1 images of the window's pixels, painted at `scale`.
+        let pixels = ImageSurface.pixelSize(Size(width: Double(width), height: Double(height)), scale: scale)
+        buffers = (0..<2).map { _ in ImageSurface(width: pixels.width, height: pixels.height) }
         let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         stale = buffers.map { _ in DirtyRegion([full]) }
         window.layoutIfNeeded()
@@ -148,7 +153,7 @@ final class Rig {
         let dirty = window.takeDirtyRegion()
         guard !dirty.isEmpty || window.liveLinesChanged else { return }
         let newest = shown.map { buffers[$0] }
-        let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, others: buffers, scale: 1)
+        let painted = window.update(buffers[next], stale: stale[next], dirty: dirty, copyingFrom: newest, others: buffers, scale: scale)
         pixels += painted.reduce(0) { $0 + Int($1.width * $1.height) }
         shown = next
         stale[next] = DirtyRegion()

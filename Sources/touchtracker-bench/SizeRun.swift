@@ -49,7 +49,7 @@ extension TouchTrackerBench {
     /// always opens a drawing file of the run's own (never the user's): the real way a big drawing
     /// reaches it (docs/file-format.md).
     func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true) throws -> Running {
-        let session = try WestonSession(WestonSession.Options(width: Self.width, height: Self.height))
+        let session = try WestonSession(WestonSession.Options(width: width, height: height, scale: scale))
         do {
             let child: ChildProcess
             let appID: String
@@ -57,7 +57,7 @@ extension TouchTrackerBench {
             case .app(let path, let drawing):
                 let file = session.runtimeDirectory + "/drawing.json"
                 if drawing.lines > 0, preloadFile {
-                    let canvas = Area(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height - 130))
+                    let canvas = Area(x: 0, y: 0, width: Double(screen.points.width), height: Double(screen.points.height - 130))
                     try Self.writeDrawing(drawing.strokes(in: canvas), to: file)
                 }
                 child = try session.launch(path, ["--file", file] + extraArguments, name: "touchtracker")
