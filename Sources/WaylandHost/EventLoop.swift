@@ -1,6 +1,7 @@
-// The app's one-thread event loop: poll() over the display, a timerfd for TouchKit's timers, a
-// signalfd for the termination signals and the clipboard's pipes. A turn reads everything
-// waiting, fires due timers, serves the pipes and lets the host paint once (docs/frame.md).
+// The app's event loop, on its one thread of work: poll() over what the socket reader read (it
+// reads the compositor's socket on a thread of its own), a timerfd for TouchKit's timers, a
+// signalfd for the termination signals and the clipboard's pipes. A turn dispatches everything
+// read, fires due timers, serves the pipes and lets the host paint once (docs/frame.md).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,6 +52,8 @@ final class EventLoop {
     var latencyReporter: LatencyReporter?
 
     private let connection: Connection
+    /// Reads the socket while the loop runs.
+    private let reader: SocketReader
     private let logger: Logger
     private let timer: TimerFD
     private let signalFD: Int32
@@ -58,6 +61,7 @@ final class EventLoop {
 
     init(connection: Connection, logger: Logger) throws {
         self.connection = connection
+        reader = try SocketReader(connection)
         self.logger = logger
         // The clipboard writes into pipes other programs hold: one that closes its end early must
         // give the write an EPIPE error, not kill the app (P7).
@@ -79,8 +83,15 @@ final class EventLoop {
         if exitReason == nil { exitReason = reason }
     }
 
-    /// Turns until stopped; a broken connection stops the loop as the compositor lost.
+    /// Turns until stopped; a broken connection stops the loop as the compositor lost. The
+    /// socket is read on a thread of its own meanwhile (SocketReader).
     func run() -> ExitReason {
+        do {
+            try reader.start()
+        } catch {
+            return .compositorLost("\(error)")
+        }
+        defer { reader.stop() }
         while exitReason == nil {
             do {
                 try turn()
@@ -96,45 +107,34 @@ final class EventLoop {
         return "\(error)"
     }
 
-    /// One turn: wait for the socket, timers, signals or pipes; read; dispatch; paint.
+    /// One turn: wait for events read, timers, signals or pipes; dispatch; paint.
     private func turn() throws {
-        while !connection.prepareRead() { try connection.dispatchPending() }
-        let wantWrite: Bool
-        do {
-            wantWrite = try !connection.flush()
-        } catch {
-            connection.cancelRead()
-            throw error
-        }
+        let wantWrite = try !connection.flush()
         timer.arm(clock.nextDeadline)
         let watched = watches.pollFDs()
         var fds = [
-            pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0),
+            // Only to finish a flush the socket had no room for: the reader reads it.
+            pollfd(fd: connection.fd, events: wantWrite ? Int16(POLLOUT) : 0, revents: 0),
             pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
         ] + watched.map(\.fd)
         let ready = poll(&fds, nfds_t(fds.count), turns?.hasInputWaiting == true ? 0 : -1)
         if ready < 0 {
-            connection.cancelRead()
             if errno == EINTR { return }
             throw HostError("poll: \(String(cString: strerror(errno)))")
         }
-        // Everything the compositor has sent is read and dispatched before painting: however fast
-        // input comes, a turn paints once, and motion frames of one touch within the turn reach the
-        // views as one event (TouchInput's batch).
+        // Everything read so far is dispatched before painting: however fast input comes, a turn
+        // paints once, and motion frames of one touch within the turn reach the views as one event
+        // (TouchInput's batch).
         turns?.turnWillDispatchEvents(at: clock.now)
         let turnStarted = latencyReporter != nil ? tt_thread_cpu_now() : 0
-        if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
-            try connection.readEvents()
-            try connection.dispatchPending()
-            try readEverythingWaiting()
-        } else {
-            connection.cancelRead()
-            try connection.dispatchPending()
-        }
+        if fds[0].revents != 0 { reader.drainWake() }
+        try connection.dispatchPending()
+        if let code = reader.readFailure { throw connection.lastError ?? .connectionLost(errno: code) }
         turns?.turnDidDispatchEvents()
         let eventsDone = latencyReporter != nil ? tt_thread_cpu_now() : 0
-        if fds[1].revents != 0 {
+        if fds[2].revents != 0 {
             timer.drain()
             // Told only when a timer is due: the timerfd also wakes the loop for none.
             let now = clock.now
@@ -142,8 +142,8 @@ final class EventLoop {
             clock.fireDueTimers(at: now)
         }
         // The clipboard's pipes, after the events that may have started or ended transfers.
-        watches.dispatch(zip(watched, fds.dropFirst(3)).map { ($0.token, $1) })
-        if fds[2].revents != 0 {
+        watches.dispatch(zip(watched, fds.dropFirst(4)).map { ($0.token, $1) })
+        if fds[3].revents != 0 {
             let signal = tt_signalfd_read(signalFD)
             if signal != 0 {
                 logger.info("signal \(signal): quitting")
@@ -159,26 +159,6 @@ final class EventLoop {
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()
     }
-
-    /// Reads and dispatches until the socket has nothing more, so the compositor's buffer for us
-    /// never fills (libwayland disconnects a client it cannot write to). Bounded, so a compositor
-    /// that never stops sending still lets the turn paint.
-    private func readEverythingWaiting() throws {
-        for _ in 0..<Self.readsPerTurn {
-            while !connection.prepareRead() { try connection.dispatchPending() }
-            var fd = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, 0) > 0, fd.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 else {
-                connection.cancelRead()
-                return
-            }
-            try connection.readEvents()
-            try connection.dispatchPending()
-        }
-    }
-
-    /// Socket reads per turn beyond the first: each takes up to 4 KiB of events (libwayland's
-    /// buffer), so a turn takes a few hundred kilobytes at most before it paints.
-    static let readsPerTurn = 64
 }
 
 /// A CLOCK_MONOTONIC timerfd that wakes the loop at TouchKit's next timer deadline.
