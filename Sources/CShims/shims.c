@@ -72,6 +72,12 @@ double tt_thread_cpu_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+double tt_process_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int tt_release_free_memory(void) {
     return malloc_trim(0);
 }

@@ -12,8 +12,10 @@ struct GestureStep {
     var unit: String
     var units: Int
     var events: Int
-    /// Turns of the event loop and their CPU times (timed runs only).
+    /// Turns of the event loop and their CPU times, every thread's (timed runs only).
     var turnTimes: [Double] = []
+    /// The same turns' wall-clock times.
+    var turnWallTimes: [Double] = []
 }
 
 /// Runs the sequence, calling `measure` around each measured part (preparation happens outside).
@@ -162,20 +164,22 @@ func runGestureSequence(width: Int, height: Int, scale: Double = 1, frames: Int,
     rig.settle(seconds: 0.1)
 }
 
-/// The sequence timed in process: thread CPU per turn of the event loop, with a pause before
-/// each turn so caches cool as between a display's frames.
+/// The sequence timed in process: CPU (every thread's) and wall time per turn of the event loop,
+/// with a pause before each turn so caches cool as between a display's frames.
 func measureGestureCPU(width: Int, height: Int, scale: Double = 1, frames: Int, denseLines: Int) -> [GestureStep] {
     var steps: [GestureStep] = []
     var current: Rig?
     runGestureSequence(width: width, height: height, scale: scale, frames: frames, denseLines: denseLines, measure: { step, body in
         guard let rig = current else { return body() }
         rig.turnTimes = []
+        rig.turnWallTimes = []
         rig.recordsTurns = true
         rig.pause = 8_000
         body()
         rig.recordsTurns = false
         var step = step
         step.turnTimes = rig.turnTimes
+        step.turnWallTimes = rig.turnWallTimes
         steps.append(step)
     }, rigReady: { current = $0 })
     return steps

@@ -27,6 +27,9 @@ double tt_monotonic_now(void);
 /// The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what a piece of work cost,
 /// apart from waiting.
 double tt_thread_cpu_now(void);
+/// The process's CPU time in seconds, every thread's (CLOCK_PROCESS_CPUTIME_ID): work that a
+/// thread hands to others counts too.
+double tt_process_cpu_now(void);
 /// Gives the heap's free pages back to the system (glibc malloc_trim(0)); 1 if any were.
 int tt_release_free_memory(void);
 /// Makes blocks of `bytes` or more separate mappings, returned to the system when freed
