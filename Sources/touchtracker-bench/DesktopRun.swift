@@ -196,6 +196,10 @@ extension TouchTrackerBench {
         say("desktop   drawing                          frames  input→commit p50  p99     app's share p50  p99     CPU p99   input→shown p50  p99      commit→shown p50  refresh")
         let desktops: [(String, () throws -> BenchDesktop)] = [
             ("KWin", { try KWinSession(KWinSession.Options(width: 1280, height: 960)) }),
+            // Fractional scales, as touch laptops run them: KWin offers wp_fractional_scale_v1 and
+            // the app draws at the scale itself.
+            ("KWin 1.25", { try KWinSession(KWinSession.Options(width: 1280, height: 960, scale: 1.25)) }),
+            ("KWin 1.5", { try KWinSession(KWinSession.Options(width: 1280, height: 960, scale: 1.5)) }),
             ("GNOME", { try GnomeSession(GnomeSession.Options(width: 1280, height: 960)) }),
             ("Sway", { try SwayMouseDesktop(width: 1280, height: 960) }),
         ]
