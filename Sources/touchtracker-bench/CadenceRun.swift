@@ -44,9 +44,10 @@ func separateCommands(_ batch: String) -> [String] {
 }
 
 extension TouchTrackerBench {
-    func measureCadences(_ client: Client, cadences: [Double], seconds: Double, minimumFrames: Int, jitter: Double) throws -> CadenceRun {
+    func measureCadences(_ client: Client, cadences: [Double], seconds: Double, minimumFrames: Int, jitter: Double,
+                         on screen: BenchScreen? = nil) throws -> CadenceRun {
         var run = CadenceRun(name: client.name, drawing: client.isApp ? client.drawing : nil)
-        let running = try start(client)
+        let running = try start(client, on: screen)
         defer { finish(running) }
         let control = running.session.control
         // Ten fingers that stay down through each cadence: every recorded frame moves all ten.

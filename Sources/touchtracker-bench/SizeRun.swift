@@ -48,8 +48,9 @@ extension TouchTrackerBench {
     /// Starts `client` in a new headless Weston and waits until it has drawn and settled. The app
     /// always opens a drawing file of the run's own (never the user's): the real way a big drawing
     /// reaches it (docs/file-format.md).
-    func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true) throws -> Running {
-        let session = try WestonSession(WestonSession.Options(width: width, height: height, scale: scale))
+    func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true, on screen: BenchScreen? = nil) throws -> Running {
+        let screen = screen ?? self.screen
+        let session = try WestonSession(WestonSession.Options(width: screen.width, height: screen.height, scale: screen.scale))
         do {
             let child: ChildProcess
             let appID: String
