@@ -75,6 +75,9 @@ public final class Touch: Hashable, CustomStringConvertible {
     let startWindowLocation: Point
     /// False for touches delivered to no view (see ``view``); set once, when the touch begins.
     var isDeliverable = true
+    /// False for a touch its view may not take (H4, H5): the view's touch methods never see it,
+    /// its recognizers and those of the view's ancestors do. Set once, when the touch begins.
+    var deliversToView = true
     /// True from the event in which the touch ended or was cancelled on; unlike ``phase`` it
     /// never changes back (replayed deliveries show views an earlier phase for a moment).
     var isFinished = false
@@ -104,6 +107,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         copy.previousWindowLocation = previousLocation
         copy.view = view
         copy.isDeliverable = isDeliverable
+        copy.deliversToView = deliversToView
         return copy
     }
 

@@ -5,7 +5,8 @@
 /// Without recognizers every entry leaves the queue in the event that made it, grouped exactly as
 /// views always got touches: one call per view per phase per event (T2, T3). Held entries keep a
 /// snapshot of the touch as it was then; when they are replayed, the touch shows that state for
-/// the duration of the call, so a view sees the began, moves and end it would have seen, in order.
+/// the duration of the call, so a view sees the began it would have seen, then the held moves as
+/// one catch-up move to where the touch is (UIKit's replay), then its end, in order.
 final class ViewTouchDelivery {
     /// A touch as of one event: what a replayed delivery shows the view.
     private struct Snapshot: Equatable {
@@ -86,7 +87,7 @@ final class ViewTouchDelivery {
     /// Queues the view's share of `touch` in `event`, if any: stationary touches, touches with no
     /// view and moves dropped while interaction is ignored (H6) are not delivered.
     func enqueue(_ touch: Touch, in event: Event) {
-        guard touch.phase != .stationary, touch.isDeliverable, !event.isSuppressed(touch),
+        guard touch.phase != .stationary, touch.isDeliverable, touch.deliversToView, !event.isSuppressed(touch),
               touch.view != nil else { return }
         let rec = record(for: touch)
         guard !rec.finished else { return }
@@ -100,7 +101,7 @@ final class ViewTouchDelivery {
     /// A recognizer took `touches` (G5): what the view has not seen of them is dropped, and a
     /// view that saw them begin gets `touchesCancelled` in `event`.
     func cancel(_ touches: [Touch], in event: Event) {
-        for touch in touches where touch.isDeliverable && touch.view != nil {
+        for touch in touches where touch.isDeliverable && touch.deliversToView && touch.view != nil {
             // No record of a finished touch: the view already had all of it.
             if touch.isFinished, !records.contains(where: { $0.touch === touch }) { continue }
             let rec = record(for: touch)
@@ -132,9 +133,20 @@ final class ViewTouchDelivery {
     func flush(isHeld: (Touch, Touch.Phase) -> Bool) {
         var ready: [Entry] = []
         for rec in records {
+            /// This record's move released in this flush, if any.
+            var released: Int?
             while let head = rec.queue.first {
                 if head.phase != .cancelled, isHeld(rec.touch, head.phase) { break }
                 rec.queue.removeFirst()
+                // Held moves go out as one catch-up move to where the touch is, from where the
+                // view saw it last, as UIKit delivers a failed recognizer's held touches (G6).
+                if head.phase == .moved, let i = released {
+                    var merged = head.snapshot
+                    merged.previousLocation = ready[i].snapshot.previousLocation
+                    ready[i] = Entry(touch: head.touch, event: head.event, snapshot: merged, sequence: head.sequence)
+                    continue
+                }
+                if head.phase == .moved { released = ready.count }
                 ready.append(head)
                 switch head.phase {
                 case .began: rec.beganDelivered = true

@@ -105,23 +105,25 @@ open class Window: View {
     lazy var gestureEnvironment = GestureEnvironment(window: self)
 
     /// Chooses the view for each touch beginning in `event` (T7, H1-H5). Called by the input
-    /// adapter before the event is sent, in the order the touches went down.
+    /// adapter before the event is sent, in the order the touches went down. A touch the view may
+    /// not take (H4, H5) keeps its view for the recognizers, which still get it: the flags govern
+    /// delivery to views only, as in UIKit.
     func attachBeganTouches(_ began: [Touch], in event: Event) {
         for touch in began {
-            let hit = hitTest(touch.windowLocation, with: event)
-            guard let view = hit, accepts(touch, for: view, in: event) else {
+            guard let view = hitTest(touch.windowLocation, with: event) else {
                 touch.view = nil
                 touch.isDeliverable = false
                 continue
             }
             touch.view = view
+            touch.deliversToView = accepts(touch, for: view, in: event)
         }
     }
 
     /// H4 and H5: whether `view` may take a new touch, given the touches other views track.
     private func accepts(_ touch: Touch, for view: View, in event: Event) -> Bool {
         for other in event.orderedTouches where other !== touch && other.window === self {
-            guard other.isDeliverable, let otherView = other.view,
+            guard other.isDeliverable, other.deliversToView, let otherView = other.view,
                   other.phase != .ended, other.phase != .cancelled else { continue }
             // Touches of this event that begin later are not attached yet: their view is nil.
             if otherView === view {

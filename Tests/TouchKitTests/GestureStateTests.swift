@@ -225,8 +225,8 @@ struct GestureStateTests {
         g.actions.removeAll()
         g.drag(1, from: Point(x: 300, y: 50), to: Point(x: 340, y: 60), at: 2, steps: 2)
         #expect(g.actions.isEmpty)
-        #expect(g.summary == ["canvas.began(1)", "canvas.moved(1)", "canvas.moved(1)", "canvas.ended(1)"],
-                "failed: the held began is replayed with its moves")
+        #expect(g.summary == ["canvas.began(1)", "canvas.moved(1)", "canvas.ended(1)"],
+                "failed: the held began is delivered with one catch-up move (G6)")
         #expect(stroke.resets == 2)
     }
 
