@@ -34,8 +34,11 @@ public enum EvemuTrace {
         var bitmaskBytes: [Int: Int] = [:]
         var propertyBytes = 0
         var number = 0
+        /// The last line with anything on it: where a missing end is named.
+        var lastContent = 0
         for raw in lines(of: text) {
             number += 1
+            if !pasted(raw).isEmpty { lastContent = number }
             let whole = pasted(raw)
             if whole.hasPrefix("N:") { continue }
             let parts = whole.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
@@ -97,7 +100,7 @@ public enum EvemuTrace {
             description.keys.formUnion(described.keys)
             trace.description = description
         }
-        trace.lastLine = max(number, 1)
+        trace.lastLine = max(lastContent, 1)
         return trace
     }
 }

@@ -21,8 +21,11 @@ public enum EvtestTrace {
         var trace = TraceEvents(format: "evtest")
         var header = DescriptionReader()
         var number = 0
+        /// The last line with anything on it: where a missing end is named.
+        var lastContent = 0
         for raw in lines(of: text) {
             number += 1
+            if !pasted(raw).isEmpty { lastContent = number }
             let line = pasted(raw)
             if line.hasPrefix("Event: time") {
                 guard let e = event(line) else {
@@ -37,7 +40,7 @@ public enum EvtestTrace {
             }
         }
         trace.description = header.description
-        trace.lastLine = max(number, 1)
+        trace.lastLine = max(lastContent, 1)
         return trace
     }
 

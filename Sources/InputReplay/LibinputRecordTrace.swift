@@ -19,6 +19,8 @@ public enum LibinputRecordTrace {
         var section = ""
         var sectionIndent = 0
         var number = 0
+        /// The last line with anything on it: where a missing end is named.
+        var lastContent = 0
         func finish() {
             var description = comments.description
             description.ranges.merge(absinfo) { _, fromAbsinfo in fromAbsinfo }
@@ -32,6 +34,7 @@ public enum LibinputRecordTrace {
         }
         for raw in lines(of: text) {
             number += 1
+            if !pasted(raw).isEmpty { lastContent = number }
             let parts = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let comment = parts.count > 1 ? pasted(parts[1]) : ""
             let code = parts.first ?? ""
@@ -98,7 +101,7 @@ public enum LibinputRecordTrace {
         guard var chosen = multitouch ?? devices.first(where: { !$0.events.isEmpty }) ?? devices.first else {
             return TraceEvents(format: "libinput record")
         }
-        chosen.lastLine = max(number, 1)
+        chosen.lastLine = max(lastContent, 1)
         return chosen
     }
 
