@@ -219,7 +219,7 @@ public struct TouchTrackerCommandLine: Sendable {
             abstract: "Play a recording or a touchscreen trace without a compositor and write the result.",
             usage: [
                 "touchtracker replay <input> [--png <out>] [--svg <out>] [--trace] [--file <path>] [--size <w>x<h>]",
-                "touchtracker replay <trace> [<events>] [--tool line|free|circle] [--axis-range <x0>:<x1>,<y0>:<y1>] ...",
+                "touchtracker replay <trace> [<events>] [--tool <tool>] [--axis-range <ranges>]",
             ],
             discussion: """
                 <input> is a recording made with --record, or a touchscreen's trace: the text evtest \
@@ -238,8 +238,8 @@ public struct TouchTrackerCommandLine: Sendable {
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .option("file", value: "path", help: "Start from this drawing (only read; default: an empty one)."),
                 .option("size", value: "WxH", help: "The window a device trace is fitted inside (default: 1024x768)."),
-                .option("tool", value: "line|free|circle", help: "The tool a device trace draws with (default: line; a recording brings its own)."),
-                .option("axis-range", value: "XMIN:XMAX,YMIN:YMAX", help: "A trace's position ranges in device units, for an excerpt without its device's description."),
+                .option("tool", value: "tool", help: "The tool a device trace draws with: line, free or circle (default: line; a recording brings its own)."),
+                .option("axis-range", value: "ranges", help: "A trace's position ranges in device units, XMIN:XMAX,YMIN:YMAX (or XMAXxYMAX), for an excerpt without its device's description."),
             ],
             arguments: [
                 ArgumentSpec("input", help: "The recording or trace to replay, or an evemu device description."),
