@@ -12,7 +12,7 @@ public enum InputFileKind: Equatable, Sendable {
 
     /// Which kind `text` is, from the first of its lines that only one kind writes.
     public static func detect(_ text: Substring) -> InputFileKind? {
-        for raw in lines(of: text).prefix(400) {
+        for raw in lines(of: text).prefix(Limit.inputKindLines) {
             let t = pasted(raw)
             if t.hasPrefix("touchtracker-input") { return .recording }
             if t.hasPrefix("# EVEMU") || t.hasPrefix("E: ") || t.hasPrefix("A: ") || t.hasPrefix("N: ") { return .evemu }
@@ -75,7 +75,7 @@ public func readInput(_ text: String, description: DeviceDescription? = nil, opt
     case nil:
         throw RecordingError(line: 1, """
             expected a TouchTracker recording or a touchscreen trace (evtest, evemu-record or libinput record), \
-            and found none of their lines
+            and found none of their lines in the first \(Limit.inputKindLines)
             """)
     }
     return try TraceDecoding.decode(trace, options: options)
