@@ -51,6 +51,17 @@ public struct DeviceDescription: Equatable, Sendable {
         return (x, y)
     }
 
+    /// Fills in what this description lacks from `header`, the comment header that repeats it
+    /// (and still holds the ranges when a user cut the rest): its own ranges and properties win.
+    mutating func complete(from header: DeviceDescription) {
+        ranges.merge(header.ranges) { own, _ in own }
+        keys.formUnion(header.keys)
+        if !knowsProperties {
+            properties = header.properties
+            knowsProperties = header.knowsProperties
+        }
+    }
+
     /// Whether anything was described at all.
     public var isEmpty: Bool { ranges.isEmpty && properties.isEmpty && keys.isEmpty }
 }

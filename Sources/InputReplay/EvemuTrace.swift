@@ -29,17 +29,11 @@ public enum EvemuTrace {
         var trace = TraceEvents(format: "evemu")
         var comments = DescriptionReader()
         var description = DeviceDescription()
-        var axes: [UInt16: AxisRange] = [:]
         /// The next byte's index in each type's `B:` bitmask, and in the `P:` one.
         var bitmaskBytes: [Int: Int] = [:]
         var propertyBytes = 0
-        var number = 0
-        /// The last line with anything on it: where a missing end is named.
-        var lastContent = 0
-        for raw in lines(of: text) {
-            number += 1
-            if !pasted(raw).isEmpty { lastContent = number }
-            let whole = pasted(raw)
+        let (numbered, last) = traceLines(text)
+        for (number, _, whole) in numbered {
             if whole.hasPrefix("N:") { continue }
             let parts = whole.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let line = pasted(parts.first ?? "")
@@ -47,7 +41,7 @@ public enum EvemuTrace {
                 if parts.count > 1, trace.events.isEmpty { comments.take(pasted(parts[1])) }
                 continue
             }
-            let words = line.split(separator: " ")
+            let words = line.split { $0 == " " || $0 == "\t" }
             func fail(_ expected: String) -> RecordingError {
                 RecordingError(line: number, "expected \(expected), found '\(line.prefix(80))'")
             }
@@ -64,7 +58,7 @@ public enum EvemuTrace {
                 guard words.count >= 4, let code = UInt16(words[1], radix: 16), values.count == words.count - 2 else {
                     throw fail("an axis as 'A: <code hex> <min> <max> <fuzz> <flat> <resolution>'")
                 }
-                axes[code] = AxisRange(minimum: values[0], maximum: values[1], resolution: values.count >= 5 ? max(values[4], 0) : 0)
+                description.ranges[code] = AxisRange(minimum: values[0], maximum: values[1], resolution: values.count >= 5 ? max(values[4], 0) : 0)
             case "P:":
                 description.knowsProperties = true
                 for word in words.dropFirst() {
@@ -87,20 +81,9 @@ public enum EvemuTrace {
                 continue
             }
         }
-        if let given {
-            trace.description = given
-        } else {
-            var described = comments.description
-            described.ranges.merge(axes) { _, fromAxes in fromAxes }
-            description.ranges = described.ranges
-            if !description.knowsProperties {
-                description.properties = described.properties
-                description.knowsProperties = described.knowsProperties
-            }
-            description.keys.formUnion(described.keys)
-            trace.description = description
-        }
-        trace.lastLine = max(lastContent, 1)
+        description.complete(from: comments.description)
+        trace.description = given ?? description
+        trace.lastLine = last
         return trace
     }
 }

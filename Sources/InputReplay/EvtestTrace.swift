@@ -20,13 +20,8 @@ public enum EvtestTrace {
     static func read(_ text: String) throws(RecordingError) -> TraceEvents {
         var trace = TraceEvents(format: "evtest")
         var header = DescriptionReader()
-        var number = 0
-        /// The last line with anything on it: where a missing end is named.
-        var lastContent = 0
-        for raw in lines(of: text) {
-            number += 1
-            if !pasted(raw).isEmpty { lastContent = number }
-            let line = pasted(raw)
+        let (numbered, last) = traceLines(text)
+        for (number, _, line) in numbered {
             if line.hasPrefix("Event: time") {
                 guard let e = event(line) else {
                     throw RecordingError(line: number, "expected an evtest event such as \(example), found '\(line.prefix(80))'")
@@ -40,7 +35,7 @@ public enum EvtestTrace {
             }
         }
         trace.description = header.description
-        trace.lastLine = max(lastContent, 1)
+        trace.lastLine = last
         return trace
     }
 

@@ -96,6 +96,19 @@ func pasted(_ line: Substring) -> Substring {
     return t
 }
 
+/// The lines of a trace, numbered from 1, each as written and as its reader sees it (`pasted`);
+/// and the number of the last line with anything on it, where a missing end is named.
+func traceLines(_ text: String) -> (lines: [(number: Int, raw: Substring, line: Substring)], last: Int) {
+    var result: [(Int, Substring, Substring)] = []
+    var last = 1
+    for (i, raw) in lines(of: text).enumerated() {
+        let line = pasted(raw)
+        if !line.isEmpty { last = i + 1 }
+        result.append((i + 1, raw, line))
+    }
+    return (result, last)
+}
+
 /// A device trace as read: the device's description and its events, each with its line.
 struct TraceEvents {
     var description = DeviceDescription()

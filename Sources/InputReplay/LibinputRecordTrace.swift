@@ -15,26 +15,14 @@ public enum LibinputRecordTrace {
         var devices: [TraceEvents] = []
         var current = TraceEvents(format: "libinput record")
         var comments = DescriptionReader()
-        var absinfo: [UInt16: AxisRange] = [:]
         var section = ""
         var sectionIndent = 0
-        var number = 0
-        /// The last line with anything on it: where a missing end is named.
-        var lastContent = 0
         func finish() {
-            var description = comments.description
-            description.ranges.merge(absinfo) { _, fromAbsinfo in fromAbsinfo }
-            current.description.ranges = description.ranges
-            current.description.keys.formUnion(description.keys)
-            if !current.description.knowsProperties {
-                current.description.properties = description.properties
-                current.description.knowsProperties = description.knowsProperties
-            }
+            current.description.complete(from: comments.description)
             devices.append(current)
         }
-        for raw in lines(of: text) {
-            number += 1
-            if !pasted(raw).isEmpty { lastContent = number }
+        let (numbered, last) = traceLines(text)
+        for (number, raw, _) in numbered {
             let parts = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let comment = parts.count > 1 ? pasted(parts[1]) : ""
             let code = parts.first ?? ""
@@ -46,10 +34,9 @@ public enum LibinputRecordTrace {
                 continue
             }
             if content.hasPrefix("- node:") {
-                if !current.events.isEmpty || !absinfo.isEmpty || !comments.description.isEmpty { finish() }
+                if !current.events.isEmpty || !current.description.isEmpty || !comments.description.isEmpty { finish() }
                 current = TraceEvents(format: "libinput record")
                 comments = DescriptionReader()
-                absinfo = [:]
                 section = ""
                 continue
             }
@@ -69,7 +56,7 @@ public enum LibinputRecordTrace {
                         throw RecordingError(line: number, "expected the absinfo of code \(key) as [min, max, fuzz, flat, resolution], found '\(content.prefix(80))'")
                     }
                     let resolution = values.count >= 5 ? Int32(exactly: values[4]) ?? 0 : 0
-                    absinfo[key] = AxisRange(minimum: lo, maximum: hi, resolution: max(resolution, 0))
+                    current.description.ranges[key] = AxisRange(minimum: lo, maximum: hi, resolution: max(resolution, 0))
                     continue
                 }
                 section = ""
@@ -101,7 +88,7 @@ public enum LibinputRecordTrace {
         guard var chosen = multitouch ?? devices.first(where: { !$0.events.isEmpty }) ?? devices.first else {
             return TraceEvents(format: "libinput record")
         }
-        chosen.lastLine = max(lastContent, 1)
+        chosen.lastLine = last
         return chosen
     }
 
