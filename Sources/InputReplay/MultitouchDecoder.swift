@@ -73,11 +73,6 @@ public struct MultitouchDecoder {
         self.start = start
     }
 
-    /// A decoder fitting the device's axes inside a window of `width` x `height` points.
-    public init(x: AxisRange, y: AxisRange, width: Double, height: Double, start: Double = 0) {
-        self.init(placement: Placement(x: x, y: y, width: width, height: height), start: start)
-    }
-
     /// The entries for one event: nothing until a SYN_REPORT, then a turn with the report's calls.
     /// Throws for a slot past the limit, naming `line`, the event's line in the trace.
     public mutating func decode(_ event: EvdevEvent, line: Int) throws(RecordingError) -> [RecordingEntry] {
