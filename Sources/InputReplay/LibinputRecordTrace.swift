@@ -1,7 +1,8 @@
 // `libinput record` YAML, read line by line without a YAML library (the app carries no
 // Foundation): each device's description (`absinfo:`, `codes:`, `properties:`, and the comment
 // header above them, which still has the ranges when a user trimmed the rest) and its events
-// (`- [sec, usec, type, code, value]` lines under `- evdev:`). The first device that sends
+// (`- [sec, usec, type, code, value]` lines under `- evdev:`), and, when libinput's own events were
+// recorded too, the contacts it cancelled as palms (`TOUCH_CANCEL`). The first device that sends
 // multitouch events is the one replayed; event lines pasted alone are one device's.
 import Limits
 
@@ -77,6 +78,12 @@ public enum LibinputRecordTrace {
                     throw RecordingError(line: number, "the event's time is past what a clock gives: '\(content.prefix(80))'")
                 }
                 current.append(EvdevEvent(time: time, type: type, code: code, value: value), line: number)
+            } else if content.hasPrefix("- {"), content.contains("type: TOUCH_CANCEL"),
+                      let time = field("time", of: content).flatMap({ Double($0) }), abs(time) <= EvtestTrace.maxTime,
+                      let slot = field("slot", of: content).flatMap({ Int32($0) }) {
+                // libinput's own events, recorded with them: it cancelled this contact as a palm.
+                let cancel = EvdevEvent.touchCancelled
+                current.append(EvdevEvent(time: time, type: cancel.type, code: cancel.code, value: slot), line: number)
             }
         }
         finish()
@@ -90,6 +97,13 @@ public enum LibinputRecordTrace {
         }
         chosen.lastLine = last
         return chosen
+    }
+
+    /// The value of `name` in a libinput event line, "- {time: 1.5, type: TOUCH_CANCEL, slot: 0}".
+    static func field(_ name: String, of line: Substring) -> Substring? {
+        let parts = line.split { $0 == "{" || $0 == "," || $0 == "}" }
+        guard let part = parts.first(where: { $0.drop { $0 == " " }.hasPrefix(name + ":") }) else { return nil }
+        return part.drop { $0 == " " }.dropFirst(name.count + 1).drop { $0 == " " }
     }
 
     /// "[1, 2, 3]" as integers, or nil.

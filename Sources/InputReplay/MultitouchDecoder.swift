@@ -34,6 +34,9 @@ public struct EvdevEvent: Equatable, Sendable {
     static let mtTrackingID: UInt16 = 57
     /// ABS_MT_TOOL_TYPE's value for a palm.
     static let toolPalm: Int32 = 2
+    /// Not a kernel event: libinput cancelled the contact in the slot given as the value, as its
+    /// record shows (TOUCH_CANCEL, its verdict of a palm). The kernel's sync codes end at 15.
+    static let touchCancelled = (type: UInt16(0), code: UInt16(0x7ff0))
 
     var isReport: Bool { type == Self.synReport.type && code == Self.synReport.code }
     var isMTReport: Bool { type == Self.synMTReport.type && code == Self.synMTReport.code }
@@ -80,6 +83,11 @@ public struct MultitouchDecoder {
         if event.type == EvdevEvent.synDropped.type, event.code == EvdevEvent.synDropped.code {
             dropping = true
             return []
+        }
+        if event.type == EvdevEvent.touchCancelled.type, event.code == EvdevEvent.touchCancelled.code {
+            // Only a contact that is down can be cancelled; one already cancelled is not again.
+            guard slots.indices.contains(Int(event.value)), slots[Int(event.value)].reportedID >= 0 else { return [] }
+            return resynchronize(time: event.time - (offset ?? 0), palm: Int(event.value))
         }
         if event.type == EvdevEvent.synReport.type, event.code == EvdevEvent.synReport.code {
             let time = event.time - (offset ?? 0)
@@ -154,13 +162,15 @@ public struct MultitouchDecoder {
         return [.timers(time), .turn(time)] + calls.map(RecordingEntry.input) + [.input(.frame)]
     }
 
-    /// After SYN_DROPPED, or a palm: what the adapter was told can no longer be trusted (or was a
-    /// palm), so the touches in flight are cancelled; their fingers count again only once lifted.
-    private mutating func resynchronize(time: Double) -> [RecordingEntry] {
+    /// After SYN_DROPPED, or a palm (the device's word or libinput's, for the contact in slot
+    /// `palm`): what the adapter was told can no longer be trusted (or was a palm), so the touches
+    /// in flight are cancelled; their fingers count again only once lifted.
+    private mutating func resynchronize(time: Double, palm: Int? = nil) -> [RecordingEntry] {
         var inFlight = false
         for number in slots.indices where slots[number].reportedID >= 0 {
             inFlight = true
-            if slots[number].tool == EvdevEvent.toolPalm, slots[number].trackingID == slots[number].reportedID { palms += 1 }
+            let isPalm = slots[number].tool == EvdevEvent.toolPalm && slots[number].trackingID == slots[number].reportedID
+            if isPalm || number == palm { palms += 1 }
             slots[number].reportedID = -1
             if slots[number].trackingID >= 0 { slots[number].orphanID = slots[number].trackingID }
         }

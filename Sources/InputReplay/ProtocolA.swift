@@ -38,6 +38,7 @@ struct ProtocolAConverter {
         }
         if event.isReport { return report(at: event.time) }
         if event.type == EvdevEvent.synDropped.type, event.code == EvdevEvent.synDropped.code { return [event] }
+        if event.type == EvdevEvent.touchCancelled.type, event.code == EvdevEvent.touchCancelled.code { return [event] }
         guard event.type == EvdevEvent.abs else { return [] }
         switch event.code {
         case EvdevEvent.mtPositionX: current.x = event.value; current.hasPosition = true

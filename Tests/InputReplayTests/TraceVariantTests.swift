@@ -155,6 +155,34 @@ struct TraceVariantTests {
         #expect(strokes.count == 1 && strokes.first?.points.first == Point(x: 10, y: 10))
     }
 
+    @Test("A libinput record with libinput's own events: a contact it cancelled (TOUCH_CANCEL, its palm verdict) is cancelled in the replay too")
+    func libinputPalmVerdict() throws {
+        let reading = try Self.read(T.libinputRecord("""
+                - [  2, 100000,   3,  57,   312]
+                - [  2, 100000,   3,  53,  1000]
+                - [  2, 100000,   3,  54,   500]
+                - [  2, 100000,   0,   0,     0]
+              - libinput:
+                - {time: 2.100000, type: TOUCH_DOWN, slot: 0, seat_slot: 0, point: [ 50.00, 50.00], transformed: [ 50.00, 50.00]}
+              - evdev:
+                - [  2, 108000,   3,  53,  1400]
+                - [  2, 108000,   0,   0,     0]
+              - libinput:
+                - {time: 2.108000, type: TOUCH_CANCEL, slot: 0, seat_slot: 0}
+              - evdev:
+                - [  2, 116000,   3,  53,  1800]
+                - [  2, 116000,   0,   0,     0]
+                - [  2, 124000,   3,  57,    -1]
+                - [  2, 124000,   0,   0,     0]
+                - [  2, 300000,   3,  57,   313]
+                - [  2, 300000,   0,   0,     0]
+                - [  2, 310000,   3,  57,    -1]
+                - [  2, 310000,   0,   0,     0]
+            """), width: 400, height: 300)
+        #expect(calls(reading.entries) == ["d0 200,150", "f", "m0 280,150", "f", "c", "d0 360,150", "f", "u0", "f"])
+        #expect(reading.palms == 1)
+    }
+
     @Test("A trace cut in the middle of a report is replayed up to it, with a warning naming the line its unfinished events start on")
     func cutReport() throws {
         let lines = T.evtestHeader.split(separator: "\n", omittingEmptySubsequences: false).count - 1
