@@ -40,6 +40,27 @@ struct TraceVariantTests {
         #expect(calls(guessed.entries).count == calls(full.entries).count)
     }
 
+    @Test("A header cut before the multitouch axes: ABS_X and ABS_Y give the ranges, with a warning that says so")
+    func headerCutPartway() throws {
+        let header = """
+            Input device name: "ELAN Touchscreen"
+            Supported events:
+              Event type 3 (EV_ABS)
+                Event code 0 (ABS_X)
+                  Value      0
+                  Min        0
+                  Max     1000
+                Event code 1 (ABS_Y)
+                  Value      0
+                  Min        0
+                  Max      500
+
+            """
+        let reading = try Self.read(header + Self.strokeEvents.joined(separator: "\n"))
+        #expect(calls(reading.entries) == ["d0 20,10", "f", "m0 120,50", "f", "u0", "f"])
+        #expect(reading.warnings == ["the trace describes no ABS_MT_POSITION_X/Y ranges: took those of ABS_X and ABS_Y"])
+    }
+
     @Test("evtest's separators (EV_SYN of older versions, SYN_REPORT), indentation, tabs, CRLF and forum quoting read alike")
     func pastingKeepsTheTrace() throws {
         let plain = try Self.read(T.evtestHeader + Self.strokeEvents.joined(separator: "\n"))
