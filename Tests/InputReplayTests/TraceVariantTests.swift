@@ -134,25 +134,22 @@ struct TraceVariantTests {
 
     @Test("Protocol A without tracking ids: contacts listed in another order keep their fingers, the nearest pairs matched; a report without contacts lifts them all")
     func protocolAByDistance() throws {
-        let reading = try Self.read(Self.protocolA([
+        let reports: [[(Int, Int, Int?, Int)]] = [
             [(100, 100, nil, 0)],
             [(900, 400, nil, 0), (110, 100, nil, 0)],
             [(120, 100, nil, 0), (880, 400, nil, 0)],
             [],
-        ]))
-        #expect(calls(reading.entries) == ["d0 20,20", "f", "m0 22,20", "d1 180,80", "f", "m0 24,20", "m1 176,80", "f", "u0", "u1", "f"])
+        ]
+        let expected = ["d0 20,20", "f", "m0 22,20", "d1 180,80", "f", "m0 24,20", "m1 176,80", "f", "u0", "u1", "f"]
+        #expect(calls(try Self.read(Self.protocolA(reports)).entries) == expected)
     }
 
     @Test("Protocol A with tracking ids: a contact keeps its finger by its id, wherever it is listed and however far it moves")
     func protocolAByID() throws {
-        let reading = try Self.read(Self.protocolA([
-            [(100, 100, 5, 0), (900, 400, 6, 0)],
-            // The two cross: by distance they would swap, by id they do not.
-            [(880, 400, 5, 0), (120, 100, 6, 0)],
-            [(880, 400, 5, 0)],
-            [],
-        ]))
-        #expect(calls(reading.entries) == ["d0 20,20", "d1 180,80", "f", "m0 176,80", "m1 24,20", "f", "u1", "f", "u0", "f"])
+        // The two cross: by distance they would swap, by id they do not.
+        let crossing: [[(Int, Int, Int?, Int)]] = [[(100, 100, 5, 0), (900, 400, 6, 0)], [(880, 400, 5, 0), (120, 100, 6, 0)]]
+        let entries = try Self.read(Self.protocolA(crossing + [[(880, 400, 5, 0)], []])).entries
+        #expect(calls(entries) == ["d0 20,20", "d1 180,80", "f", "m0 176,80", "m1 24,20", "f", "u1", "f", "u0", "f"])
     }
 
     @Test("Palms: a contact that lands as a palm never draws; a finger that becomes a palm is cancelled as libinput cancels it; the summary counts them")
