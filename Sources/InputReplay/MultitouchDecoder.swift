@@ -55,6 +55,8 @@ public struct MultitouchDecoder {
         /// The contact in flight when SYN_DROPPED lost events: ignored until the slot holds
         /// another contact or none. A palm's contact is kept here too.
         var orphanID: Int32?
+        /// Whether the trace has given this slot a tracking id yet.
+        var tracked = false
     }
 
     private let placement: Placement
@@ -68,6 +70,8 @@ public struct MultitouchDecoder {
     private let start: Double
     /// Contacts cancelled as palms.
     public private(set) var palms = 0
+    /// Fingers that were down before the trace's first line (see `assumeDownIfUntracked`).
+    public private(set) var fingersAlreadyDown = 0
 
     /// A decoder placing the device's positions with `placement`, with times moved so that the
     /// first event is at `start` seconds.
@@ -104,13 +108,27 @@ public struct MultitouchDecoder {
                 throw RecordingError(line: line, "slot \(event.value) is past the \(Limit.traceSlots) slots a trace may use")
             }
             slot = Int(event.value)
-        case EvdevEvent.mtTrackingID: changeSlot { $0.trackingID = event.value < 0 ? -1 : event.value }
-        case EvdevEvent.mtPositionX: changeSlot { $0.x = event.value }
-        case EvdevEvent.mtPositionY: changeSlot { $0.y = event.value }
+        case EvdevEvent.mtTrackingID:
+            changeSlot {
+                $0.trackingID = event.value < 0 ? -1 : event.value
+                $0.tracked = true
+            }
+        case EvdevEvent.mtPositionX: changeSlot { $0.x = event.value }; assumeDownIfUntracked()
+        case EvdevEvent.mtPositionY: changeSlot { $0.y = event.value }; assumeDownIfUntracked()
         case EvdevEvent.mtToolType: changeSlot { $0.tool = event.value }
         default: break
         }
         return []
+    }
+
+    /// A slot that moves before the trace ever gave it a tracking id held a finger before the
+    /// trace began (an excerpt, or a recording started with a finger down): it lands where it is
+    /// first seen, with an id no device gives.
+    private mutating func assumeDownIfUntracked() {
+        guard !slots[slot].tracked else { return }
+        slots[slot].tracked = true
+        slots[slot].trackingID = Int32.max - Int32(slot)
+        fingersAlreadyDown += 1
     }
 
     /// Changes the selected slot, made (with any below it) at its first use.

@@ -47,6 +47,10 @@ enum TraceDecoding {
         if let openSince {
             warnings.append("the trace ends in the middle of a report (its events from line \(openSince) have no SYN_REPORT): they were not replayed")
         }
+        let alreadyDown = mode == .a ? 0 : direct.fingersAlreadyDown
+        if alreadyDown > 0 {
+            warnings.append("the trace begins with \(alreadyDown) finger\(alreadyDown == 1 ? "" : "s") already down: each lands where it is first seen")
+        }
         if trace.description.isIndirect {
             warnings.append("the device is a touchpad, not a touchscreen: its contacts are replayed where they lie on the pad, as if it were a screen")
         }

@@ -40,6 +40,16 @@ struct TraceVariantTests {
         #expect(calls(guessed.entries).count == calls(full.entries).count)
     }
 
+    @Test("An excerpt that starts in the middle of a touch: the finger already down lands where it is first seen, with a warning")
+    func excerptStartsMidTouch() throws {
+        let events = [T.slot("1.0", 1), T.x("1.0", 300), T.y("1.0", 100), T.report("1.0"),
+                      T.x("1.1", 500), T.report("1.1"), T.tracking("1.2", -1), T.report("1.2"),
+                      T.tracking("1.3", 40), T.x("1.3", 900), T.report("1.3"), T.tracking("1.4", -1), T.report("1.4")]
+        let reading = try Self.read(T.evtestHeader + events.joined(separator: "\n"))
+        #expect(calls(reading.entries) == ["d1 60,20", "f", "m1 100,20", "f", "u1", "f", "d1 180,20", "f", "u1", "f"])
+        #expect(reading.warnings == ["the trace begins with 1 finger already down: each lands where it is first seen"])
+    }
+
     @Test("A header cut before the multitouch axes: ABS_X and ABS_Y give the ranges, with a warning that says so")
     func headerCutPartway() throws {
         let header = """
