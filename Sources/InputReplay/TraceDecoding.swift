@@ -2,8 +2,8 @@
 // position axes' ranges come from `--axis-range`, else the device's description (the multitouch
 // axes, else ABS_X and ABS_Y, with a warning), else the largest positions the events reach (with
 // a warning). The protocol comes from the events themselves: ABS_MT_SLOT is protocol B,
-// SYN_MT_REPORT protocol A (tracked into contacts as mtdev does), and a tracking id before either
-// is protocol B's slot 0. A touchpad's trace, or one cut in the middle of a report, is replayed
+// SYN_MT_REPORT protocol A (tracked into contacts as mtdev does), and a report of a tracking id or
+// a position before either is protocol B's slot 0. A touchpad's trace, or one cut in the middle of a report, is replayed
 // with a word saying so.
 import Limits
 
@@ -21,7 +21,7 @@ enum TraceDecoding {
         var tracked = MultitouchDecoder(placement: placement)
         var converter = ProtocolAConverter()
         var mode: MultitouchProtocol = trace.description.ranges[EvdevEvent.mtSlot] != nil ? .b : .undecided
-        var sawTrackingID = false
+        var sawContact = false
         var entries: [RecordingEntry] = []
         /// The first line of events a SYN_REPORT has not closed yet.
         var openSince: Int?
@@ -36,12 +36,16 @@ enum TraceDecoding {
             case .a:
                 for converted in try converter.convert(event, line: line) { entries += try tracked.decode(converted, line: line) }
             case .undecided:
-                // Until the events tell, both read them; only protocol B can have put a finger
-                // down by then, and a tracking id before any SYN_MT_REPORT settles it as B.
+                // Until the events tell, both read them. A report that closes a tracking id or
+                // a position without any SYN_MT_REPORT is protocol B's (protocol A closes every
+                // contact with one), so only protocol B can have put a finger down by then.
                 _ = try converter.convert(event, line: line)
                 entries += try direct.decode(event, line: line)
-                if event.type == EvdevEvent.abs, event.code == EvdevEvent.mtTrackingID { sawTrackingID = true }
-                if event.isReport, sawTrackingID { mode = .b }
+                if event.type == EvdevEvent.abs,
+                   [EvdevEvent.mtTrackingID, EvdevEvent.mtPositionX, EvdevEvent.mtPositionY].contains(event.code) {
+                    sawContact = true
+                }
+                if event.isReport, sawContact { mode = .b }
             }
         }
         if let openSince {

@@ -154,6 +154,15 @@ struct TraceVariantTests {
         #expect(calls(try Self.read(Self.protocolA(reports)).entries) == expected)
     }
 
+    @Test("A report of a position without SYN_MT_REPORT settles protocol B: a SYN_MT_REPORT after it cannot put the finger down twice (a fuzzer's find)")
+    func positionBeforeProtocolA() throws {
+        let header = T.evtestHeader.replacing("Event code 47 (ABS_MT_SLOT)", with: "Event code 48 (ABS_MT_TOUCH_MAJOR)")
+        let mtReport = "Event: time 1.1, ++++++++++++++ SYN_MT_REPORT ++++++++++++"
+        let events = [T.x("1.0", 100), T.y("1.0", 100), T.report("1.0"), T.x("1.1", 200), mtReport, T.report("1.1")]
+        let reading = try Self.read(header + events.joined(separator: "\n"))
+        #expect(calls(reading.entries) == ["d0 20,20", "f", "m0 40,20", "f"])
+    }
+
     @Test("Protocol A with tracking ids: a contact keeps its finger by its id, wherever it is listed and however far it moves")
     func protocolAByID() throws {
         // The two cross: by distance they would swap, by id they do not.
