@@ -33,9 +33,16 @@ public struct AppOptions: Equatable, Sendable {
     public init() {}
 }
 
+/// The tool a device trace draws with (`--tool`); a recording brings its own.
+public enum ReplayTool: String, Equatable, Sendable, CaseIterable {
+    case line, free, circle
+}
+
 /// `touchtracker replay`: a recording or trace played without a compositor, and what to write.
 public struct ReplayOptions: Equatable, Sendable {
     public var input: String
+    /// The events, when `input` is an evemu device description kept apart from them.
+    public var events: String?
     public var png: String?
     public var svg: String?
     /// The drawing the replay starts from (read, never written); nil: an empty one.
@@ -44,6 +51,10 @@ public struct ReplayOptions: Equatable, Sendable {
     public var width = 1024.0
     public var height = 768.0
     public var trace = false
+    public var tool = ReplayTool.line
+    /// A trace's position axes as [x minimum, x maximum, y minimum, y maximum] (`--axis-range`),
+    /// for an excerpt that lost its device's description.
+    public var axisRange: [Int32]?
 
     public init(input: String) { self.input = input }
 }
@@ -105,6 +116,7 @@ public struct TouchTrackerCommandLine: Sendable {
                 throw UsageError("say which recording or trace to replay.", subcommand: "replay")
             }
             var replay = ReplayOptions(input: input)
+            replay.events = parsed.arguments.dropFirst().first
             replay.png = parsed.values["png"]
             replay.svg = parsed.values["svg"]
             replay.drawing = parsed.values["file"]
@@ -115,6 +127,19 @@ public struct TouchTrackerCommandLine: Sendable {
                     throw UsageError("--size takes WIDTHxHEIGHT in points, e.g. 1024x768.", subcommand: "replay")
                 }
                 (replay.width, replay.height) = (parts[0], parts[1])
+            }
+            if let tool = parsed.values["tool"] {
+                guard let chosen = ReplayTool(rawValue: tool) else {
+                    throw UsageError("--tool takes line, free or circle.", subcommand: "replay")
+                }
+                replay.tool = chosen
+            }
+            if let range = parsed.values["axis-range"] {
+                guard let values = Self.axisRange(range) else {
+                    throw UsageError("--axis-range takes XMIN:XMAX,YMIN:YMAX (or XMAXxYMAX from 0) in device units, e.g. 0:4095,0:4095.",
+                                     subcommand: "replay")
+                }
+                replay.axisRange = values
             }
             if replay.png == nil, replay.svg == nil, !replay.trace {
                 throw UsageError("say what to write: --png OUT, --svg OUT, --trace, or several.", subcommand: "replay")
@@ -153,6 +178,22 @@ public struct TouchTrackerCommandLine: Sendable {
         }
     }
 
+    /// "0:4095,0:2047" or "4095x2047" as [x min, x max, y min, y max], each axis's maximum above
+    /// its minimum; nil for anything else.
+    static func axisRange(_ text: String) -> [Int32]? {
+        var values: [Int32]
+        if text.contains(":") {
+            let axes = text.split(separator: ",", omittingEmptySubsequences: false)
+            values = axes.flatMap { $0.split(separator: ":", omittingEmptySubsequences: false) }.compactMap { Int32($0) }
+            guard axes.count == 2, values.count == 4 else { return nil }
+        } else {
+            let maxima = text.split(separator: "x", omittingEmptySubsequences: false).compactMap { Int32($0) }
+            guard maxima.count == 2 else { return nil }
+            values = [0, maxima[0], 0, maxima[1]]
+        }
+        return values[0] < values[1] && values[2] < values[3] ? values : nil
+    }
+
     /// A usage error for standard error: the problem, the usage and where to read more.
     public func report(_ error: UsageError) -> String { spec.report(error) }
 
@@ -176,24 +217,34 @@ public struct TouchTrackerCommandLine: Sendable {
         let replay = CommandSpec(
             name: "replay",
             abstract: "Play a recording or a touchscreen trace without a compositor and write the result.",
-            usage: ["touchtracker replay <input> [--png <out>] [--svg <out>] [--trace] [--file <path>] [--size <w>x<h>]"],
+            usage: [
+                "touchtracker replay <input> [--png <out>] [--svg <out>] [--trace] [--file <path>] [--size <w>x<h>]",
+                "touchtracker replay <trace> [<events>] [--tool <tool>] [--axis-range <ranges>]",
+            ],
             discussion: """
-                <input> is a recording made with --record, the text evtest prints for a touchscreen, \
-                or a libinput record YAML of one. The events go through the same input adapter as \
-                live input, on a clock that follows the recording, so a recording comes out as the \
-                live session drew it. --png writes the window as it looks at the end, --svg the \
-                drawing; --trace logs every touch method call as the app's --trace does. A trace \
-                from a device is scaled onto a window of --size points (default 1024x768). \
-                docs/input-recording.md describes the format.
+                <input> is a recording made with --record, or a touchscreen's trace: the text evtest \
+                prints, an evemu-record file (or its description, with the events as <events>), or a \
+                libinput record YAML; whole or an excerpt pasted from a bug report. The events go \
+                through the same input adapter as live input, on a clock that follows the recording, \
+                so a recording comes out as the live session drew it. --png writes the window as it \
+                looks at the end, --svg the drawing; --trace logs every touch method call as the \
+                app's --trace does. A device's panel keeps its proportions, fitted inside a window of \
+                --size points (default 1024x768) and centred, and draws with --tool. The replay ends \
+                by saying what it drew. docs/input-recording.md describes the formats.
                 """,
             options: [
                 .option("png", value: "out", help: "Write the window at the end as a PNG picture."),
                 .option("svg", value: "out", help: "Write the drawing at the end as an SVG file."),
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .option("file", value: "path", help: "Start from this drawing (only read; default: an empty one)."),
-                .option("size", value: "WxH", help: "The window a device trace is scaled onto (default: 1024x768)."),
+                .option("size", value: "WxH", help: "The window a device trace is fitted inside (default: 1024x768)."),
+                .option("tool", value: "tool", help: "The tool a device trace draws with: line, free or circle (default: line; a recording brings its own)."),
+                .option("axis-range", value: "ranges", help: "A trace's position ranges in device units, XMIN:XMAX,YMIN:YMAX (or XMAXxYMAX), for an excerpt without its device's description."),
             ],
-            arguments: [ArgumentSpec("input", help: "The recording or trace to replay.")])
+            arguments: [
+                ArgumentSpec("input", help: "The recording or trace to replay, or an evemu device description."),
+                ArgumentSpec("events", help: "The evemu events, when <input> is their device's description."),
+            ])
         let measureFile = CommandSpec(
             name: "measure-file", abstract: "Time saving and loading a drawing of many lines.",
             options: [

@@ -77,15 +77,23 @@ private func requireReplays(_ entries: [RecordingEntry], _ what: String) throws(
     try stage.requireSavable(what)
 }
 
-/// The reader's outcome for a device trace, checked the same way for both formats.
-private func traceOutcome(_ read: () throws(RecordingError) -> [RecordingEntry], _ what: String) throws(FuzzFailure) -> FuzzOutcome {
-    let entries: [RecordingEntry]
+/// The reader's outcome for a device trace, checked the same way for every format: besides the
+/// entries, each warning is one line, and the palms counted are never more than the trace has
+/// contacts for.
+private func traceOutcome(_ read: () throws(RecordingError) -> InputReading, _ what: String) throws(FuzzFailure) -> FuzzOutcome {
+    let reading: InputReading
     do throws(RecordingError) {
-        entries = try read()
+        reading = try read()
     } catch {
         try require(!error.reason.isEmpty && !error.reason.contains("\n") && error.line >= 1, "error: \(error)")
         return .rejected(error.description)
     }
+    let entries = reading.entries
+    for warning in reading.warnings {
+        try require(!warning.isEmpty && !warning.contains("\n"), "warning: '\(warning)'")
+    }
+    let summary = ReplaySummary(entries, palms: reading.palms)
+    try require(summary.taps + summary.cancelled <= summary.contacts && summary.palms >= 0, "summary: \(summary)")
     try requireWellFormedStream(entries)
     try requireRecordingRoundTrip(entries, "the \(what) as a recording")
     try requireReplays(entries, "replaying the \(what)")
@@ -115,7 +123,7 @@ extension FuzzTarget {
         """) { bytes throws(FuzzFailure) in
         let text = String(decoding: bytes, as: UTF8.self)
         return try traceOutcome({ () throws(RecordingError) in
-            try EvtestTrace.entries(text, width: Stage.size.width, height: Stage.size.height)
+            try EvtestTrace.reading(text, options: Stage.traceOptions)
         }, "evtest trace")
     }
 
@@ -124,7 +132,37 @@ extension FuzzTarget {
         """) { bytes throws(FuzzFailure) in
         let text = String(decoding: bytes, as: UTF8.self)
         return try traceOutcome({ () throws(RecordingError) in
-            try LibinputRecordTrace.entries(text, width: Stage.size.width, height: Stage.size.height)
+            try LibinputRecordTrace.reading(text, options: Stage.traceOptions)
         }, "libinput record trace")
+    }
+
+    static let evemu = FuzzTarget("evemu", maxLength: 64 << 10, """
+        evemu-record files, checked as evtest's are; the text before its first 'E:' line is also \
+        read as a description file of its own, and the rest replayed with it
+        """) { bytes throws(FuzzFailure) in
+        let text = String(decoding: bytes, as: UTF8.self)
+        let whole = try traceOutcome({ () throws(RecordingError) in
+            try EvemuTrace.reading(text, options: Stage.traceOptions)
+        }, "evemu recording")
+        // The description and the events as two files, split where the events begin.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let split = lines.firstIndex(where: { $0.hasPrefix("E:") }), split > 0 {
+            let description = lines[..<split].joined(separator: "\n"), events = lines[split...].joined(separator: "\n")
+            _ = try traceOutcome({ () throws(RecordingError) in
+                try EvemuTrace.reading(events, description: try EvemuTrace.description(description), options: Stage.traceOptions)
+            }, "evemu events with their description apart")
+        }
+        return whole
+    }
+
+    static let pastedTrace = FuzzTarget("pasted-trace", maxLength: 64 << 10, """
+        any input file as pasted into a bug report (indented, quoted, cut), recognised by its lines \
+        and read by the reader it names, with --axis-range given: checked as evtest's are
+        """) { bytes throws(FuzzFailure) in
+        let text = String(decoding: bytes, as: UTF8.self)
+        let options = TraceOptions(width: Stage.size.width, height: Stage.size.height,
+                                   axisRanges: [AxisRange(minimum: 0, maximum: 4095), AxisRange(minimum: 0, maximum: 4095)])
+        guard InputFileKind.detect(Substring(text)) != .recording else { return .rejected("a recording: the recording target's") }
+        return try traceOutcome({ () throws(RecordingError) in try readInput(text, options: options) }, "pasted trace")
     }
 }

@@ -20,6 +20,8 @@ final class Stage {
 
     /// The app's window at the size a trace replay uses by default.
     static let size = Size(width: 400, height: 300)
+    /// A device trace fitted inside that window.
+    static let traceOptions = TraceOptions(width: size.width, height: size.height)
 
     init(strokes: [Stroke] = [], now: Double = 0) {
         clock = ReplayClock(now: now)

@@ -57,8 +57,12 @@ public enum Limit {
     // MARK: Traces and recordings
 
     /// Multitouch slots a device trace may use (0 ..< this): panels have ten or so, and the slots
-    /// in use are visited on every report. A trace past it is refused, naming its line.
+    /// in use are visited on every report. A trace past it is refused, naming its line; so is a
+    /// protocol-A report of more contacts than this (their matching costs the square of them).
     public static let traceSlots = 64
+    /// Lines read to tell which kind of file an input is: a pasted trace may follow a few
+    /// paragraphs of prose. A file none of whose first lines any reader recognises is refused.
+    public static let inputKindLines = 400
     /// An evtest event's time lies within ±this many seconds (a kernel's stamps are far inside),
     /// so every time and every difference of two is finite. A line past it is refused.
     public static let traceTime = 1e15

@@ -14,13 +14,17 @@ struct Replay {
     let options: ReplayOptions
 
     func run() throws {
-        let entries: [RecordingEntry]
+        let reading: InputReading
         do {
-            entries = try inputEntries(options.input, width: options.width, height: options.height)
+            reading = try readInputFiles(options)
         } catch {
-            printError("touchtracker: cannot replay \(options.input): \(error)")
+            printError("touchtracker: \(error)")
             throw ExitStatus(1)
         }
+        for warning in reading.warnings { printError("touchtracker: warning: \(warning)") }
+        var entries = reading.entries
+        // A device trace draws with the tool asked for; a recording brings its own settings.
+        if reading.isTrace { entries.insert(.setting(name: "tool", value: Self.preferenceName(options.tool)), at: 0) }
         var strokes: [Stroke] = []
         if let drawing = options.drawing {
             do {
@@ -73,8 +77,12 @@ struct Replay {
         var screen: ImageSurface?
         func paint() { window.paintOffscreen(into: &screen, scale: scale) }
         paint()
+        let strokesBefore = controller.drawView.drawing.strokes.count
         Replayer.playHeadless(entries, into: target, clock: clock, endOfTurn: paint)
         paint()
+        // Said even when nothing was drawn: an empty picture is never a silent one.
+        let drawn = max(controller.drawView.drawing.strokes.count - strokesBefore, 0)
+        print(ReplaySummary(reading.entries, palms: reading.palms).line(strokesDrawn: drawn))
         do {
             if let png = options.png, let screen {
                 try screen.writePNG(to: png)
@@ -91,14 +99,58 @@ struct Replay {
     }
 }
 
-/// The entries of a recording or trace file (a trace scaled onto `width` x `height` points).
-func inputEntries(_ path: String, width: Double, height: Double) throws -> [RecordingEntry] {
+extension Replay {
+    /// The preference value of a --tool name.
+    static func preferenceName(_ tool: ReplayTool) -> String {
+        switch tool {
+        case .line: DrawView.Tool.line.rawValue
+        case .free: DrawView.Tool.freehand.rawValue
+        case .circle: DrawView.Tool.circle.rawValue
+        }
+    }
+
+    /// The input named by `options`: one file, or an evemu description and its events. An error
+    /// names the file and the line.
+    func readInputFiles(_ options: ReplayOptions) throws -> InputReading {
+        var trace = TraceOptions(width: options.width, height: options.height)
+        if let r = options.axisRange, r.count == 4 {
+            trace.axisRanges = [AxisRange(minimum: r[0], maximum: r[1]), AxisRange(minimum: r[2], maximum: r[3])]
+        }
+        let text = try inputText(options.input)
+        guard let events = options.events else {
+            do { return try readInput(text, options: trace) } catch { throw RecorderError("cannot replay \(options.input): \(error)") }
+        }
+        let description: DeviceDescription
+        do { description = try EvemuTrace.description(text) } catch { throw RecorderError("cannot read \(options.input): \(error)") }
+        let eventText = try inputText(events)
+        do {
+            return try EvemuTrace.reading(eventText, description: description, options: trace)
+        } catch {
+            throw RecorderError("cannot replay \(events): \(error)")
+        }
+    }
+}
+
+/// The text of a recording or trace file, at most `Limit.inputFileBytes`.
+func inputText(_ path: String) throws -> String {
     let result: DrawingFile.ReadResult
     do {
         result = try DrawingFile.read(path, maxBytes: Limit.inputFileBytes)
     } catch {
-        throw RecorderError(error.message)
+        throw RecorderError("cannot replay \(path): \(error.message)")
     }
-    guard case .bytes(let bytes) = result else { throw RecorderError("no such file") }
-    return try readInputFile(String(decoding: bytes, as: UTF8.self), width: width, height: height)
+    guard case .bytes(let bytes) = result else { throw RecorderError("cannot replay \(path): no such file") }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The entries of a recording or trace file (a trace fitted inside `width` x `height` points),
+/// for the live window; warnings go to standard error.
+func inputEntries(_ path: String, width: Double, height: Double) throws -> [RecordingEntry] {
+    let text = try inputText(path)
+    let reading: InputReading
+    do { reading = try readInput(text, options: TraceOptions(width: width, height: height)) } catch {
+        throw RecorderError("cannot replay \(path): \(error)")
+    }
+    for warning in reading.warnings { printError("touchtracker: warning: \(warning)") }
+    return reading.entries
 }

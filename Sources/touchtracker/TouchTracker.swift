@@ -163,7 +163,7 @@ struct App {
             do {
                 host.replay(try inputEntries(path, width: size.width, height: size.height), speed: options.replaySpeed)
             } catch {
-                printError("touchtracker: cannot replay \(path): \(error)")
+                printError("touchtracker: \(error)")
                 throw ExitStatus(1)
             }
         }

@@ -174,6 +174,28 @@ struct CommandLineMistakeTests {
         #expect(mistake(["replay", "t.txt", "--trace", "--size", "0x5"])?.message.contains("--size takes") == true)
     }
 
+    @Test("replay's device-trace options: an evemu description and its events, --tool and --axis-range in both forms")
+    func replayTraceOptions() throws {
+        guard case .replay(let replay) = try commandLine.parse(["replay", "d.desc", "e.events", "--svg", "o.svg", "--tool", "free",
+                                                                 "--axis-range=-10:4095,0:2047"]) else {
+            Issue.record("not a replay")
+            return
+        }
+        var expected = ReplayOptions(input: "d.desc")
+        (expected.events, expected.svg, expected.tool, expected.axisRange) = ("e.events", "o.svg", .free, [-10, 4095, 0, 2047])
+        #expect(replay == expected)
+        guard case .replay(let short) = try commandLine.parse(["replay", "t.txt", "--trace", "--axis-range", "4095x2047", "--tool", "circle"]) else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(short.axisRange == [0, 4095, 0, 2047] && short.tool == .circle && short.events == nil)
+        #expect(mistake(["replay", "t.txt", "--trace", "--tool", "pen"])?.message == "--tool takes line, free or circle.")
+        for bad in ["4095", "0:10", "10:0,0:10", "0:10,0:x", "x:1,2:3", "1:2,3:4,5:6"] {
+            #expect(mistake(["replay", "t.txt", "--trace", "--axis-range", bad])?.message.hasPrefix("--axis-range takes") == true, "\(bad)")
+        }
+        #expect(mistake(["replay", "a", "b", "c", "--trace"])?.message == "unexpected argument 'c'")
+    }
+
     @Test("export without --png or --svg says what to write")
     func exportNeedsOutput() {
         let error = mistake(["export", "d.json"])

@@ -231,7 +231,7 @@ struct DeviceTraceTests {
             .replacing("Max      500", with: "Max      \(positionMaximum)", maxReplacements: 1)
     }
 
-    @Test("A value past its axis's range lands on the window's edge: a panel that says its maximum is 1, then sends 2^31 - 1")
+    @Test("A value past its axis's range lands on the panel's edge: a square panel that says its maximum is 1, then sends 2^31 - 1, fitted inside a 200 x 100 window")
     func valuesClampedToTheAxis() throws {
         let events = [
             Self.slot("1.0", 0), Self.tracking("1.0", 1), Self.x("1.0", Int(Int32.max)), Self.y("1.0", Int(Int32.min)), Self.report("1.0"),
@@ -239,7 +239,8 @@ struct DeviceTraceTests {
             Self.tracking("1.2", -1), Self.report("1.2"),
         ]
         let entries = try readInputFile(Self.header(positionMaximum: 1) + events.joined(separator: "\n") + "\n", width: 200, height: 100)
-        #expect(calls(entries) == ["d0 200,0", "f", "m0 200,100", "f", "u0", "f"])
+        // The square panel is 100 x 100 points, centred: from x 50 to 150.
+        #expect(calls(entries) == ["d0 150,0", "f", "m0 150,100", "f", "u0", "f"])
     }
 
     @Test("A trace that uses more slots than a panel has is refused at the first slot past the limit, naming its line")
@@ -283,10 +284,14 @@ struct DeviceTraceTests {
         func reason(_ text: String) -> String? {
             do throws(RecordingError) { _ = try readInputFile(text, width: 100, height: 100); return nil } catch { return error.description }
         }
-        #expect(reason("just some text\n")?.contains("neither a TouchTracker recording") == true)
-        let singleTouch = "Input device name: \"Mouse\"\nEvent: time 1.0, type 2 (EV_REL), code 0 (REL_X), value 1\n"
-        #expect(reason(singleTouch) == "line 2: the device has no ABS_MT_SLOT: not a multitouch (protocol B) touchscreen")
-        #expect(reason(Self.evtestHeader + "Event: time 1.0, type three, code 1, value 2\n")?.contains("an Event line evtest would not write") == true)
+        #expect(reason("just some text\n")?.hasPrefix("line 1: expected a TouchTracker recording or a touchscreen trace") == true)
+        let mouse = "Input device name: \"Mouse\"\nEvent: time 1.0, type 2 (EV_REL), code 0 (REL_X), value 1\n"
+        #expect(reason(mouse) == "line 2: expected multitouch positions (ABS_MT_POSITION_X and ABS_MT_POSITION_Y) from line 2 on, "
+            + "and the trace has none: not a multitouch touchscreen's")
+        let headerLines = Self.evtestHeader.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect(reason(Self.evtestHeader + "Event: time 1.0, type three, code 1, value 2\n")
+            == "line \(headerLines + 1): expected an evtest event such as 'Event: time 12.345678, type 3 (EV_ABS), code 53 "
+            + "(ABS_MT_POSITION_X), value 1200', found 'Event: time 1.0, type three, code 1, value 2'")
     }
 }
 

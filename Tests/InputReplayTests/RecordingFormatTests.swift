@@ -139,8 +139,10 @@ struct RecordingFormatTests {
             }
             // Device-trace readers too.
             _ = try? readInputFile(text, width: 100, height: 100)
-            _ = try? EvtestTrace.entries(text, width: 100, height: 100)
-            _ = try? LibinputRecordTrace.entries(text, width: 100, height: 100)
+            let options = TraceOptions(width: 100, height: 100)
+            _ = try? EvtestTrace.reading(text, options: options)
+            _ = try? LibinputRecordTrace.reading(text, options: options)
+            _ = try? EvemuTrace.reading(text, options: options)
         }
     }
 }
