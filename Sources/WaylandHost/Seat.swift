@@ -6,19 +6,6 @@ import Logging
 import TouchKit
 import Wayland
 
-/// Turns a wl_* 32-bit millisecond timestamp into seconds that keep rising across the 49-day wrap.
-struct EventTimeline {
-    private var last: UInt32?
-    private var wraps: Double = 0
-
-    mutating func seconds(_ milliseconds: UInt32) -> Double {
-        // A jump back of more than half the range is a wrap, not a reordering.
-        if let last, milliseconds < last, last - milliseconds > UInt32.max / 2 { wraps += 1 }
-        last = milliseconds
-        return (wraps * 4_294_967_296 + Double(milliseconds)) / 1000
-    }
-}
-
 final class Seat {
     /// A position the compositor sent, within the plane: wl_fixed reaches past ±8 million, where
     /// Cairo's own coordinates end and a drawing file could no longer hold the line.
