@@ -115,6 +115,16 @@ open class Control: View {
     /// Whether the tracked touch is inside the control (by ``View/point(inside:with:)``).
     public private(set) var isTouchInside = false
 
+    /// A control keeps its own default action: a single-finger single tap on it is its own, so a
+    /// tap recognizer of an enclosing view does not recognize (C4; UIKit's controls do the same).
+    open override func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        if gestureRecognizer.view !== self, let tap = gestureRecognizer as? TapGestureRecognizer,
+           tap.numberOfTapsRequired == 1, tap.numberOfTouchesRequired == 1 {
+            return false
+        }
+        return super.gestureRecognizerShouldBegin(gestureRecognizer)
+    }
+
     open override func hitTest(_ point: Point, with event: Event?) -> View? {
         guard isEnabled else { return nil }
         return super.hitTest(point, with: event)

@@ -87,8 +87,16 @@ extension GestureRecognizer {
         apply(began ? (requested == .failed ? .cancelled : requested) : .failed)
     }
 
-    /// Whether the view and the delegate let the recognizer begin (G10).
+    /// Whether the views its touches are in, its own view and the delegate let the recognizer
+    /// begin (G10): a touched view may veto a recognizer of an enclosing view, as a control keeps
+    /// its own tap (C4).
     func shouldBegin() -> Bool {
+        var asked: [View] = []
+        for touch in trackedTouches {
+            guard let touched = touch.view, touched !== view, !asked.contains(where: { $0 === touched }) else { continue }
+            asked.append(touched)
+            if !touched.gestureRecognizerShouldBegin(self) { return false }
+        }
         if let view, !view.gestureRecognizerShouldBegin(self) { return false }
         return delegate?.gestureRecognizerShouldBegin(self) ?? true
     }

@@ -238,7 +238,8 @@ open class View: Responder {
     // MARK: Gesture recognizers (G4)
 
     /// Whether `gestureRecognizer` (attached to this view or an ancestor) may begin recognizing;
-    /// false makes it fail. Asked before the recognizer's delegate. Default: true.
+    /// false makes it fail. Asked of each view the recognizer's touches are in, then of the
+    /// recognizer's own view, before its delegate (G10). Default: true.
     open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
         true
     }
