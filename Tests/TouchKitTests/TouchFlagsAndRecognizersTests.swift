@@ -7,11 +7,9 @@ import Testing
 
 @Suite("Touch flags and recognizers")
 struct TouchFlagsAndRecognizersTests {
-    @Test("H4 G4: a pinch on a single-touch view gets both fingers and recognizes; the view's touch methods get only the first")
-    func pinchOnASingleTouchView() {
-        let g = GestureHarness()
-        let view = g.base.addView("view", Rect(x: 0, y: 0, width: 400, height: 300))
-        #expect(view.isMultipleTouchEnabled == false, "UIKit's default")
+    /// A pinch on `view` (not cancelling its touches) with a finger at x 150 and one at 250 that
+    /// moves out to 300: it must begin at scale 1.5 and end when the fingers lift.
+    func pinch(_ g: GestureHarness, on view: View) {
         let pinch = g.watch(PinchGestureRecognizer(), "pinch")
         pinch.cancelsTouchesInView = false
         view.addGestureRecognizer(pinch)
@@ -23,6 +21,14 @@ struct TouchFlagsAndRecognizersTests {
         g.up(2, at: 1.2)
         g.up(1, at: 1.25)
         #expect(g.actions.last == "pinch.ended")
+    }
+
+    @Test("H4 G4: a pinch on a single-touch view gets both fingers and recognizes; the view's touch methods get only the first")
+    func pinchOnASingleTouchView() {
+        let g = GestureHarness()
+        let view = g.base.addView("view", Rect(x: 0, y: 0, width: 400, height: 300))
+        #expect(view.isMultipleTouchEnabled == false, "UIKit's default")
+        pinch(g, on: view)
         #expect(g.summary.allSatisfy { $0.hasSuffix("(1)") }, "one touch per call: \(g.summary)")
         #expect(g.summary.filter { $0.hasPrefix("view.began") }.count == 1, "the second finger never reached the view: \(g.summary)")
     }
@@ -36,17 +42,7 @@ struct TouchFlagsAndRecognizersTests {
         let right = g.base.addView("right", Rect(x: 200, y: 0, width: 200, height: 300), to: parent)
         left.isExclusiveTouch = true
         right.isExclusiveTouch = true
-        let pinch = g.watch(PinchGestureRecognizer(), "pinch")
-        pinch.cancelsTouchesInView = false
-        parent.addGestureRecognizer(pinch)
-        g.down(1, 150, 150, at: 1)
-        g.down(2, 250, 150, at: 1.05)
-        g.move(2, 300, 150, at: 1.1)
-        #expect(g.actions == ["pinch.began"])
-        #expect(abs(pinch.scale - 1.5) < 1e-9)
-        g.up(2, at: 1.2)
-        g.up(1, at: 1.25)
-        #expect(g.actions.last == "pinch.ended")
+        pinch(g, on: parent)
         #expect(!g.summary.contains { $0.hasPrefix("right.") }, "the exclusive left view held the first finger: \(g.summary)")
         #expect(g.summary.first == "left.began(1)")
     }

@@ -12,6 +12,14 @@ private final class NoSwipeView: View {
 
 @Suite("The touched view and its ancestors' recognizers")
 struct TouchedViewVetoTests {
+    /// A button at (10, 10), 100x44, in a parent view that fills the window.
+    func buttonInParent(_ g: GestureHarness) -> (parent: View, button: Button) {
+        let parent = g.addView("parent")
+        let button = Button(frame: Rect(x: 10, y: 10, width: 100, height: 44))
+        parent.addSubview(button)
+        return (parent, button)
+    }
+
     @Test("G10: a swipe recognizer on a superview fails when the touched view vetoes it, and recognizes from a view that does not")
     func touchedViewVetoesAncestorsSwipe() {
         let g = GestureHarness()
@@ -30,9 +38,7 @@ struct TouchedViewVetoTests {
     @Test("C4: a single tap on a button fires the button; a tap recognizer on its superview does not recognize, and the button is not cancelled")
     func buttonKeepsItsTap() {
         let g = GestureHarness()
-        let parent = g.addView("parent")
-        let button = Button(frame: Rect(x: 10, y: 10, width: 100, height: 44))
-        parent.addSubview(button)
+        let (parent, button) = buttonInParent(g)
         var fired = 0
         button.addHandler(for: .touchUpInside) { _, _ in fired += 1 }
         let tap = g.watch(TapGestureRecognizer(), "tap")
@@ -47,9 +53,7 @@ struct TouchedViewVetoTests {
     @Test("C4: a double-tap recognizer on a button's superview still recognizes on the button")
     func doubleTapStillRecognizes() {
         let g = GestureHarness()
-        let parent = g.addView("parent")
-        let button = Button(frame: Rect(x: 10, y: 10, width: 100, height: 44))
-        parent.addSubview(button)
+        let (parent, _) = buttonInParent(g)
         let double = g.watch(TapGestureRecognizer(), "double")
         double.numberOfTapsRequired = 2
         parent.addGestureRecognizer(double)
