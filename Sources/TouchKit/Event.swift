@@ -3,6 +3,14 @@
 /// ``allTouches`` holds every touch that is down, changed or not (unchanged ones are
 /// ``Touch/Phase/stationary``), plus the ones that ended or were cancelled in this event.
 public final class Event {
+    /// The kinds of event (UIKit's `UIEvent.EventType`): TouchKit's events carry touches.
+    public enum EventType: Hashable, Sendable {
+        case touches
+    }
+
+    /// What the event carries.
+    public var type: EventType { .touches }
+
     /// When the latest change in this event happened, in compositor seconds (T6).
     public let timestamp: Double
     /// The touches in the order they went down, for deterministic delivery.

@@ -88,7 +88,7 @@ final class GestureEnvironment {
     private func collectRecognizers(for touch: Touch, in view: View) {
         var current: View? = view
         while let v = current {
-            for r in v.attachedGestureRecognizers where r.receivesTouches && !r.isPending {
+            for r in v.attachedGestureRecognizers where r.receivesTouches && !r.isPending && r.takesTouchType(of: touch) {
                 if let delegate = r.delegate, !delegate.gestureRecognizer(r, shouldReceive: touch) {
                     continue
                 }

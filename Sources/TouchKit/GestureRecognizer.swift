@@ -67,9 +67,25 @@ open class GestureRecognizer: CustomStringConvertible {
     public var cancelsTouchesInView = true
 
     /// When true, the view's `touchesBegan` (and later moves) for the recognizer's touches are
-    /// held while it may still recognize; they are replayed in order if it fails and dropped if it
-    /// recognizes (G6). Default: false.
+    /// held while it may still recognize; if it fails the view gets the began and one catch-up
+    /// move, and if it recognizes they are dropped (G6). Default: false.
     public var delaysTouchesBegan = false
+
+    /// The kinds of touch the recognizer takes (G18): others pass it by, as a pen passes a pan
+    /// meant for fingers. Default: every kind.
+    public var allowedTouchTypes: Set<Touch.Kind> = [.direct, .indirectPointer, .pencil]
+
+    /// When true (the default), once the recognizer has a touch of one kind it takes no touch of
+    /// another until its reset (G18): a finger's pan does not turn a pen on the glass into a
+    /// second finger.
+    public var requiresExclusiveTouchType = true
+
+    /// Whether the recognizer takes `touch` by its kind (G18).
+    func takesTouchType(of touch: Touch) -> Bool {
+        guard allowedTouchTypes.contains(touch.type) else { return false }
+        guard requiresExclusiveTouchType else { return true }
+        return trackedTouches.allSatisfy { $0.type == touch.type }
+    }
 
     /// When true (the default), the view's `touchesEnded` is held while the recognizer may still
     /// recognize, e.g. a double tap waiting for its second tap (G7); the view gets it when the

@@ -57,15 +57,20 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var tapCount: Int
     /// The view the touch was delivered to: the hit-test view when it began, kept for the touch's
     /// whole life even if the finger leaves it (T7). Nil when the touch is delivered to no view
-    /// (it began outside every view, while interaction was ignored, or a view's
-    /// `isMultipleTouchEnabled` / `isExclusiveTouch` turned it away).
+    /// (it began outside every view, or while interaction was ignored). A touch the view's
+    /// `isMultipleTouchEnabled` or `isExclusiveTouch` turned away keeps it: the view's touch
+    /// methods never see that touch, its recognizers do (H4, H5).
     public internal(set) weak var view: View?
     /// The window the touch belongs to.
     public internal(set) weak var window: Window?
     /// The kind of device.
     public let type: Kind
-    /// Pressure, where 1 is an average touch; 0 when the device reports none.
+    /// Pressure, where 1 is an average touch; 0 when the device reports none. A pen's runs from 0
+    /// to ``maximumPossibleForce``.
     public internal(set) var force: Double
+    /// The most ``force`` can be: 1 for a pen (its pressure, 0...1), 0 for a device that reports
+    /// no pressure.
+    public var maximumPossibleForce: Double { type == .pencil ? 1 : 0 }
 
     /// Location in window coordinates.
     var windowLocation: Point
@@ -117,6 +122,10 @@ public final class Touch: Hashable, CustomStringConvertible {
         guard let view else { return windowLocation }
         return view.convert(windowLocation, from: nil)
     }
+
+    /// The location as precisely as the device reported it: the compositor's positions, in
+    /// 1/256 pt, are already what ``location(in:)`` gives.
+    public func preciseLocation(in view: View?) -> Point { location(in: view) }
 
     /// The location as of the previous event that included this touch, in `view`'s coordinates or
     /// window coordinates when `view` is nil (T4). Equal to the current location when the touch
