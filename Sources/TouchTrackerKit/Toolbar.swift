@@ -5,8 +5,6 @@ import TouchKit
 /// The bar along the bottom of the window.
 public final class ToolbarView: View {
     public static let height = 52.0
-    static let onTint = Color(hex: 0x3584E4)
-    static let offTint = Color(hex: 0x77767B)
 
     public let newButton = ToolbarView.button(Strings.newDrawing)
     public let undoButton = ToolbarView.button(Strings.undo)
@@ -20,27 +18,25 @@ public final class ToolbarView: View {
     public let paletteButton = ToolbarView.button(Strings.colours)
 
     /// Groups, separated by a gap.
-    private var groups: [[Button]] {
+    private var groups: [[ToolbarButton]] {
         [[newButton], [undoButton, redoButton], [lineButton, freehandButton, circleButton],
          [angleButton, speedButton, fingersButton], [paletteButton]]
     }
 
     public override init(frame: Rect) {
         super.init(frame: frame)
-        backgroundColor = Color(hex: 0xF6F5F4)
         for button in groups.joined() { addSubview(button) }
     }
 
-    static func button(_ title: String) -> Button {
-        let button = Button(title: title, tintColor: offTint)
-        button.fontSize = 14
-        return button
+    static func button(_ title: String) -> ToolbarButton { ToolbarButton(title: title) }
+
+    public override func appearanceDidChange() {
+        backgroundColor = appearance.barBackground
     }
 
-    /// Shows a toggle or the current tool as on (blue) or off (grey).
-    static func show(_ button: Button, on: Bool) {
-        button.isSelected = on
-        button.tintColor = on ? onTint : offTint
+    /// Shows a toggle or the current tool as on (the accent colour) or off.
+    static func show(_ button: ToolbarButton, on: Bool) {
+        button.isOn = on
     }
 
     public override func layoutSubviews() {
@@ -64,8 +60,8 @@ public final class ToolbarView: View {
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
-        context.setFillColor(Color(hex: 0xD0CFCC))
-        context.fill(Rect(x: 0, y: 0, width: bounds.width, height: 1))
+        context.setFillColor(appearance.separator)
+        context.fill(Rect(x: 0, y: 0, width: bounds.width, height: appearance.outlineWidth))
     }
 }
 
@@ -82,13 +78,29 @@ public final class PaletteView: View {
 
     public override init(frame: Rect) {
         super.init(frame: frame)
-        backgroundColor = Color(white: 0.97, alpha: 0.96)
         for color in Self.colors {
             let swatch = Button(title: "", tintColor: color)
             swatch.cornerRadius = 20
             swatch.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.onPick?(color) }
             swatches.append(swatch)
             addSubview(swatch)
+        }
+    }
+
+    /// Each swatch shows its colour as the canvas will show its lines (black shows light on a
+    /// dark canvas), so what is picked is what appears.
+    public override func appearanceDidChange() {
+        backgroundColor = appearance.paletteBackground
+        let ink = ScreenInk(appearance)
+        for (swatch, color) in zip(swatches, Self.colors) { swatch.tintColor = ink.color(color) }
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        // A rim around each swatch, so that a swatch close to the strip's colour still shows.
+        context.setFillColor(appearance.separator)
+        for swatch in swatches {
+            let rim = swatch.frame.insetBy(dx: -appearance.outlineWidth, dy: -appearance.outlineWidth)
+            fillRoundedRect(rim, radius: rim.width / 2, in: context)
         }
     }
 

@@ -76,9 +76,9 @@ final class TitleBarView: View {
     var isMaximized = false {
         didSet { maximizeButton.title = isMaximized ? "❐" : "□" }
     }
-    let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
-    let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
-    let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))
+    let minimizeButton = Button(title: "–")
+    let maximizeButton = Button(title: "□")
+    let closeButton = Button(title: "×")
     /// What the buttons and the bar ask of the platform window: set by the host once it has made
     /// the toplevel. A window no compositor shows has none, and its bar does nothing.
     var commands: WindowCommands?
@@ -86,9 +86,7 @@ final class TitleBarView: View {
     init(title: String) {
         self.title = title
         super.init(frame: .zero)
-        backgroundColor = Color(hex: 0xEBEBEB)
         for button in [minimizeButton, maximizeButton, closeButton] {
-            button.titleColor = Color(hex: 0x2E3436)
             button.cornerRadius = Self.buttonSize / 2
             button.fontSize = 16
             addSubview(button)
@@ -96,6 +94,15 @@ final class TitleBarView: View {
         closeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.close() }
         maximizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.toggleMaximized() }
         minimizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.minimize() }
+    }
+
+    /// The desktop's style: the bar as its toolbar, the buttons a shade of it.
+    override func appearanceDidChange() {
+        backgroundColor = appearance.barBackground
+        for button in [minimizeButton, maximizeButton, closeButton] {
+            button.tintColor = appearance.controlFill
+            button.titleColor = appearance.foreground
+        }
     }
 
     override func layoutSubviews() {
@@ -124,9 +131,10 @@ final class TitleBarView: View {
     override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
 
     override func draw(_ rect: Rect, in context: GraphicsContext) {
-        context.setFillColor(Color(hex: 0xD0D0D0))
-        context.fill(Rect(x: 0, y: bounds.height - 1, width: bounds.width, height: 1))
-        let color = isActive ? Color(hex: 0x2E3436) : Color(hex: 0x919494)
+        let style = appearance
+        context.setFillColor(style.separator)
+        context.fill(Rect(x: 0, y: bounds.height - style.outlineWidth, width: bounds.width, height: style.outlineWidth))
+        let color = isActive ? style.foreground : style.foreground.withAlpha(0.55)
         // Centred in the space left of the buttons' mirror image, so it stays centred overall.
         let reserved = 3 * (Self.buttonSize + 8) + 8
         context.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),

@@ -24,13 +24,13 @@ final class PopupMenu: MenuPresenter {
         var viewporter: WpViewporter?
         /// The seat and the serial of the latest touch down or button press, for the grab.
         var grabSerial: () -> (WlSeat, UInt32)?
+        /// The window's style, which the menu's colours follow.
+        var appearance: () -> Appearance = { .light }
     }
 
     static let itemHeight = 40.0
     static let itemPadding = 18.0
     static let fontSize = 16.0
-    static let background = Color(red: 0.11, green: 0.11, blue: 0.12, alpha: 0.94)
-    static let highlight = Color(red: 0.35, green: 0.35, blue: 0.38)
 
     private let environment: Environment
     private let logger: Logger
@@ -195,7 +195,8 @@ final class PopupMenu: MenuPresenter {
         guard let buffer else { return }
         let context = CairoContext(surface: buffer.image)
         context.scaleBy(x: geometry.scale, y: geometry.scale)
-        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, into: context)
+        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, style: environment.appearance(),
+                  into: context)
         buffer.image.flush()
         // Fractional: the buffer is at scale 1 and the viewport shows it at the popup's size.
         if surface.version >= 3 { surface.setBufferScale(scale: geometry.isFractional ? 1 : Int32(geometry.scale)) }
@@ -208,18 +209,25 @@ final class PopupMenu: MenuPresenter {
         surface.commit()
     }
 
-    /// The menu's picture: a rounded dark bar with the titles side by side.
-    private static func draw(_ titles: [String], in frames: [Rect], size: Size, highlighted: Int?,
+    /// The menu's picture: a rounded bar with the titles side by side, dark on a light window and
+    /// a lighter grey on a dark one; outlined in high contrast.
+    private static func draw(_ titles: [String], in frames: [Rect], size: Size, highlighted: Int?, style: Appearance,
                              into context: CairoContext) {
         context.replace(Rect(origin: .zero, size: size), with: .clear)
-        context.setFillColor(background)
-        fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+        var body = Rect(origin: .zero, size: size)
+        if style.highContrast {
+            context.setFillColor(.white)
+            fillRoundedRect(body, radius: 8, in: context)
+            body = body.insetBy(dx: style.outlineWidth, dy: style.outlineWidth)
+        }
+        context.setFillColor(style.menuBackground)
+        fillRoundedRect(body, radius: 8, in: context)
         for (index, frame) in frames.enumerated() {
             if index == highlighted {
                 context.saveGState()
                 context.clip(to: frame)
-                context.setFillColor(highlight)
-                fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+                context.setFillColor(style.menuHighlight)
+                fillRoundedRect(body, radius: 8, in: context)
                 context.restoreGState()
             }
             if index > 0 {
@@ -232,13 +240,13 @@ final class PopupMenu: MenuPresenter {
 
     /// The menu with `titles` as the popup shows it at `scale` buffer pixels per point, drawn
     /// without a compositor (the tests compare it with the screen).
-    static func picture(titles: [String], scale: Double) -> ImageSurface {
+    static func picture(titles: [String], scale: Double, style: Appearance = .light) -> ImageSurface {
         let (frames, size) = layout(titles)
         let pixels = BufferGeometry(scale: scale, isFractional: true).pixelSize(width: Int(size.width), height: Int(size.height))
         let image = ImageSurface(width: pixels.width, height: pixels.height)
         let context = CairoContext(surface: image)
         context.scaleBy(x: scale, y: scale)
-        draw(titles, in: frames, size: size, highlighted: nil, into: context)
+        draw(titles, in: frames, size: size, highlighted: nil, style: style, into: context)
         image.flush()
         return image
     }
@@ -270,7 +278,7 @@ final class PopupMenu: MenuPresenter {
 
 extension WaylandHost {
     /// The edit menu with `titles` as its popup shows at `scale` (for comparisons with the screen).
-    public static func menuPicture(titles: [String], scale: Double) -> ImageSurface {
-        PopupMenu.picture(titles: titles, scale: scale)
+    public static func menuPicture(titles: [String], scale: Double, style: Appearance = .light) -> ImageSurface {
+        PopupMenu.picture(titles: titles, scale: scale, style: style)
     }
 }

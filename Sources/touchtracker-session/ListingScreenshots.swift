@@ -12,7 +12,7 @@ struct ListingScreenshots {
     let folder: String
 
     /// The scenes, by file name: lines by several fingers (two still down, red), a selected line
-    /// with its Delete menu, the palette over lines drawn in colour.
+    /// with its Delete menu, the palette over lines drawn in colour; the same in the dark style.
     func run() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try scene("drawing.png") { stage in
@@ -33,16 +33,26 @@ struct ListingScreenshots {
             }
             try stage.tapColours()
         }
+        try scene("dark.png", style: "dark") { stage in
+            try stage.fan(fingers: 4, from: (512, 100), length: 420, spread: 0.7)
+            try stage.tapColours()
+            try stage.tap(at: stage.swatch(1))
+            try stage.line(from: (200, 150), to: (160, 520))
+            try stage.tap(at: Stage.fanPoint(2, of: 4, from: (512, 100), length: 420, spread: 0.7, at: 0.5))
+            _ = try stage.session.waitForPopup(of: stage.process)
+        }
     }
 
     /// One scene in a fresh compositor, app and data folder; its screenshot goes to `name`.
-    private func scene(_ name: String, _ play: (Stage) throws -> Void) throws {
+    /// `style` is the app's TOUCHTRACKER_STYLE (Weston has no portal to say it).
+    private func scene(_ name: String, style: String = "light", _ play: (Stage) throws -> Void) throws {
         let session = try WestonSession()
         defer { session.stop() }
-        let process = try session.launch(app, [])
+        let process = try session.launch(app, [], environment: ["TOUCHTRACKER_STYLE": style])
         let window = try session.waitForWindow(appID: "org.touchtracker.TouchTracker", process: process)
-        try session.waitForScreen(timeout: 10, "the white canvas") { shot in
-            shot.pixel(x: window.x + 5, y: window.y + 5) == .white
+        try session.waitForScreen(timeout: 10, "the canvas") { shot in
+            let paper = shot.pixel(x: window.x + 5, y: window.y + 5)
+            return style == "light" ? paper == .white : paper != .white
         }
         // The pointer rests in the output's last pixel: an arrow's tip there leaves the picture.
         let output = try session.output()

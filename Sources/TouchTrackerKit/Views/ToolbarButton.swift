@@ -1,0 +1,46 @@
+// A toolbar control in the desktop's style: flat on the bar when off, filled with the desktop's
+// accent colour when on (the tool, the toggles), outlined in high contrast.
+import TouchKit
+
+public final class ToolbarButton: Button {
+    public init(title: String) {
+        super.init(title: title, tintColor: .clear)
+        fontSize = 14
+    }
+
+    /// Whether the tool or toggle is on.
+    public var isOn: Bool {
+        get { isSelected }
+        set { isSelected = newValue }
+    }
+
+    public override var currentFillColor: Color {
+        let style = appearance
+        let base = isSelected ? style.accentColor : style.controlFill
+        if !isEnabled { return base.withAlpha(0.45) }
+        if isHighlighted {
+            // Pressed: towards the bar's text colour, so it shows in either style.
+            let ink = style.foreground
+            return Color(red: base.red * 0.75 + ink.red * 0.25, green: base.green * 0.75 + ink.green * 0.25,
+                         blue: base.blue * 0.75 + ink.blue * 0.25)
+        }
+        return base
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        let style = appearance
+        var body = bounds
+        if style.highContrast {
+            // The outline as a rim of the separator's colour around the body.
+            context.setFillColor(isEnabled ? style.separator : style.separator.withAlpha(0.45))
+            fillRoundedRect(bounds, radius: cornerRadius, in: context)
+            body = bounds.insetBy(dx: style.outlineWidth, dy: style.outlineWidth)
+        }
+        context.setFillColor(currentFillColor)
+        fillRoundedRect(body, radius: cornerRadius - (style.highContrast ? style.outlineWidth : 0), in: context)
+        guard !title.isEmpty else { return }
+        let ink = isSelected ? style.onAccent : style.foreground
+        context.drawText(title, centeredIn: bounds, color: isEnabled ? ink : ink.withAlpha(0.5),
+                         fontSize: titleFontSize(in: context))
+    }
+}

@@ -1,0 +1,43 @@
+// The window follows the desktop's style while it runs: the portal's appearance settings read at
+// start and on every change (SettingChanged), over the session bus the event loop watches. With
+// no bus or no portal the window stays light. TOUCHTRACKER_STYLE overrides what the desktop says.
+import DesktopPortal
+import Logging
+import TouchKit
+import TouchTrackerKit
+import WaylandHost
+
+final class DesktopStyle {
+    private let window: Window
+    private let logger: Logger
+    private let override: String?
+    private var portal: SettingsPortal?
+
+    init(host: WaylandHost, logger: Logger) {
+        window = host.window
+        self.logger = logger
+        override = DrawingLocation.environment("TOUCHTRACKER_STYLE")
+        apply(SettingsPortal.Appearance())
+        do throws(PortalError) {
+            let portal = try SettingsPortal(environment: DrawingLocation.environment)
+            portal.onChange = { [unowned self] settings in self.apply(settings) }
+            guard let fd = portal.fileDescriptor else { return }
+            host.watchReadable(fd) { [unowned portal] in portal.read() }
+            self.portal = portal
+        } catch {
+            logger.debug("the desktop's style is not followed: \(error.description)")
+        }
+    }
+
+    private func apply(_ settings: SettingsPortal.Appearance) {
+        var style = Appearance(colorScheme: settings.colorScheme, accent: settings.accentColor, contrast: settings.contrast)
+        if let override {
+            let (overridden, unknown) = Appearance.overriding(style, with: override)
+            if !unknown.isEmpty { logger.warning("TOUCHTRACKER_STYLE: ignored \(unknown.joined(separator: ", "))") }
+            style = overridden
+        }
+        guard style != window.desktopAppearance else { return }
+        logger.info("style: \(style.isDark ? "dark" : "light")\(style.highContrast ? ", high contrast" : "")\(style.accent.map { ", accent \($0)" } ?? "")")
+        window.desktopAppearance = style
+    }
+}
