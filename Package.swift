@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "KWinHarness", dependencies: ["CompositorHarness", "Wayland", "CWaylandClient"],
                 exclude: ["protocols"], plugins: ["WaylandBindingsPlugin"]),
         .executableTarget(name: "touchtracker-session", dependencies: [
-            "CompositorHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CompositorHarness", "TouchTrackerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A second Wayland client for the clipboard's end-to-end tests: reads or takes the selection.
         .executableTarget(name: "tt-clipboard-probe", dependencies: ["Wayland", "CShims"]),

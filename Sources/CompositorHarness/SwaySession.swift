@@ -152,6 +152,10 @@ public final class SwaySession: CompositorSession {
         environment["WAYLAND_DISPLAY"] = socketName
         environment["SWAYSOCK"] = ipcSocket
         environment.removeValue(forKey: "DISPLAY")
+        // Private data and preferences, as under Weston: never the user's, never another test's
+        // (two apps on one drawing would meet its lock).
+        environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
+        environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
         return environment
     }
 

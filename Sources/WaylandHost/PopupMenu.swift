@@ -28,7 +28,8 @@ final class PopupMenu: MenuPresenter {
         var appearance: () -> Appearance = { .light }
     }
 
-    static let itemHeight = 40.0
+    /// A finger's size (touch guidelines ask for 44 pt).
+    static let itemHeight = 44.0
     static let itemPadding = 18.0
     static let fontSize = 16.0
 
@@ -42,6 +43,8 @@ final class PopupMenu: MenuPresenter {
     private var itemFrames: [Rect] = []
     private var size = Size.zero
     private var anchor = Rect.zero
+    /// The window's bounds when the menu was asked for: the menu stays inside them.
+    private var bounds = Rect.zero
     private var highlighted: Int?
     private var grabbed = false
     private var configured = false
@@ -68,6 +71,7 @@ final class PopupMenu: MenuPresenter {
         tearDown()
         self.items = items
         anchor = rect
+        bounds = window.bounds
         layout()
         logger.debug("menu: \(items.map(\.title).joined(separator: ", ")) at \(Int(rect.midX)),\(Int(rect.minY))")
         open(grab: true)
@@ -104,8 +108,22 @@ final class PopupMenu: MenuPresenter {
         (itemFrames, size) = Self.layout(items.map(\.title))
     }
 
+    /// Between the menu and what it points at.
+    static let gap: Int32 = 8
+
+    /// Where a menu of `size` goes, pointing at `rect` inside `bounds`: above it when it fits
+    /// there, else below; `dx` moves it from centred over `rect` to inside `bounds` (its left edge
+    /// inside when it is wider than they are).
+    static func placement(size: Size, pointingAt rect: Rect, in bounds: Rect) -> (above: Bool, dx: Double) {
+        let above = rect.minY - Double(gap) - size.height >= bounds.minY
+            || rect.maxY + Double(gap) + size.height > bounds.maxY
+        let centred = (rect.midX - size.width / 2).rounded()
+        let inside = max(bounds.minX, min(centred, bounds.maxX - size.width))
+        return (above, inside - centred)
+    }
+
     /// Each title's frame, side by side, and the menu's size.
-    private static func layout(_ titles: [String]) -> (frames: [Rect], size: Size) {
+    static func layout(_ titles: [String]) -> (frames: [Rect], size: Size) {
         let measure = CairoContext(surface: ImageSurface(width: 1, height: 1))
         var x = 0.0
         let frames = titles.map { title in
@@ -125,10 +143,13 @@ final class PopupMenu: MenuPresenter {
         positioner.setSize(width: Int32(size.width), height: Int32(size.height))
         positioner.setAnchorRect(x: Int32(anchor.minX), y: Int32(anchor.minY),
                                  width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
-        // Above the finger, as iOS shows its edit menu; flipped below or slid when there is no room.
-        positioner.setAnchor(anchor: .top)
-        positioner.setGravity(gravity: .top)
-        positioner.setOffset(x: 0, y: -8)
+        // Above the finger, as iOS shows its edit menu, or below it when there is no room above;
+        // moved sideways to stay inside the window, which compositors do not all do (Weston 10
+        // slides nothing). Their own flip and slide still keep it on the screen.
+        let place = Self.placement(size: size, pointingAt: anchor, in: bounds)
+        positioner.setAnchor(anchor: place.above ? .top : .bottom)
+        positioner.setGravity(gravity: place.above ? .top : .bottom)
+        positioner.setOffset(x: Int32(place.dx), y: place.above ? -Self.gap : Self.gap)
         positioner.setConstraintAdjustment(constraintAdjustment:
             (XdgPositioner.ConstraintAdjustment.slideX.rawValue | XdgPositioner.ConstraintAdjustment.flipY.rawValue
                 | XdgPositioner.ConstraintAdjustment.slideY.rawValue))
@@ -281,4 +302,7 @@ extension WaylandHost {
     public static func menuPicture(titles: [String], scale: Double, style: Appearance = .light) -> ImageSurface {
         PopupMenu.picture(titles: titles, scale: scale, style: style)
     }
+
+    /// Where each item of a menu with `titles` sits in it, in points from its top-left corner.
+    public static func menuItemFrames(titles: [String]) -> [Rect] { PopupMenu.layout(titles).frames }
 }

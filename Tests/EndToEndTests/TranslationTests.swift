@@ -28,10 +28,11 @@ func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, s
     // After a line, Undo is enabled.
     if afterALine { controller.toolbar.undoButton.isEnabled = true }
     window.layoutIfNeeded()
+    let shown = buttons.filter { !$0.isHidden }
     // Pixels as the app's buffer has them: `paint` applies the scale itself.
     let image = ImageSurface(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
     window.paint(window.takeDirtyRegion(), into: image, scale: scale)
-    return (image, buttons)
+    return (image, shown)
 }
 
 /// Pixels of the toolbar (the bottom rows) that differ between `image` and the part of `shot` at
