@@ -1,6 +1,7 @@
 // The desktop's style through org.freedesktop.portal.Settings (xdg-desktop-portal): the
-// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, read once with
-// ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
+// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, and the icon
+// theme (GNOME's `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through
+// the KDE one), read once with ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
 // or contrast) leaves it unset. Nothing blocks: the caller reads the bus when its fd is readable.
 // Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
 // each is checked against the unique name that answered ReadAll.
@@ -18,22 +19,32 @@ public final class SettingsPortal {
         public var accentColor: (red: Double, green: Double, blue: Double)?
         /// 0: no preference, 1: high contrast.
         public var contrast: UInt32?
+        /// The icon theme's name.
+        public var iconTheme: String?
 
         public init(colorScheme: UInt32? = nil, accentColor: (red: Double, green: Double, blue: Double)? = nil,
-                    contrast: UInt32? = nil) {
+                    contrast: UInt32? = nil, iconTheme: String? = nil) {
             self.colorScheme = colorScheme
             self.accentColor = accentColor
             self.contrast = contrast
+            self.iconTheme = iconTheme
         }
 
         public static func == (a: Appearance, b: Appearance) -> Bool {
-            a.colorScheme == b.colorScheme && a.contrast == b.contrast
+            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme
                 && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
         }
 
-        /// Takes one setting of the namespace; false for a key it does not know or a value of the
+        /// Takes one setting; false for a namespace or key it does not know or a value of the
         /// wrong type (which changes nothing).
-        mutating func take(key: String, value reader: inout MessageReader) -> Bool {
+        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Bool {
+            if namespace == "org.gnome.desktop.interface" && key == "icon-theme"
+                || namespace == "org.kde.kdeglobals.Icons" && key == "Theme" {
+                guard let name = reader.string(), !name.isEmpty else { return false }
+                iconTheme = name
+                return true
+            }
+            guard namespace == SettingsPortal.namespace else { return false }
             switch key {
             case "color-scheme":
                 guard let value = reader.uint32() else { return false }
@@ -63,6 +74,8 @@ public final class SettingsPortal {
     }
 
     static let namespace = "org.freedesktop.appearance"
+    /// Every namespace read: the style's, and where each desktop names its icon theme.
+    static let namespaces = [namespace, "org.gnome.desktop.interface", "org.kde.kdeglobals.Icons"]
     static let interface = "org.freedesktop.portal.Settings"
     static let path = "/org/freedesktop/portal/desktop"
 
@@ -79,12 +92,12 @@ public final class SettingsPortal {
     public init(environment: (String) -> String?) throws(PortalError) {
         bus = try SessionBus(environment: environment)
         bus.addMatch("type='signal',sender='\(FileChooserPortal.portalName)',interface='\(Self.interface)',"
-                     + "member='SettingChanged',path='\(Self.path)',arg0='\(Self.namespace)'")
+                     + "member='SettingChanged',path='\(Self.path)'")
         guard let message = tt_dbus_message_new_method_call(FileChooserPortal.portalName, Self.path, Self.interface, "ReadAll") else {
             throw PortalError("out of memory")
         }
         var writer = MessageWriter(message)
-        writer.container(tt_dbus_type_array, "s") { $0.string(Self.namespace) }
+        writer.container(tt_dbus_type_array, "s") { list in for namespace in Self.namespaces { list.string(namespace) } }
         readSerial = try bus.send(message)
     }
 
@@ -124,14 +137,14 @@ public final class SettingsPortal {
         var took = false
         reader.forEach { group in
             var entry = group.recurse()
-            guard entry.string() == Self.namespace else { return }
+            guard let namespace = entry.string() else { return }
             entry.next()
             entry.forEach { setting in
                 var fields = setting.recurse()
                 guard let key = fields.string() else { return }
                 fields.next()
                 var value = fields.recurse()
-                if appearance.take(key: key, value: &value) { took = true }
+                if appearance.take(namespace: namespace, key: key, value: &value) { took = true }
             }
         }
         return took
@@ -139,11 +152,11 @@ public final class SettingsPortal {
 
     /// SettingChanged (s namespace, s key, v value).
     static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
-        guard reader.string() == Self.namespace else { return false }
+        guard let namespace = reader.string() else { return false }
         reader.next()
         guard let key = reader.string() else { return false }
         reader.next()
         var value = reader.recurse()
-        return appearance.take(key: key, value: &value)
+        return appearance.take(namespace: namespace, key: key, value: &value)
     }
 }

@@ -1,5 +1,5 @@
-/// The desktop's style as the window shows it: light or dark, its accent colour, and whether it
-/// asks for high contrast. The host reads it from the desktop and sets ``Window/appearance``;
+/// The desktop's style as the window shows it: light or dark, its accent colour, whether it asks
+/// for high contrast, and its icon theme. The host reads it from the desktop and sets ``Window/appearance``;
 /// every view reads its colours from here (UIKit's trait collection, narrowed to what a Linux
 /// desktop says), so one change repaints the whole window in the new style.
 public struct Appearance: Hashable, Sendable {
@@ -9,11 +9,14 @@ public struct Appearance: Hashable, Sendable {
     /// The desktop's accent colour, nil when it names none (the app's blue then).
     public var accent: Color?
     public var highContrast: Bool
+    /// The desktop's icon theme ("Adwaita", "breeze"), nil when it names none.
+    public var iconTheme: String?
 
-    public init(scheme: Scheme = .light, accent: Color? = nil, highContrast: Bool = false) {
+    public init(scheme: Scheme = .light, accent: Color? = nil, highContrast: Bool = false, iconTheme: String? = nil) {
         self.scheme = scheme
         self.accent = accent
         self.highContrast = highContrast
+        self.iconTheme = iconTheme
     }
 
     /// What a window shows with no desktop to ask.

@@ -74,11 +74,24 @@ final class TitleBarView: View {
     var isActive = true { didSet { if isActive != oldValue { setNeedsDisplay() } } }
     /// A maximized window's middle button restores it, and says so with two overlapping squares.
     var isMaximized = false {
-        didSet { maximizeButton.title = isMaximized ? "❐" : "□" }
+        didSet { maximizeButton.icon = isMaximized ? Self.restoreIcon : Self.maximizeIcon }
     }
-    let minimizeButton = Button(title: "–")
-    let maximizeButton = Button(title: "□")
-    let closeButton = Button(title: "×")
+    let minimizeButton = Button()
+    let maximizeButton = Button()
+    let closeButton = Button()
+
+    // The desktop's window icons where its theme has them, else the app's own drawings.
+    static let minimizeIcon = Icon(names: ["window-minimize-symbolic"], fallback: svg(#"<rect x="4" y="10.5" width="8" height="2"/>"#))
+    static let maximizeIcon = Icon(names: ["window-maximize-symbolic"], fallback: svg(
+        ##"<rect x="4" y="4" width="8" height="8" fill="none" stroke="#000" stroke-width="1.5"/>"##))
+    static let restoreIcon = Icon(names: ["window-restore-symbolic"], fallback: svg(
+        ##"<path d="M 6 3.5h 6.5V 10" fill="none" stroke="#000" stroke-width="1.5"/><rect x="3.5" y="6" width="6.5" height="6.5" fill="none" stroke="#000" stroke-width="1.5"/>"##))
+    static let closeIcon = Icon(names: ["window-close-symbolic"], fallback: svg(
+        ##"<path d="M 4.5 4.5l 7 7m 0-7l -7 7" stroke="#000" stroke-width="1.75" stroke-linecap="round"/>"##))
+
+    private static func svg(_ shapes: String) -> String {
+        #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"# + shapes + "</svg>"
+    }
     /// What the buttons and the bar ask of the platform window: set by the host once it has made
     /// the toplevel. A window no compositor shows has none, and its bar does nothing.
     var commands: WindowCommands?
@@ -86,6 +99,9 @@ final class TitleBarView: View {
     init(title: String) {
         self.title = title
         super.init(frame: .zero)
+        minimizeButton.icon = Self.minimizeIcon
+        maximizeButton.icon = Self.maximizeIcon
+        closeButton.icon = Self.closeIcon
         for button in [minimizeButton, maximizeButton, closeButton] {
             button.cornerRadius = Self.buttonSize / 2
             button.fontSize = 16

@@ -126,8 +126,11 @@ struct TranslationTests {
         let measure = CairoContext(surface: ImageSurface(width: 10, height: 10))
         for button in buttons {
             #expect(button.title.unicodeScalars.contains { (0x0590...0x05FF).contains($0.value) }, "\(button.title) is not Hebrew")
-            let width = measure.measureText(button.title, fontSize: button.titleFontSize(in: measure)).width
-            #expect(width > 8 && width <= button.bounds.width - 8, "\(button.title) is \(width) pt wide in a \(button.bounds.width) pt button")
+            // Beside its icon: the words shown, and inside the room the icon leaves.
+            let size = try #require(button.titleFontSizeBesideIcon(in: measure), "\(button.title) shows beside its icon")
+            let width = measure.measureText(button.title, fontSize: size).width
+            let room = button.bounds.width - 8 - Button.iconSize - 6
+            #expect(width > 8 && width <= room + 0.01, "\(button.title) is \(width) pt wide beside the icon in a \(button.bounds.width) pt button")
         }
         Self.expectToolbar(environment: ["LANGUAGE": "he"], language: "he", shotName: "he")
     }

@@ -22,18 +22,18 @@ public final class ToolbarView: View {
     /// What the narrow bar's More menu holds.
     public static let overflowItems: [Item] = [.new, .angle, .speed, .fingers]
 
-    public let newButton = ToolbarView.button(Strings.newDrawing)
-    public let undoButton = ToolbarView.button(Strings.undo)
-    public let redoButton = ToolbarView.button(Strings.redo)
-    public let lineButton = ToolbarView.button(Strings.line)
-    public let freehandButton = ToolbarView.button(Strings.freehand)
-    public let circleButton = ToolbarView.button(Strings.circle)
-    public let angleButton = ToolbarView.button(Strings.angle)
-    public let speedButton = ToolbarView.button(Strings.speed)
-    public let fingersButton = ToolbarView.button(Strings.fingers)
-    public let paletteButton = ToolbarView.button(Strings.colours)
-    /// The narrow bar's overflow menu.
-    public let moreButton = ToolbarView.button("⋯")
+    public let newButton = ToolbarView.button(Strings.newDrawing, .new)
+    public let undoButton = ToolbarView.button(Strings.undo, .undo)
+    public let redoButton = ToolbarView.button(Strings.redo, .redo)
+    public let lineButton = ToolbarView.button(Strings.line, .line)
+    public let freehandButton = ToolbarView.button(Strings.freehand, .freehand)
+    public let circleButton = ToolbarView.button(Strings.circle, .circle)
+    public let angleButton = ToolbarView.button(Strings.angle, .angle)
+    public let speedButton = ToolbarView.button(Strings.speed, .speed)
+    public let fingersButton = ToolbarView.button(Strings.fingers, .fingers)
+    public let paletteButton = ToolbarView.button(Strings.colours, .colours)
+    /// The narrow bar's overflow menu: an icon alone.
+    public let moreButton = ToolbarView.button("", .more)
 
     public func button(_ item: Item) -> ToolbarButton {
         switch item {
@@ -59,7 +59,7 @@ public final class ToolbarView: View {
         for item in Item.allCases { addSubview(button(item)) }
     }
 
-    static func button(_ title: String) -> ToolbarButton { ToolbarButton(title: title) }
+    static func button(_ title: String, _ item: Item) -> ToolbarButton { ToolbarButton(title: title, icon: item.icon) }
 
     public override func appearanceDidChange() {
         backgroundColor = appearance.barBackground

@@ -1,10 +1,12 @@
 // A toolbar control in the desktop's style: flat on the bar when off, filled with the desktop's
-// accent colour when on (the tool, the toggles), outlined in high contrast.
+// accent colour when on (the tool, the toggles), outlined in high contrast; its symbolic icon with
+// its words beside it where the button is wide enough, alone where it is not.
 import TouchKit
 
 public final class ToolbarButton: Button {
-    public init(title: String) {
+    public init(title: String, icon: Icon) {
         super.init(title: title, tintColor: .clear)
+        self.icon = icon
         fontSize = 14
     }
 
@@ -38,9 +40,7 @@ public final class ToolbarButton: Button {
         }
         context.setFillColor(currentFillColor)
         fillRoundedRect(body, radius: cornerRadius - (style.highContrast ? style.outlineWidth : 0), in: context)
-        guard !title.isEmpty else { return }
         let ink = isSelected ? style.onAccent : style.foreground
-        context.drawText(title, centeredIn: bounds, color: isEnabled ? ink : ink.withAlpha(0.5),
-                         fontSize: titleFontSize(in: context))
+        drawLabel(in: context, color: isEnabled ? ink : ink.withAlpha(0.5))
     }
 }
