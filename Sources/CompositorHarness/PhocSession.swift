@@ -42,7 +42,7 @@ public final class PhocSession: CompositorSession {
     public let socketName = "wayland-0"
     public let phoc: ChildProcess
     public let processes: SessionProcesses
-    private var screenshotCount = 0
+    private lazy var shots = GrimScreenshots(folder: runtimeDirectory)
     public var keepFiles = false
 
     /// Starts phoc and waits until its socket takes clients (at most `timeout` seconds).
@@ -89,15 +89,7 @@ public final class PhocSession: CompositorSession {
 
     /// The environment a Wayland client of this session needs.
     public var clientEnvironment: [String: String] {
-        var environment = HarnessPaths.environmentInEnglish
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["WAYLAND_DISPLAY"] = socketName
-        environment.removeValue(forKey: "DISPLAY")
-        // Private data and preferences, as under Weston: never the user's, never another test's
-        // (two apps on one drawing would meet its lock).
-        environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
-        environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
-        return environment
+        HarnessPaths.clientEnvironment(runtimeDirectory: runtimeDirectory, socket: socketName)
     }
 
     /// The Wayland socket's full path, for clients that connect by path.
@@ -121,10 +113,7 @@ public final class PhocSession: CompositorSession {
     /// A screenshot of the whole output with grim (in pixels: points times the scale), saved in the
     /// runtime directory or at `path`.
     public func screenshot(to path: String? = nil) throws -> Screenshot {
-        screenshotCount += 1
-        let file = path ?? runtimeDirectory + "/shot-\(screenshotCount).png"
-        try SwaySession.run(WestonSession.which("grim") ?? "/usr/bin/grim", [file], environment: clientEnvironment, timeout: 10)
-        return try Screenshot(contentsOf: file)
+        try shots.take(to: path, environment: clientEnvironment)
     }
 
     public var screenTimeout: Double { 8 }

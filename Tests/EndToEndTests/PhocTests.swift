@@ -16,7 +16,6 @@ import WaylandHost
 
 /// One app in one private phoc; points are the window's (it covers the output from 0,0).
 final class PhocAppUnderTest {
-    static let appID = "org.touchtracker.TouchTracker"
     let session: PhocSession
     let pointer: SwayVirtualPointer
     let app: ChildProcess
@@ -29,7 +28,7 @@ final class PhocAppUnderTest {
             pointer = try SwayVirtualPointer(session)
             try pointer.move(x: 1, y: 1)
             app = try session.launch(try HarnessPaths.executable("touchtracker"), ["--trace"], name: "touchtracker")
-            window = try session.waitForWindow(appID: Self.appID, process: app)
+            window = try session.waitForWindow(appID: AppUnderTest.appID, process: app)
             try session.waitForScreen("the white canvas") { $0.pixel(x: self.pixel(20), y: self.pixel(20)) == .white }
         } catch {
             let diagnostics = session.diagnostics
@@ -65,21 +64,7 @@ final class PhocAppUnderTest {
 
 func withPhocApp(_ options: PhocSession.Options, sourceLocation: SourceLocation = #_sourceLocation,
                  _ body: (PhocAppUnderTest) throws -> Void) {
-    let app: PhocAppUnderTest
-    do {
-        app = try PhocAppUnderTest(options)
-    } catch {
-        Issue.record("\(error)", sourceLocation: sourceLocation)
-        return
-    }
-    do {
-        try body(app)
-        app.session.stop()
-        app.session.removeFiles()
-    } catch {
-        Issue.record("\(error)\n\(app.session.diagnostics)", sourceLocation: sourceLocation)
-        app.session.stop()
-    }
+    withFreshApp({ try PhocAppUnderTest(options) }, session: \.session, sourceLocation: sourceLocation, body)
 }
 
 /// Every control inside the window, a finger's size, and drawn where it was laid out: its face
