@@ -20,7 +20,10 @@ final class DesktopStyle {
         apply(SettingsPortal.Appearance())
         do throws(PortalError) {
             let portal = try SettingsPortal(environment: DrawingLocation.environment)
-            portal.onChange = { [unowned self] settings in self.apply(settings) }
+            portal.onChange = { [unowned self] settings in
+                logger.debug("the portal's appearance: color-scheme \(settings.colorScheme.map(String.init) ?? "unset"), contrast \(settings.contrast.map(String.init) ?? "unset"), icon theme \(settings.iconTheme ?? "unset")")
+                self.apply(settings)
+            }
             guard let fd = portal.fileDescriptor else { return }
             host.watchReadable(fd) { [unowned portal] in portal.read() }
             self.portal = portal

@@ -33,6 +33,7 @@ struct GnomeStyleTests {
                     && shot.pixel(x: toolbarGap.x, y: toolbarGap.y) == Self.darkBar
             }
             let seconds = Date().timeIntervalSince(switched)
+            keepScreenshot(dark, "gnome-dark.png")
             #expect(seconds < 1, "dark after \(seconds) s")
             for (x, y) in samples(from: a, to: b) {
                 let pixel = try #require(dark.pixel(x: x, y: y))
