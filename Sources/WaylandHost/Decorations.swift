@@ -66,8 +66,7 @@ extension WaylandHost {
 /// A GNOME-like header: the title centred, minimize, maximize and close at the right. Dragging it
 /// moves the window (xdg_toplevel.move), a double tap or double click maximizes.
 final class TitleBarView: View {
-    static let height = 37.0
-    static let buttonSize = 26.0
+    static var height: Double { TitleBarLayout.height }
 
     var title: String { didSet { setNeedsDisplay() } }
     /// Drawn dimmer when the window is not active, as desktops do.
@@ -76,22 +75,10 @@ final class TitleBarView: View {
     var isMaximized = false {
         didSet { maximizeButton.icon = isMaximized ? Self.restoreIcon : Self.maximizeIcon }
     }
-    let minimizeButton = Button()
-    let maximizeButton = Button()
-    let closeButton = Button()
+    let minimizeButton = TitleBarButton()
+    let maximizeButton = TitleBarButton()
+    let closeButton = TitleBarButton()
 
-    // The desktop's window icons where its theme has them, else the app's own drawings.
-    static let minimizeIcon = Icon(names: ["window-minimize-symbolic"], fallback: svg(#"<rect x="4" y="10.5" width="8" height="2"/>"#))
-    static let maximizeIcon = Icon(names: ["window-maximize-symbolic"], fallback: svg(
-        ##"<rect x="4" y="4" width="8" height="8" fill="none" stroke="#000" stroke-width="1.5"/>"##))
-    static let restoreIcon = Icon(names: ["window-restore-symbolic"], fallback: svg(
-        ##"<path d="M 6 3.5h 6.5V 10" fill="none" stroke="#000" stroke-width="1.5"/><rect x="3.5" y="6" width="6.5" height="6.5" fill="none" stroke="#000" stroke-width="1.5"/>"##))
-    static let closeIcon = Icon(names: ["window-close-symbolic"], fallback: svg(
-        ##"<path d="M 4.5 4.5l 7 7m 0-7l -7 7" stroke="#000" stroke-width="1.75" stroke-linecap="round"/>"##))
-
-    private static func svg(_ shapes: String) -> String {
-        #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"# + shapes + "</svg>"
-    }
     /// What the buttons and the bar ask of the platform window: set by the host once it has made
     /// the toplevel. A window no compositor shows has none, and its bar does nothing.
     var commands: WindowCommands?
@@ -102,11 +89,7 @@ final class TitleBarView: View {
         minimizeButton.icon = Self.minimizeIcon
         maximizeButton.icon = Self.maximizeIcon
         closeButton.icon = Self.closeIcon
-        for button in [minimizeButton, maximizeButton, closeButton] {
-            button.cornerRadius = Self.buttonSize / 2
-            button.fontSize = 16
-            addSubview(button)
-        }
+        for button in [minimizeButton, maximizeButton, closeButton] { addSubview(button) }
         closeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.close() }
         maximizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.toggleMaximized() }
         minimizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.minimize() }
@@ -123,11 +106,9 @@ final class TitleBarView: View {
 
     override func layoutSubviews() {
         super.layoutSubviews()
-        let size = Self.buttonSize, gap = 8.0
-        var x = bounds.width - gap - size
-        for button in [closeButton, maximizeButton, minimizeButton] {
-            button.frame = Rect(x: x, y: (bounds.height - size) / 2, width: size, height: size)
-            x -= size + gap
+        let target = TitleBarLayout.target
+        for (button, centre) in zip([closeButton, maximizeButton, minimizeButton], TitleBarLayout.buttonCentres(width: bounds.width)) {
+            button.frame = Rect(x: centre.x - target / 2, y: centre.y - target / 2, width: target, height: target)
         }
     }
 
@@ -152,7 +133,7 @@ final class TitleBarView: View {
         context.fill(Rect(x: 0, y: bounds.height - style.outlineWidth, width: bounds.width, height: style.outlineWidth))
         let color = isActive ? style.foreground : style.foreground.withAlpha(0.55)
         // Centred in the space left of the buttons' mirror image, so it stays centred overall.
-        let reserved = 3 * (Self.buttonSize + 8) + 8
+        let reserved = 3 * TitleBarLayout.target + TitleBarLayout.margin
         context.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),
                                                  height: bounds.height), color: color, fontSize: 15)
     }

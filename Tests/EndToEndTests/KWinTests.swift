@@ -406,7 +406,7 @@ struct KWinClientDecorationTests {
             })
             #expect(moved.x - window.x <= 100 && moved.y - window.y <= 80, "\(moved)")
 
-            let close = (x: moved.x + moved.width - 8 - 13, y: moved.y + DecorationTests.titleBarHeight / 2)
+            let close = (x: moved.x + TitleBarLayout.buttonCentres(width: moved.width)[0].x, y: moved.y + DecorationTests.titleBarHeight / 2)
             try app.tap(0, close)
             #expect(app.app.waitForExit(timeout: 5) == 0, "\(app.app.standardError)")
         }
