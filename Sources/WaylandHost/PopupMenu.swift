@@ -46,6 +46,8 @@ final class PopupMenu: MenuPresenter {
     /// The window's bounds when the menu was asked for: the menu stays inside them.
     private var bounds = Rect.zero
     private var highlighted: Int?
+    /// The style the shown menu was drawn in.
+    private var drawnStyle: Appearance?
     private var grabbed = false
     private var configured = false
 
@@ -64,6 +66,13 @@ final class PopupMenu: MenuPresenter {
     }
 
     var isShown: Bool { popup != nil }
+
+    /// Draws the shown menu again when the window's style changed since (the desktop turned dark
+    /// while it was open); the host asks once a turn.
+    func followStyle() {
+        guard isShown, let drawnStyle, drawnStyle != environment.appearance() else { return }
+        render()
+    }
 
     // MARK: MenuPresenter
 
@@ -216,8 +225,9 @@ final class PopupMenu: MenuPresenter {
         guard let buffer else { return }
         let context = CairoContext(surface: buffer.image)
         context.scaleBy(x: geometry.scale, y: geometry.scale)
-        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, style: environment.appearance(),
-                  into: context)
+        let style = environment.appearance()
+        drawnStyle = style
+        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, style: style, into: context)
         buffer.image.flush()
         // Fractional: the buffer is at scale 1 and the viewport shows it at the popup's size.
         if surface.version >= 3 { surface.setBufferScale(scale: geometry.isFractional ? 1 : Int32(geometry.scale)) }
@@ -293,6 +303,7 @@ final class PopupMenu: MenuPresenter {
         surface = nil
         buffer = nil
         highlighted = nil
+        drawnStyle = nil
         configured = false
     }
 }

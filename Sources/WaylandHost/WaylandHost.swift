@@ -302,6 +302,7 @@ extension WaylandHost: EventLoopTurns {
         let seatInput = seats.byName.values.map { $0.takeReceivedInput() }.contains(true)
         let replayedInput = replay?.takeDeliveredInput() ?? false
         toplevel.redrawIfNeeded(input: seatInput || replayedInput)
+        popupMenu.followStyle()
         if toplevel.hasSpareBuffers, spareBufferTimer == nil {
             spareBufferTimer = loop.clock.schedule(at: loop.clock.now + ToplevelWindow.spareBufferLifetime + 0.05) {
                 [unowned self] in

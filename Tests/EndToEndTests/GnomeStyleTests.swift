@@ -1,8 +1,8 @@
 // The desktop's style under a real headless GNOME Shell: the desktop switched to dark while the
 // app runs (as GNOME's Settings does, through GSettings) reaches the app through the real
 // xdg-desktop-portal and its GTK backend, and the whole window turns dark within a second; the
-// line drawn black shows light on the dark canvas and is exported black; back to the default,
-// the window is light again.
+// line drawn black shows light on the dark canvas and is exported black; back to the default, the
+// window is light again, its open edit menu drawn again in the light style.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +16,7 @@ struct GnomeStyleTests {
     static let darkPaper = Pixel(red: 0x1E, green: 0x1E, blue: 0x1E)
     static let darkBar = Pixel(red: 0x30, green: 0x30, blue: 0x30)
 
-    @Test("color-scheme prefer-dark turns the title bar, canvas and toolbar dark within a second, a black line shows light and exports black; default turns it back")
+    @Test("color-scheme prefer-dark turns the title bar, canvas, toolbar and open menu dark within a second, a black line shows light and exports black; default turns it back")
     func followsDarkStyle() {
         withGnomeApp(arguments: ["--trace", "--verbose"]) { app in
             let session = app.session
@@ -51,7 +51,20 @@ struct GnomeStyleTests {
             #expect(exported.pixel(x: 400, y: 300) == .black, "exported black")
             #expect(exported.pixel(x: 400, y: 100) == .white, "on white")
 
+            // The line's edit menu open while the style changes back: it is drawn again, in the light
+            // style's dark grey instead of the dark style's lighter one.
+            try session.touchDown(1, x: (a.x + b.x) / 2, y: a.y)
+            try session.touchUp(1)
+            let menu = try session.waitForWindow("the edit menu", timeout: 5, process: app.app) { $0.popup && $0.width > 0 }
+            let menuBody = (x: menu.x + 4, y: menu.y + menu.height / 2)
+            _ = try session.waitForScreen("the menu in the dark style") { ($0.pixel(x: menuBody.x, y: menuBody.y)?.red ?? 0) > 50 }
             try session.setSetting("org.gnome.desktop.interface", "color-scheme", "'default'")
+            _ = try session.waitForScreen(timeout: 1, "the menu in the light style") { shot in
+                (shot.pixel(x: menuBody.x, y: menuBody.y)?.red ?? 255) < 0x30
+            }
+            // A tap on empty canvas ends the selection.
+            try session.touchDown(1, x: app.onCanvas(60, 500).x, y: app.onCanvas(60, 500).y)
+            try session.touchUp(1)
             _ = try session.waitForScreen(timeout: 1, "the window light again") { shot in
                 shot.pixel(x: app.onCanvas(60, 60).x, y: app.onCanvas(60, 60).y) == .white
                     && shot.pixel(x: titleBar.x, y: titleBar.y) == GnomeAppUnderTest.titleBarGrey
