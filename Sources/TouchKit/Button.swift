@@ -38,6 +38,12 @@ open class Button: Control {
         didSet { if icon != oldValue { setNeedsDisplay() } }
     }
 
+    /// Shows the icon without the title even where both would fit (a bar whose buttons are too
+    /// narrow for all their words shows none, rather than some).
+    open var showsIconAlone = false {
+        didSet { if showsIconAlone != oldValue { setNeedsDisplay() } }
+    }
+
     /// Room kept free on each side of the title, in points.
     static let titleInset = 4.0
     /// The icon's size and the gap between it and the title, in points.
@@ -91,7 +97,7 @@ open class Button: Control {
     /// The title's size beside the icon: ``fontSize``, or smaller down to ``minimumScaleFactor``
     /// of it; nil when the title does not fit even so, and the icon shows alone.
     public func titleFontSizeBesideIcon(in text: GraphicsContext) -> Double? {
-        guard !title.isEmpty else { return nil }
+        guard !title.isEmpty, !showsIconAlone else { return nil }
         let size = min(Self.iconSize, bounds.height - 8, bounds.width - 8)
         let room = bounds.width - 2 * Self.titleInset - size - Self.iconGap
         let width = text.measureText(title, fontSize: fontSize).width

@@ -61,6 +61,17 @@ struct IconTests {
             #expect(blue > 10, "\(item) draws \(blue) blue pixels")
         }
     }
+
+    @Test("Words beside every icon where the buttons are wide (1024 pt), on none where they are not (800 pt, a phone)",
+          arguments: [(1024.0, true), (800.0, false), (360.0, false)])
+    func wordsAllOrNone(_ width: Double, _ words: Bool) {
+        let toolbar = ToolbarView(frame: Rect(x: 0, y: 0, width: width, height: ToolbarView.height))
+        toolbar.layoutIfNeeded()
+        let measure = CairoContext(surface: ImageSurface(width: 1, height: 1))
+        for item in ToolbarView.Item.allCases where !toolbar.button(item).isHidden && item != .more {
+            #expect((toolbar.button(item).titleFontSizeBesideIcon(in: measure) != nil) == words, "\(item) at \(width)")
+        }
+    }
 }
 
 extension FILE {

@@ -1,6 +1,7 @@
 // The draw board's controls (A8), built from TouchKit's Button with target-action: New, undo and redo,
 // the tool (line, freehand, circle), the toggles of the book's challenges, and the colour palette.
-// Every button is a finger's size (44 pt). Where the window is narrow (a phone in portrait) the bar
+// Every button is a finger's size (44 pt), its icon with its words beside it where the buttons are
+// wide enough, alone where they are not. Where the window is narrow (a phone in portrait) the bar
 // keeps the most used controls, Undo, Redo, the tools and Colours, and moves New and the toggles
 // into an overflow menu behind More.
 import TouchKit
@@ -17,6 +18,9 @@ public final class ToolbarView: View {
     public static let minimumTarget = 44.0
     /// Below this width the bar is narrow: the controls in `overflowItems` go into the menu.
     public static let narrowBelow = 700.0
+    /// Buttons narrower than this show their icons alone, all of them: words squeezed beside an
+    /// icon read worse than no words, and a bar with words on some buttons looks broken.
+    public static let wordsFrom = 80.0
     static let wideGroups: [[Item]] = [[.new], [.undo, .redo], [.line, .freehand, .circle], [.angle, .speed, .fingers], [.colours]]
     static let narrowGroups: [[Item]] = [[.undo, .redo], [.line, .freehand, .circle], [.colours, .more]]
     /// What the narrow bar's More menu holds.
@@ -101,7 +105,10 @@ public final class ToolbarView: View {
         for item in Item.allCases {
             let button = button(item)
             button.isHidden = frames[item] == nil
-            if let frame = frames[item] { button.frame = frame }
+            if let frame = frames[item] {
+                button.frame = frame
+                button.showsIconAlone = frame.width < Self.wordsFrom
+            }
         }
     }
 
