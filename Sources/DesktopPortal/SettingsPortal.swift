@@ -107,11 +107,19 @@ public final class SettingsPortal {
         return tt_dbus_connection_get_unix_fd(bus.connection, &fd) != 0 && fd >= 0 ? fd : nil
     }
 
-    /// Reads what has arrived, without waiting; false once the bus is gone.
+    /// Waits at most `seconds` for the answer to ReadAll (the window's first frame then shows the
+    /// desktop's style instead of flashing light); a portal slower than that, being started by the
+    /// bus, answers later through ``read()``.
+    public func waitForAnswer(seconds: Double) {
+        var waited = 0.0
+        while readSerial != nil, waited < seconds, read(waiting: 10) { waited += 0.01 }
+    }
+
+    /// Reads what has arrived, waiting up to `milliseconds` for it; false once the bus is gone.
     @discardableResult
-    public func read() -> Bool {
+    public func read(waiting milliseconds: Int32 = 0) -> Bool {
         var anyChange = false
-        let open = bus.readAvailable { message in
+        let open = bus.readAvailable(waiting: milliseconds) { message in
             if changed(by: message) { anyChange = true }
         }
         if anyChange { onChange?(current) }

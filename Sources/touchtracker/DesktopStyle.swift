@@ -8,6 +8,10 @@ import TouchTrackerKit
 import WaylandHost
 
 final class DesktopStyle {
+    /// How long the start waits for the portal's first answer: enough for a running portal, short
+    /// enough not to hold a start back when the bus has to start one.
+    static let firstAnswerWait = 0.15
+
     private let window: Window
     private let logger: Logger
     private let override: String?
@@ -25,6 +29,7 @@ final class DesktopStyle {
                 self.apply(settings)
             }
             guard let fd = portal.fileDescriptor else { return }
+            portal.waitForAnswer(seconds: Self.firstAnswerWait)
             host.watchReadable(fd) { [unowned portal] in portal.read() }
             self.portal = portal
         } catch {
