@@ -325,7 +325,6 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
     }
 
     /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
-    public var screenTimeout: Double { 8 }
 
     // MARK: Input (global coordinates, logical pixels)
 

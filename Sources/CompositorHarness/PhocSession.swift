@@ -116,7 +116,6 @@ public final class PhocSession: CompositorSession {
         try shots.take(to: path, environment: clientEnvironment)
     }
 
-    public var screenTimeout: Double { 8 }
 
     // MARK: Teardown
 

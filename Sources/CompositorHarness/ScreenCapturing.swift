@@ -14,6 +14,9 @@ public protocol ScreenCapturing: AnyObject {
 }
 
 extension ScreenCapturing {
+    /// Eight seconds: what a busy machine needs for the slower compositors' screenshots.
+    public var screenTimeout: Double { 8 }
+
     /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
     /// throws, naming the last screenshot so a person can look at it.
     @discardableResult

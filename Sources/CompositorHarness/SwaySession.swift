@@ -214,7 +214,6 @@ public final class SwaySession: CompositorSession {
     }
 
     /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
-    public var screenTimeout: Double { 8 }
 
     // MARK: Teardown
 
