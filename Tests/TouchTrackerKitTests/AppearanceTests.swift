@@ -91,6 +91,13 @@ struct AppearanceTests {
         #expect(image.color(x: Int(line.midX), y: Int(line.minY) + 5) == accent)
         #expect(image.color(x: Int(line.midX), y: Int(line.minY)) == Appearance(highContrast: true).separator, "the outline")
         #expect(controller.drawView.screenInk.selectionWidening > DrawView.selectionOutline)
+        // Under a finger, a wider rim in the accent colour.
+        let free = controller.toolbar.freehandButton
+        free.isHighlighted = true
+        let pressed = Self.paint(window)
+        let frame = free.convert(free.bounds, to: window)
+        #expect(pressed.color(x: Int(frame.minX) + 3, y: Int(frame.midY)) == accent, "the pressed button's rim")
+        #expect(image.color(x: Int(frame.minX) + 3, y: Int(frame.midY)) != accent)
     }
 
     @Test("TOUCHTRACKER_STYLE's words", arguments: [

@@ -33,13 +33,16 @@ public final class ToolbarButton: Button {
         let style = appearance
         var body = bounds
         if style.highContrast {
-            // The outline as a rim of the separator's colour around the body.
-            context.setFillColor(isEnabled ? style.separator : style.separator.withAlpha(0.45))
+            // The outline as a rim of the separator's colour around the body; under a finger, a
+            // wider one in the accent colour, so what is being pressed shows at a glance.
+            let rim = isHighlighted ? 3 * style.outlineWidth / 2 + 1 : style.outlineWidth
+            let colour = isHighlighted ? style.accentColor : style.separator
+            context.setFillColor(isEnabled ? colour : colour.withAlpha(0.45))
             fillRoundedRect(bounds, radius: cornerRadius, in: context)
-            body = bounds.insetBy(dx: style.outlineWidth, dy: style.outlineWidth)
+            body = bounds.insetBy(dx: rim, dy: rim)
         }
         context.setFillColor(currentFillColor)
-        fillRoundedRect(body, radius: cornerRadius - (style.highContrast ? style.outlineWidth : 0), in: context)
+        fillRoundedRect(body, radius: max(0, cornerRadius - (bounds.width - body.width) / 2), in: context)
         let ink = isSelected ? style.onAccent : style.foreground
         drawLabel(in: context, color: isEnabled ? ink : ink.withAlpha(0.5))
     }
