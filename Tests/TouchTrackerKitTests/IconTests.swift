@@ -50,6 +50,14 @@ struct IconTests {
         #expect(theme.svg(for: ["edit-undo-symbolic"], theme: "../etc") == nil, "a theme name is not a path")
     }
 
+    @Test("Breeze, Plasma's theme: its one-colour action icons under their plain names serve for the -symbolic ones it lacks")
+    func breeze() throws {
+        let theme = IconTheme { _ in nil }
+        let line = try #require(theme.svg(for: ["draw-line-symbolic"], theme: "breeze"), "scripts/setup installs Breeze's icons")
+        #expect(String(decoding: line, as: UTF8.self).contains("<svg"))
+        #expect(theme.svg(for: ["draw-line-symbolic"], theme: "Adwaita") == nil, "Adwaita has no line: the app draws its own")
+    }
+
     @Test("Every toolbar control has an icon that draws, in the colour asked for")
     func everyControlDraws() throws {
         for item in ToolbarView.Item.allCases {

@@ -25,8 +25,11 @@ struct IconTheme {
     }
 
     /// The SVG source of the first of `names` that `theme` (or a theme it inherits from, then
-    /// hicolor) has; nil when none has any.
-    func svg(for names: [String], theme: String) -> [UInt8]? {
+    /// hicolor) has; nil when none has any. A `-symbolic` name is also tried without the suffix,
+    /// as GTK does: Breeze's action icons are one-colour drawings under their plain names.
+    func svg(for symbolicNames: [String], theme: String) -> [UInt8]? {
+        let suffix = "-symbolic"
+        let names = symbolicNames + symbolicNames.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }
         var visited: Set<String> = []
         var queue = [theme]
         while !queue.isEmpty, visited.count < 8 {
