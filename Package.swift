@@ -54,7 +54,7 @@ let package = Package(
         // The UIKit-style event model: no Wayland, no Cairo.
         .target(name: "TouchKit"),
         // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit", "Limits"]),
+        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit", "Limits", "SafeFiles"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",
@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "KWinHarness", dependencies: ["CompositorHarness", "Wayland", "CWaylandClient"],
                 exclude: ["protocols"], plugins: ["WaylandBindingsPlugin"]),
         .executableTarget(name: "touchtracker-session", dependencies: [
-            "CompositorHarness", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CompositorHarness", "TouchTrackerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A second Wayland client for the clipboard's end-to-end tests: reads or takes the selection.
         .executableTarget(name: "tt-clipboard-probe", dependencies: ["Wayland", "CShims"]),

@@ -1,4 +1,4 @@
-/* The libdbus calls the portal client makes: return type, name, parameters, arguments. Listed
+/* The libdbus calls the portal clients make: return type, name, parameters, arguments. Listed
  * once; loader.c expands the list into pointers looked up with dlsym and into the tt_ wrappers
  * CDBus.h declares. */
 F(void, dbus_error_init, (TTDBusError *e), (e))
@@ -32,3 +32,5 @@ F(int, dbus_message_iter_get_arg_type, (TTDBusMessageIter *i), (i))
 F(uint32_t, dbus_message_iter_next, (TTDBusMessageIter *i), (i))
 F(void, dbus_message_iter_get_basic, (TTDBusMessageIter *i, void *value), (i, value))
 F(void, dbus_message_iter_recurse, (TTDBusMessageIter *i, TTDBusMessageIter *sub), (i, sub))
+F(uint32_t, dbus_connection_get_unix_fd, (TTDBusConnection *c, int *fd), (c, fd))
+F(TTDBusMessage *, dbus_message_new_signal, (const char *path, const char *interface, const char *name), (path, interface, name))

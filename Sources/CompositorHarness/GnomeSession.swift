@@ -77,6 +77,8 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
     private var control: ControlClient?
     private var screenshotCount = 0
     public var keepFiles = false
+    /// The keys a test changed (`setSetting`), put back by `reset()`.
+    var changedSettings: Set<[String]> = []
 
     /// Where the helper script and the shell extension live.
     public static var helpers: String { HarnessPaths.packageRoot + "/Tests/GnomeHelpers" }
@@ -104,7 +106,7 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
 
     // MARK: Start-up
 
-    private var baseEnvironment: [String: String] {
+    var baseEnvironment: [String: String] {
         var environment = HarnessPaths.sessionEnvironment(runtimeDirectory: runtimeDirectory, home: home)
         environment["GSETTINGS_BACKEND"] = "keyfile"
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/system_bus_socket"
@@ -323,7 +325,6 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
     }
 
     /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
-    public var screenTimeout: Double { 8 }
 
     // MARK: Input (global coordinates, logical pixels)
 
@@ -357,6 +358,7 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
             return left.isEmpty
         }
         try leaveOverview(deadline: deadline)
+        try resetSettings()
         try pointerMotion(x: Double(options.width) / 2, y: Double(options.height) / 2)
         // The next test's app starts as a new user's would: no drawing, no preferences left behind.
         for folder in [home + "/.local/share/touchtracker", home + "/.config/touchtracker"] {

@@ -87,6 +87,20 @@ public enum HarnessPaths {
         return environment
     }
 
+    /// What a client of a compositor with no session bus of its own (Weston, Sway, phoc) needs: its
+    /// runtime folder and socket, no X11 display, and private data and preferences, so the app's
+    /// drawing and settings are never the user's nor another test's (two apps on one drawing
+    /// would meet its lock).
+    public static func clientEnvironment(runtimeDirectory: String, socket: String) -> [String: String] {
+        var environment = environmentInEnglish
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["WAYLAND_DISPLAY"] = socket
+        environment.removeValue(forKey: "DISPLAY")
+        environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
+        environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
+        return environment
+    }
+
     /// This process's environment made private to a desktop session in `runtimeDirectory`: no
     /// display, bus or desktop of the caller's, its own home and XDG folders, its session bus in
     /// the runtime folder, no accessibility bus (one service fewer to start and end).

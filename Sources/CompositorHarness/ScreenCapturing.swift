@@ -14,6 +14,9 @@ public protocol ScreenCapturing: AnyObject {
 }
 
 extension ScreenCapturing {
+    /// Eight seconds: what a busy machine needs for the slower compositors' screenshots.
+    public var screenTimeout: Double { 8 }
+
     /// Takes screenshots until `condition` holds, returning the first that satisfies it; on time-out
     /// throws, naming the last screenshot so a person can look at it.
     @discardableResult
@@ -29,5 +32,21 @@ extension ScreenCapturing {
             usleep(30_000)
         } while Date() < deadline
         throw HarnessError("screen never showed \(what) within \(limit) s; last screenshot: \(last?.path ?? "none")")
+    }
+}
+
+/// Screenshots of a wlroots compositor's whole output (Sway, phoc) with grim, numbered in the
+/// session's runtime folder unless a path is given.
+final class GrimScreenshots {
+    private let folder: String
+    private var count = 0
+
+    init(folder: String) { self.folder = folder }
+
+    func take(to path: String?, environment: [String: String]) throws -> Screenshot {
+        count += 1
+        let file = path ?? folder + "/shot-\(count).png"
+        try SwaySession.run(WestonSession.which("grim") ?? "/usr/bin/grim", [file], environment: environment, timeout: 10)
+        return try Screenshot(contentsOf: file)
     }
 }

@@ -68,7 +68,7 @@ public final class SwaySession: CompositorSession {
     public let sway: ChildProcess
     /// Sway and the clients.
     public let processes: SessionProcesses
-    private var screenshotCount = 0
+    private lazy var shots = GrimScreenshots(folder: runtimeDirectory)
     public var keepFiles = false
 
     /// Starts Sway and waits until its IPC answers (at most `timeout` seconds).
@@ -147,11 +147,8 @@ public final class SwaySession: CompositorSession {
 
     /// The environment a Wayland client of this session needs.
     public var clientEnvironment: [String: String] {
-        var environment = HarnessPaths.environmentInEnglish
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["WAYLAND_DISPLAY"] = socketName
+        var environment = HarnessPaths.clientEnvironment(runtimeDirectory: runtimeDirectory, socket: socketName)
         environment["SWAYSOCK"] = ipcSocket
-        environment.removeValue(forKey: "DISPLAY")
         return environment
     }
 
@@ -213,15 +210,10 @@ public final class SwaySession: CompositorSession {
 
     /// A screenshot of the whole output with grim, saved in the runtime directory (or at `path`).
     public func screenshot(to path: String? = nil) throws -> Screenshot {
-        screenshotCount += 1
-        let file = path ?? runtimeDirectory + "/shot-\(screenshotCount).png"
-        try SwaySession.run(WestonSession.which("grim") ?? "/usr/bin/grim", [file], environment: clientEnvironment,
-                            timeout: 10)
-        return try Screenshot(contentsOf: file)
+        try shots.take(to: path, environment: clientEnvironment)
     }
 
     /// How long ``ScreenCapturing/waitForScreen(timeout:_:_:)`` waits by default.
-    public var screenTimeout: Double { 8 }
 
     // MARK: Teardown
 

@@ -118,16 +118,7 @@ public final class WestonSession: CompositorSession, InputInjecting {
 
     /// The environment a Wayland client of this session needs.
     public var clientEnvironment: [String: String] {
-        var environment = HarnessPaths.environmentInEnglish
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["WAYLAND_DISPLAY"] = socketName
-        environment.removeValue(forKey: "DISPLAY")
-        // A private compositor gets private data: the app's autosaved drawing stays out of the
-        // user's (and out of other tests').
-        environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
-        // The app's preferences too: never the user's, never another test's.
-        environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
-        return environment
+        HarnessPaths.clientEnvironment(runtimeDirectory: runtimeDirectory, socket: socketName)
     }
 
     // MARK: Queries

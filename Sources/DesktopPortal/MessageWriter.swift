@@ -1,5 +1,5 @@
-// Building and reading the few D-Bus values the FileChooser portal speaks (strings, byte
-// arrays, a{sv} option dictionaries, the filters' a(sa(us))) with libdbus's iterators.
+// Building and reading the few D-Bus values the portals speak (strings, byte arrays, a{sv}
+// option dictionaries, the filters' a(sa(us)), the settings' numbers) with libdbus's iterators.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +22,11 @@ struct MessageWriter {
     mutating func uint32(_ value: UInt32) {
         var value = value
         _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_uint32, &value)
+    }
+
+    mutating func double(_ value: Double) {
+        var value = value
+        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_double, &value)
     }
 
     /// A byte array ending in a nul byte, as the portal takes file names.
@@ -78,6 +83,13 @@ struct MessageReader {
     mutating func uint32() -> UInt32? {
         guard type == tt_dbus_type_uint32 else { return nil }
         var value: UInt32 = 0
+        tt_dbus_message_iter_get_basic(&iter, &value)
+        return value
+    }
+
+    mutating func double() -> Double? {
+        guard type == tt_dbus_type_double else { return nil }
+        var value = 0.0
         tt_dbus_message_iter_get_basic(&iter, &value)
         return value
     }

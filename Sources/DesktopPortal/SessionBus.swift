@@ -59,9 +59,10 @@ final class SessionBus {
         tt_dbus_connection_flush(connection)
     }
 
-    /// The messages that have arrived, without waiting; false once the bus is gone.
-    func readAvailable(_ each: (OpaquePointer) -> Void) -> Bool {
-        let open = tt_dbus_connection_read_write(connection, 0) != 0
+    /// The messages that have arrived, waiting up to `milliseconds` for the first; false once the
+    /// bus is gone.
+    func readAvailable(waiting milliseconds: Int32 = 0, _ each: (OpaquePointer) -> Void) -> Bool {
+        let open = tt_dbus_connection_read_write(connection, milliseconds) != 0
         while let message = tt_dbus_connection_pop_message(connection) {
             each(message)
             tt_dbus_message_unref(message)

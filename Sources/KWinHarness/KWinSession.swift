@@ -230,7 +230,6 @@ public final class KWinSession: @unchecked Sendable, CompositorSession, InputInj
         return try Screenshot(width: width, height: height, stride: stride, argb32: [UInt8](data), savingPNGTo: file)
     }
 
-    public var screenTimeout: Double { 8 }
 
     // MARK: Input (global logical coordinates)
 

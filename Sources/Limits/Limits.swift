@@ -53,6 +53,8 @@ public enum Limit {
     public static let inputFileBytes = 256 << 20
     /// One cursor image file.
     public static let cursorFileBytes = 4 << 20
+    /// One SVG icon of the desktop's icon theme (symbolic icons are a few kilobytes).
+    public static let iconFileBytes = 1 << 20
 
     // MARK: Traces and recordings
 

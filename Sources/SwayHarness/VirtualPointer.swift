@@ -1,8 +1,8 @@
-// A pointer for Sway, which has no input injection of its own: a client of wlroots'
+// A pointer for Sway and phoc, which have no input injection of their own: a client of wlroots'
 // zwlr_virtual_pointer_v1 protocol, written with our generated bindings (protocols/
-// wlr-virtual-pointer-unstable-v1.xml). Sway adds the device to its seat, so every client sees a
-// wl_pointer with the motion and buttons sent here, as from a real mouse. The end-to-end tests and
-// the benchmark's Sway run use it.
+// wlr-virtual-pointer-unstable-v1.xml). The compositor adds the device to its seat, so every client
+// sees a wl_pointer with the motion and buttons sent here, as from a real mouse. The end-to-end
+// tests and the benchmark's Sway run use it.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,15 +11,24 @@ import Foundation
 import Wayland
 import CompositorHarness
 
-/// A virtual mouse in a Sway session; coordinates are global (the output's layout pixels).
+/// A virtual mouse in a wlroots session; coordinates are global (the output's layout points).
 public final class SwayVirtualPointer {
     let connection: Connection
     let pointer: ZwlrVirtualPointerV1
     private let manager: ZwlrVirtualPointerManagerV1
     private let extent: (width: UInt32, height: UInt32)
 
-    public init(_ session: SwaySession) throws {
-        connection = try Connection(name: session.socketPath)
+    public convenience init(_ session: SwaySession) throws {
+        try self.init(socketPath: session.socketPath, width: session.options.width, height: session.options.height)
+    }
+
+    public convenience init(_ session: PhocSession) throws {
+        try self.init(socketPath: session.socketPath, width: session.options.width, height: session.options.height)
+    }
+
+    /// A pointer on the compositor at `socketPath`, whose outputs span `width` by `height` points.
+    public init(socketPath: String, width: Int, height: Int) throws {
+        connection = try Connection(name: socketPath)
         let registry = connection.display.getRegistry()
         var globals: [String: (name: UInt32, version: UInt32)] = [:]
         registry.onEvent = { event in
@@ -27,11 +36,11 @@ public final class SwayVirtualPointer {
         }
         try connection.roundtrip()
         guard let global = globals[ZwlrVirtualPointerManagerV1.interfaceName] else {
-            throw HarnessError("sway offers no \(ZwlrVirtualPointerManagerV1.interfaceName): \(globals.keys.sorted())")
+            throw HarnessError("the compositor offers no \(ZwlrVirtualPointerManagerV1.interfaceName): \(globals.keys.sorted())")
         }
         manager = registry.bind(name: global.name, as: ZwlrVirtualPointerManagerV1.self, version: global.version)
         pointer = manager.createVirtualPointer(seat: nil)
-        extent = (UInt32(session.options.width), UInt32(session.options.height))
+        extent = (UInt32(width), UInt32(height))
         try connection.roundtrip()
     }
 

@@ -1,5 +1,5 @@
-/// A push button: a rounded rectangle in its tint colour with a title, sending `.touchUpInside`
-/// (and `.primaryActionTriggered`) when tapped.
+/// A push button: a rounded rectangle in its tint colour with a title, an icon or both, sending
+/// `.touchUpInside` (and `.primaryActionTriggered`) when tapped.
 open class Button: Control {
     /// The text on the button.
     open var title: String {
@@ -32,8 +32,23 @@ open class Button: Control {
         didSet { if minimumScaleFactor != oldValue { setNeedsDisplay() } }
     }
 
+    /// A symbolic icon in the title's colour: beside the title where the button is wide enough
+    /// for both, alone where it is not (or when there is no title).
+    open var icon: Icon? {
+        didSet { if icon != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Shows the icon without the title even where both would fit (a bar whose buttons are too
+    /// narrow for all their words shows none, rather than some).
+    open var showsIconAlone = false {
+        didSet { if showsIconAlone != oldValue { setNeedsDisplay() } }
+    }
+
     /// Room kept free on each side of the title, in points.
     static let titleInset = 4.0
+    /// The icon's size and the gap between it and the title, in points.
+    public static let iconSize = 18.0
+    static let iconGap = 6.0
 
     public init(title: String = "", tintColor: Color = Color(hex: 0x007AFF), frame: Rect = .zero) {
         self.title = title
@@ -57,10 +72,40 @@ open class Button: Control {
     open override func draw(_ rect: Rect, in context: GraphicsContext) {
         context.setFillColor(currentFillColor)
         fillRoundedRect(bounds, radius: cornerRadius, in: context)
-        if !title.isEmpty {
-            let color = isEnabled ? titleColor : titleColor.withAlpha(titleColor.alpha * 0.6)
-            context.drawText(title, centeredIn: bounds, color: color, fontSize: titleFontSize(in: context))
+        drawLabel(in: context, color: isEnabled ? titleColor : titleColor.withAlpha(titleColor.alpha * 0.6))
+    }
+
+    /// Draws the icon and the title, or the one that fits, centred in the button.
+    public func drawLabel(in context: GraphicsContext, color: Color) {
+        guard let icon else {
+            if !title.isEmpty { context.drawText(title, centeredIn: bounds, color: color, fontSize: titleFontSize(in: context)) }
+            return
         }
+        let size = min(Self.iconSize, bounds.height - 8, bounds.width - 8)
+        let theme = appearance.iconTheme
+        guard let fontSize = titleFontSizeBesideIcon(in: context) else {
+            let box = Rect(x: bounds.midX - size / 2, y: bounds.midY - size / 2, width: size, height: size)
+            return context.drawIcon(icon, in: box, color: color, theme: theme)
+        }
+        let width = context.measureText(title, fontSize: fontSize).width
+        let x = bounds.midX - (size + Self.iconGap + width) / 2
+        context.drawIcon(icon, in: Rect(x: x, y: bounds.midY - size / 2, width: size, height: size), color: color, theme: theme)
+        context.drawText(title, centeredIn: Rect(x: x + size + Self.iconGap, y: bounds.minY, width: width, height: bounds.height),
+                         color: color, fontSize: fontSize)
+    }
+
+    /// The title's size beside the icon: ``fontSize``, or smaller down to ``minimumScaleFactor``
+    /// of it; nil when the title does not fit even so, and the icon shows alone.
+    public func titleFontSizeBesideIcon(in text: GraphicsContext) -> Double? {
+        guard !title.isEmpty, !showsIconAlone else { return nil }
+        let size = min(Self.iconSize, bounds.height - 8, bounds.width - 8)
+        let room = bounds.width - 2 * Self.titleInset - size - Self.iconGap
+        let width = text.measureText(title, fontSize: fontSize).width
+        guard width > 0, width * minimumScaleFactor <= room else { return nil }
+        // Widths do not scale exactly with the size (hinting, shaped scripts): checked again.
+        var titleSize = min(fontSize, fontSize * room / width)
+        while titleSize > fontSize * minimumScaleFactor, text.measureText(title, fontSize: titleSize).width > room { titleSize -= 0.5 }
+        return text.measureText(title, fontSize: titleSize).width <= room ? titleSize : nil
     }
 
     /// ``fontSize``, or smaller (not below ``minimumScaleFactor`` of it) so that the title fits

@@ -135,6 +135,9 @@ public protocol GraphicsContext: AnyObject {
     func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
     /// The size one line of `text` takes at `fontSize`, in points.
     func measureText(_ text: String, fontSize: Double) -> Size
+    /// Draws `icon` filling `rect` (square) in `color`, from the icon theme named `theme` when it
+    /// has the icon, else from the icon's own drawing; sharp at the device's scale.
+    func drawIcon(_ icon: Icon, in rect: Rect, color: Color, theme: String?)
     /// Whether the window's painter draws `view`'s live lines (``View/liveLines()``) itself in this
     /// context, so that the view leaves those lines out.
     func omitsLiveLines(of view: View) -> Bool

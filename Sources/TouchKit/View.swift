@@ -207,8 +207,13 @@ open class View: Responder {
     /// Called after the window changed, for this view and every subview.
     open func didMoveToWindow() {}
 
-    private func notifyDidMoveToWindow() {
+    /// Called when the window's ``appearance`` changed, and when the view joins a window: a view
+    /// whose colours follow the style sets them here (it is repainted after).
+    open func appearanceDidChange() {}
+
+    func notifyDidMoveToWindow() {
         didMoveToWindow()
+        appearanceDidChange()
         for sub in subviews { sub.notifyDidMoveToWindow() }
     }
 

@@ -27,6 +27,13 @@ open class Window: View {
         super.init(frame: frame)
     }
 
+    /// The desktop's style (the host follows the desktop's settings), which every view in the
+    /// window reads as ``View/appearance``. A change tells every view
+    /// (``View/appearanceDidChange()``) and repaints the window.
+    public var desktopAppearance = Appearance.light {
+        didSet { if desktopAppearance != oldValue { notifyAppearanceDidChange() } }
+    }
+
     /// The controller whose view fills the window and resizes with it.
     public var rootViewController: ViewController? {
         didSet {

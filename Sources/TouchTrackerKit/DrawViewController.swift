@@ -28,8 +28,8 @@ final class DrawingScreenView: View {
         let canvas = drawView.bounds
         banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: BannerView.height)
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
-        palette.frame = Rect(x: 0, y: toolbar.frame.minY - PaletteView.height, width: bounds.width,
-                             height: PaletteView.height)
+        let paletteHeight = PaletteView.height(forWidth: bounds.width)
+        palette.frame = Rect(x: 0, y: toolbar.frame.minY - paletteHeight, width: bounds.width, height: paletteHeight)
     }
 }
 
@@ -49,6 +49,7 @@ public final class DrawViewController: ViewController {
         super.init()
         view = screen
         wireToolbar()
+        wireOverflowMenu()
         palette.onPick = { [unowned self] color in self.pick(color) }
         paletteSwipeRecognizer.direction = .up
         paletteSwipeRecognizer.numberOfTouchesRequired = 3

@@ -66,19 +66,19 @@ extension WaylandHost {
 /// A GNOME-like header: the title centred, minimize, maximize and close at the right. Dragging it
 /// moves the window (xdg_toplevel.move), a double tap or double click maximizes.
 final class TitleBarView: View {
-    static let height = 37.0
-    static let buttonSize = 26.0
+    static var height: Double { TitleBarLayout.height }
 
     var title: String { didSet { setNeedsDisplay() } }
     /// Drawn dimmer when the window is not active, as desktops do.
     var isActive = true { didSet { if isActive != oldValue { setNeedsDisplay() } } }
     /// A maximized window's middle button restores it, and says so with two overlapping squares.
     var isMaximized = false {
-        didSet { maximizeButton.title = isMaximized ? "❐" : "□" }
+        didSet { maximizeButton.icon = isMaximized ? Self.restoreIcon : Self.maximizeIcon }
     }
-    let minimizeButton = Button(title: "–", tintColor: Color(hex: 0xD8D8D8))
-    let maximizeButton = Button(title: "□", tintColor: Color(hex: 0xD8D8D8))
-    let closeButton = Button(title: "×", tintColor: Color(hex: 0xD8D8D8))
+    let minimizeButton = TitleBarButton()
+    let maximizeButton = TitleBarButton()
+    let closeButton = TitleBarButton()
+
     /// What the buttons and the bar ask of the platform window: set by the host once it has made
     /// the toplevel. A window no compositor shows has none, and its bar does nothing.
     var commands: WindowCommands?
@@ -86,25 +86,29 @@ final class TitleBarView: View {
     init(title: String) {
         self.title = title
         super.init(frame: .zero)
-        backgroundColor = Color(hex: 0xEBEBEB)
-        for button in [minimizeButton, maximizeButton, closeButton] {
-            button.titleColor = Color(hex: 0x2E3436)
-            button.cornerRadius = Self.buttonSize / 2
-            button.fontSize = 16
-            addSubview(button)
-        }
+        minimizeButton.icon = Self.minimizeIcon
+        maximizeButton.icon = Self.maximizeIcon
+        closeButton.icon = Self.closeIcon
+        for button in [minimizeButton, maximizeButton, closeButton] { addSubview(button) }
         closeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.close() }
         maximizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.toggleMaximized() }
         minimizeButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.commands?.minimize() }
     }
 
+    /// The desktop's style: the bar as its toolbar, the buttons a shade of it.
+    override func appearanceDidChange() {
+        backgroundColor = appearance.barBackground
+        for button in [minimizeButton, maximizeButton, closeButton] {
+            button.tintColor = appearance.controlFill
+            button.titleColor = appearance.foreground
+        }
+    }
+
     override func layoutSubviews() {
         super.layoutSubviews()
-        let size = Self.buttonSize, gap = 8.0
-        var x = bounds.width - gap - size
-        for button in [closeButton, maximizeButton, minimizeButton] {
-            button.frame = Rect(x: x, y: (bounds.height - size) / 2, width: size, height: size)
-            x -= size + gap
+        let target = TitleBarLayout.target
+        for (button, centre) in zip([closeButton, maximizeButton, minimizeButton], TitleBarLayout.buttonCentres(width: bounds.width)) {
+            button.frame = Rect(x: centre.x - target / 2, y: centre.y - target / 2, width: target, height: target)
         }
     }
 
@@ -124,11 +128,12 @@ final class TitleBarView: View {
     override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
 
     override func draw(_ rect: Rect, in context: GraphicsContext) {
-        context.setFillColor(Color(hex: 0xD0D0D0))
-        context.fill(Rect(x: 0, y: bounds.height - 1, width: bounds.width, height: 1))
-        let color = isActive ? Color(hex: 0x2E3436) : Color(hex: 0x919494)
+        let style = appearance
+        context.setFillColor(style.separator)
+        context.fill(Rect(x: 0, y: bounds.height - style.outlineWidth, width: bounds.width, height: style.outlineWidth))
+        let color = isActive ? style.foreground : style.foreground.withAlpha(0.55)
         // Centred in the space left of the buttons' mirror image, so it stays centred overall.
-        let reserved = 3 * (Self.buttonSize + 8) + 8
+        let reserved = 3 * TitleBarLayout.target + TitleBarLayout.margin
         context.drawText(title, centeredIn: Rect(x: reserved, y: 0, width: max(0, bounds.width - 2 * reserved),
                                                  height: bounds.height), color: color, fontSize: 15)
     }

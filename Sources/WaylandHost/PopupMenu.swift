@@ -24,13 +24,14 @@ final class PopupMenu: MenuPresenter {
         var viewporter: WpViewporter?
         /// The seat and the serial of the latest touch down or button press, for the grab.
         var grabSerial: () -> (WlSeat, UInt32)?
+        /// The window's style, which the menu's colours follow.
+        var appearance: () -> Appearance = { .light }
     }
 
-    static let itemHeight = 40.0
+    /// A finger's size (touch guidelines ask for 44 pt).
+    static let itemHeight = 44.0
     static let itemPadding = 18.0
     static let fontSize = 16.0
-    static let background = Color(red: 0.11, green: 0.11, blue: 0.12, alpha: 0.94)
-    static let highlight = Color(red: 0.35, green: 0.35, blue: 0.38)
 
     private let environment: Environment
     private let logger: Logger
@@ -42,7 +43,11 @@ final class PopupMenu: MenuPresenter {
     private var itemFrames: [Rect] = []
     private var size = Size.zero
     private var anchor = Rect.zero
+    /// The window's bounds when the menu was asked for: the menu stays inside them.
+    private var bounds = Rect.zero
     private var highlighted: Int?
+    /// The style the shown menu was drawn in.
+    private var drawnStyle: Appearance?
     private var grabbed = false
     private var configured = false
 
@@ -62,12 +67,20 @@ final class PopupMenu: MenuPresenter {
 
     var isShown: Bool { popup != nil }
 
+    /// Draws the shown menu again when the window's style changed since (the desktop turned dark
+    /// while it was open); the host asks once a turn.
+    func followStyle() {
+        guard isShown, let drawnStyle, drawnStyle != environment.appearance() else { return }
+        render()
+    }
+
     // MARK: MenuPresenter
 
     func presentMenu(_ items: [MenuController.Item], pointingAt rect: Rect, in window: Window) {
         tearDown()
         self.items = items
         anchor = rect
+        bounds = window.bounds
         layout()
         logger.debug("menu: \(items.map(\.title).joined(separator: ", ")) at \(Int(rect.midX)),\(Int(rect.minY))")
         open(grab: true)
@@ -104,8 +117,22 @@ final class PopupMenu: MenuPresenter {
         (itemFrames, size) = Self.layout(items.map(\.title))
     }
 
+    /// Between the menu and what it points at.
+    static let gap: Int32 = 8
+
+    /// Where a menu of `size` goes, pointing at `rect` inside `bounds`: above it when it fits
+    /// there, else below; `dx` moves it from centred over `rect` to inside `bounds` (its left edge
+    /// inside when it is wider than they are).
+    static func placement(size: Size, pointingAt rect: Rect, in bounds: Rect) -> (above: Bool, dx: Double) {
+        let above = rect.minY - Double(gap) - size.height >= bounds.minY
+            || rect.maxY + Double(gap) + size.height > bounds.maxY
+        let centred = (rect.midX - size.width / 2).rounded()
+        let inside = max(bounds.minX, min(centred, bounds.maxX - size.width))
+        return (above, inside - centred)
+    }
+
     /// Each title's frame, side by side, and the menu's size.
-    private static func layout(_ titles: [String]) -> (frames: [Rect], size: Size) {
+    static func layout(_ titles: [String]) -> (frames: [Rect], size: Size) {
         let measure = CairoContext(surface: ImageSurface(width: 1, height: 1))
         var x = 0.0
         let frames = titles.map { title in
@@ -125,10 +152,13 @@ final class PopupMenu: MenuPresenter {
         positioner.setSize(width: Int32(size.width), height: Int32(size.height))
         positioner.setAnchorRect(x: Int32(anchor.minX), y: Int32(anchor.minY),
                                  width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
-        // Above the finger, as iOS shows its edit menu; flipped below or slid when there is no room.
-        positioner.setAnchor(anchor: .top)
-        positioner.setGravity(gravity: .top)
-        positioner.setOffset(x: 0, y: -8)
+        // Above the finger, as iOS shows its edit menu, or below it when there is no room above;
+        // moved sideways to stay inside the window, which compositors do not all do (Weston 10
+        // slides nothing). Their own flip and slide still keep it on the screen.
+        let place = Self.placement(size: size, pointingAt: anchor, in: bounds)
+        positioner.setAnchor(anchor: place.above ? .top : .bottom)
+        positioner.setGravity(gravity: place.above ? .top : .bottom)
+        positioner.setOffset(x: Int32(place.dx), y: place.above ? -Self.gap : Self.gap)
         positioner.setConstraintAdjustment(constraintAdjustment:
             (XdgPositioner.ConstraintAdjustment.slideX.rawValue | XdgPositioner.ConstraintAdjustment.flipY.rawValue
                 | XdgPositioner.ConstraintAdjustment.slideY.rawValue))
@@ -195,7 +225,9 @@ final class PopupMenu: MenuPresenter {
         guard let buffer else { return }
         let context = CairoContext(surface: buffer.image)
         context.scaleBy(x: geometry.scale, y: geometry.scale)
-        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, into: context)
+        let style = environment.appearance()
+        drawnStyle = style
+        Self.draw(items.map(\.title), in: itemFrames, size: size, highlighted: highlighted, style: style, into: context)
         buffer.image.flush()
         // Fractional: the buffer is at scale 1 and the viewport shows it at the popup's size.
         if surface.version >= 3 { surface.setBufferScale(scale: geometry.isFractional ? 1 : Int32(geometry.scale)) }
@@ -208,18 +240,25 @@ final class PopupMenu: MenuPresenter {
         surface.commit()
     }
 
-    /// The menu's picture: a rounded dark bar with the titles side by side.
-    private static func draw(_ titles: [String], in frames: [Rect], size: Size, highlighted: Int?,
+    /// The menu's picture: a rounded bar with the titles side by side, dark on a light window and
+    /// a lighter grey on a dark one; outlined in high contrast.
+    private static func draw(_ titles: [String], in frames: [Rect], size: Size, highlighted: Int?, style: Appearance,
                              into context: CairoContext) {
         context.replace(Rect(origin: .zero, size: size), with: .clear)
-        context.setFillColor(background)
-        fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+        var body = Rect(origin: .zero, size: size)
+        if style.highContrast {
+            context.setFillColor(.white)
+            fillRoundedRect(body, radius: 8, in: context)
+            body = body.insetBy(dx: style.outlineWidth, dy: style.outlineWidth)
+        }
+        context.setFillColor(style.menuBackground)
+        fillRoundedRect(body, radius: 8, in: context)
         for (index, frame) in frames.enumerated() {
             if index == highlighted {
                 context.saveGState()
                 context.clip(to: frame)
-                context.setFillColor(highlight)
-                fillRoundedRect(Rect(origin: .zero, size: size), radius: 8, in: context)
+                context.setFillColor(style.menuHighlight)
+                fillRoundedRect(body, radius: 8, in: context)
                 context.restoreGState()
             }
             if index > 0 {
@@ -232,13 +271,13 @@ final class PopupMenu: MenuPresenter {
 
     /// The menu with `titles` as the popup shows it at `scale` buffer pixels per point, drawn
     /// without a compositor (the tests compare it with the screen).
-    static func picture(titles: [String], scale: Double) -> ImageSurface {
+    static func picture(titles: [String], scale: Double, style: Appearance = .light) -> ImageSurface {
         let (frames, size) = layout(titles)
         let pixels = BufferGeometry(scale: scale, isFractional: true).pixelSize(width: Int(size.width), height: Int(size.height))
         let image = ImageSurface(width: pixels.width, height: pixels.height)
         let context = CairoContext(surface: image)
         context.scaleBy(x: scale, y: scale)
-        draw(titles, in: frames, size: size, highlighted: nil, into: context)
+        draw(titles, in: frames, size: size, highlighted: nil, style: style, into: context)
         image.flush()
         return image
     }
@@ -264,13 +303,17 @@ final class PopupMenu: MenuPresenter {
         surface = nil
         buffer = nil
         highlighted = nil
+        drawnStyle = nil
         configured = false
     }
 }
 
 extension WaylandHost {
     /// The edit menu with `titles` as its popup shows at `scale` (for comparisons with the screen).
-    public static func menuPicture(titles: [String], scale: Double) -> ImageSurface {
-        PopupMenu.picture(titles: titles, scale: scale)
+    public static func menuPicture(titles: [String], scale: Double, style: Appearance = .light) -> ImageSurface {
+        PopupMenu.picture(titles: titles, scale: scale, style: style)
     }
+
+    /// Where each item of a menu with `titles` sits in it, in points from its top-left corner.
+    public static func menuItemFrames(titles: [String]) -> [Rect] { PopupMenu.layout(titles).frames }
 }

@@ -74,7 +74,7 @@ public final class WaylandHost {
         toplevel = ToplevelWindow(compositor: globals.compositor, wmBase: globals.wmBase, shm: globals.shm,
                                   decorationManager: globals.decorationManager, window: decorated,
                                   title: title, appID: appID, logger: logger)
-        popupMenu = Self.makePopupMenu(globals, toplevel: toplevel, seats: seats, logger: logger)
+        popupMenu = Self.makePopupMenu(globals, toplevel: toplevel, seats: seats, window: window, logger: logger)
         // Every part exists: each is told what it reports to.
         wireLoop()
         wireToplevel()
@@ -97,7 +97,7 @@ public final class WaylandHost {
 
     /// The edit menu's popup, over the toplevel, grabbed with the serial of the latest press.
     private static func makePopupMenu(_ globals: WindowGlobals, toplevel: ToplevelWindow, seats: SeatList,
-                                      logger: Logger) -> PopupMenu {
+                                      window: Window, logger: Logger) -> PopupMenu {
         let scaling = globals.fractionalScaleManager != nil && globals.viewporter != nil
         return PopupMenu(environment: PopupMenu.Environment(
             compositor: globals.compositor, wmBase: globals.wmBase, shm: globals.shm,
@@ -108,7 +108,7 @@ public final class WaylandHost {
             grabSerial: { [unowned seats] in
                 guard let seat = seats.lastInput, let serial = seat.lastPressSerial else { return nil }
                 return (seat.seat, serial)
-            }), logger: logger)
+            }, appearance: { [unowned window] in window.appearance }), logger: logger)
     }
 
     private func wireLoop() {
@@ -265,6 +265,15 @@ public final class WaylandHost {
         replay = LiveReplay(entries, speed: speed, clock: loop.clock, target: target)
     }
 
+    /// Calls `handler` from the event loop whenever `fd` is readable (or hung up), until it
+    /// returns false: how the app follows a bus beside the display.
+    public func watchReadable(_ fd: Int32, _ handler: @escaping () -> Bool) {
+        var token: FDWatches.Token?
+        token = loop.watches.add(fd, events: Int16(POLLIN)) { [unowned self] _ in
+            if !handler(), let token { self.loop.watches.remove(token) }
+        }
+    }
+
     // MARK: Running
 
     /// Ends the loop after the current batch of events.
@@ -300,6 +309,7 @@ extension WaylandHost: EventLoopTurns {
         let seatInput = seats.byName.values.map { $0.takeReceivedInput() }.contains(true)
         let replayedInput = replay?.takeDeliveredInput() ?? false
         toplevel.redrawIfNeeded(input: seatInput || replayedInput)
+        popupMenu.followStyle()
         if toplevel.hasSpareBuffers, spareBufferTimer == nil {
             spareBufferTimer = loop.clock.schedule(at: loop.clock.now + ToplevelWindow.spareBufferLifetime + 0.05) {
                 [unowned self] in

@@ -6,13 +6,15 @@ import Glibc
 #endif
 import Foundation
 import CompositorHarness
+import TouchTrackerKit
 
 struct ListingScreenshots {
     let app: String
     let folder: String
 
     /// The scenes, by file name: lines by several fingers (two still down, red), a selected line
-    /// with its Delete menu, the palette over lines drawn in colour.
+    /// with its Delete menu, the palette over lines drawn in colour; lines in colour and a selected
+    /// line in the dark style; a phone in portrait with its palette.
     func run() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try scene("drawing.png") { stage in
@@ -33,16 +35,37 @@ struct ListingScreenshots {
             }
             try stage.tapColours()
         }
+        try scene("dark.png", style: "dark") { stage in
+            try stage.fan(fingers: 4, from: (512, 100), length: 420, spread: 0.7)
+            for (swatch, start) in [(1, (200.0, 150.0)), (5, (830.0, 150.0))] {
+                try stage.tapColours()
+                try stage.tap(at: stage.swatch(swatch))
+                try stage.line(from: start, to: (start.0 - 40, start.1 + 400))
+            }
+            try stage.tap(at: Stage.fanPoint(2, of: 4, from: (512, 100), length: 420, spread: 0.7, at: 0.5))
+            _ = try stage.session.waitForPopup(of: stage.process)
+        }
+        // A phone in portrait: 360x720 points at scale 2, the narrow toolbar and the palette's two rows.
+        try scene("phone.png", output: WestonSession.Options(width: 360, height: 720, scale: 2)) { stage in
+            try stage.fan(fingers: 3, from: (180, 60), length: 330, spread: 0.8)
+            try stage.tapColours()
+            try stage.tap(at: stage.swatch(5))
+            try stage.line(from: (60, 140), to: (90, 430))
+            try stage.tapColours()
+        }
     }
 
     /// One scene in a fresh compositor, app and data folder; its screenshot goes to `name`.
-    private func scene(_ name: String, _ play: (Stage) throws -> Void) throws {
-        let session = try WestonSession()
+    /// `style` is the app's TOUCHTRACKER_STYLE (Weston has no portal to say it).
+    private func scene(_ name: String, style: String = "light", output: WestonSession.Options = WestonSession.Options(),
+                       _ play: (Stage) throws -> Void) throws {
+        let session = try WestonSession(output)
         defer { session.stop() }
-        let process = try session.launch(app, [])
+        let process = try session.launch(app, [], environment: ["TOUCHTRACKER_STYLE": style])
         let window = try session.waitForWindow(appID: "org.touchtracker.TouchTracker", process: process)
-        try session.waitForScreen(timeout: 10, "the white canvas") { shot in
-            shot.pixel(x: window.x + 5, y: window.y + 5) == .white
+        try session.waitForScreen(timeout: 10, "the canvas") { shot in
+            let paper = shot.pixel(x: window.x + 5, y: window.y + 5)
+            return style == "light" ? paper == .white : paper != .white
         }
         // The pointer rests in the output's last pixel: an arrow's tip there leaves the picture.
         let output = try session.output()
@@ -125,15 +148,16 @@ struct Stage {
         usleep(500_000)
     }
 
-    /// The toolbar's Colours button: the last of ten 88 pt buttons centred along the bottom.
+    /// The toolbar's Colours button, where the app lays it out.
     func tapColours() throws {
-        let used: Double = 10 * 88 + 5 * 6 + 4 * 16
-        try tap(at: ((window.width - used) / 2 + used - 44, window.height - 26))
+        let frame = ToolbarView.layout(width: window.width)[.colours]!
+        try tap(at: (frame.midX, window.height - ToolbarView.height + frame.midY))
     }
 
-    /// The palette's swatch `index`: eight 40 pt swatches, 14 pt apart, centred above the toolbar.
+    /// The palette's swatch `index`, where the app lays it out.
     func swatch(_ index: Int) -> (Double, Double) {
-        (window.width / 2 - (8 * 40 + 7 * 14) / 2 + Double(index) * 54 + 20, window.height - 52 - 32)
+        let frame = PaletteView.swatchFrames(width: window.width)[index]
+        return (frame.midX, window.height - ToolbarView.height - PaletteView.height(forWidth: window.width) + frame.midY)
     }
 
 }

@@ -125,6 +125,8 @@ struct App {
         }
         controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
+        let desktopStyle = DesktopStyle(host: host, logger: logger)
+        defer { withExtendedLifetime(desktopStyle) {} }
         document.noticeDisplay = controller
         // What copy and paste have to say (a paste declined or damaged) goes in the banner.
         controller.drawView.onNotice = { text, style in

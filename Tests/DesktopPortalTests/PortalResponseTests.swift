@@ -9,7 +9,7 @@ import Testing
 @testable import DesktopPortal
 
 /// The libdbus calls only the stand-ins need, looked up in the library the portal client loaded.
-private struct StandInCalls {
+struct StandInCalls {
     typealias RequestName = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UInt32, UnsafeMutablePointer<TTDBusError>?) -> Int32
     typealias NewSignal = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> OpaquePointer?
     typealias NewReturn = @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -36,7 +36,7 @@ private struct StandInCalls {
 }
 
 /// A session bus of our own: `dbus-daemon --session`, stopped at the end.
-private final class PrivateBus {
+final class PrivateBus {
     let address: String
     private let pid: pid_t
 
@@ -57,7 +57,7 @@ private final class PrivateBus {
 }
 
 /// A connection of a stand-in program.
-private final class Peer {
+final class Peer {
     let connection: OpaquePointer
     let uniqueName: String
 

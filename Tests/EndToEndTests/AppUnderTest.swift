@@ -14,8 +14,9 @@ final class AppUnderTest {
     let app: ChildProcess
     let window: WindowInfo
 
+    /// `paper` is the canvas's colour in the first frame (the light style's white by default).
     init(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], paper: Pixel = .white) throws {
         session = try WestonSession(options)
         do {
             app = try session.launch(try HarnessPaths.executable("touchtracker"), arguments, name: "touchtracker",
@@ -25,9 +26,9 @@ final class AppUnderTest {
             // the pixels tests look at.
             let output = try session.output()
             try session.pointerMotion(x: output.x + output.width - 1, y: output.y + output.height - 1)
-            // The first frame: a white canvas (in the middle: a title bar may be at the top).
-            try session.waitForScreen("the white canvas") { shot in
-                shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == .white
+            // The first frame: the canvas (in the middle: a title bar may be at the top).
+            try session.waitForScreen("the canvas") { shot in
+                shot.pixel(x: self.window.x + self.window.width / 2, y: self.window.y + self.window.height / 2) == paper
             }
         } catch {
             let diagnostics = session.diagnostics
@@ -94,12 +95,12 @@ final class AppUnderTest {
 
 /// Runs `body` with a fresh app; any error fails the test with logs; files are removed on success.
 func withApp(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
-             environment: [String: String] = [:],
+             environment: [String: String] = [:], paper: Pixel = .white,
              sourceLocation: SourceLocation = #_sourceLocation,
              _ body: (AppUnderTest) throws -> Void) {
     let app: AppUnderTest
     do {
-        app = try AppUnderTest(arguments: arguments, options: options, environment: environment)
+        app = try AppUnderTest(arguments: arguments, options: options, environment: environment, paper: paper)
     } catch {
         Issue.record("\(error)", sourceLocation: sourceLocation)
         return

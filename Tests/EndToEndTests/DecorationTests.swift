@@ -6,10 +6,11 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import WaylandHost
 
 @Suite("Client-side decorations under Weston desktop-shell", .serialized)
 struct DecorationTests {
-    static let titleBarHeight = 37.0
+    static let titleBarHeight = TitleBarLayout.height
 
     /// The app in a 600x400 window on desktop-shell (no panel).
     func withDecoratedApp(_ body: (AppUnderTest, WindowInfo) throws -> Void) {
@@ -85,7 +86,7 @@ struct DecorationTests {
     @Test("Tapping the close button ends the app with exit status 0")
     func closeButtonByTouch() {
         withDecoratedApp { app, window in
-            let close = (x: window.x + window.width - 8 - 13, y: window.y + Self.titleBarHeight / 2)
+            let close = (x: window.x + TitleBarLayout.buttonCentres(width: window.width)[0].x, y: window.y + Self.titleBarHeight / 2)
             try app.session.touchDown(0, x: close.x, y: close.y)
             try app.session.touchFrame()
             try app.session.touchUp(0)
@@ -97,13 +98,13 @@ struct DecorationTests {
     @Test("Clicking maximize fills the output; clicking it again restores the size")
     func maximizeByPointer() {
         withDecoratedApp { app, window in
-            let maximize = (x: window.x + window.width - 8 - 13 - 34, y: window.y + Self.titleBarHeight / 2)
+            let maximize = (x: window.x + TitleBarLayout.buttonCentres(width: window.width)[1].x, y: window.y + Self.titleBarHeight / 2)
             try app.session.pointerMotion(x: maximize.x, y: maximize.y)
             try app.session.pointerButton(down: true)
             try app.session.pointerButton(down: false)
             let maximized = try waitForWindow(app) { $0.width == 1024 && $0.height == 768 }
             #expect(maximized.x == 0 && maximized.y == 0)
-            let again = (x: maximized.width - 8 - 13 - 34, y: Self.titleBarHeight / 2)
+            let again = (x: TitleBarLayout.buttonCentres(width: maximized.width)[1].x, y: Self.titleBarHeight / 2)
             try app.session.pointerMotion(x: again.x, y: again.y)
             try app.session.pointerButton(down: true)
             try app.session.pointerButton(down: false)

@@ -11,6 +11,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import WaylandHost
 
 /// Starts one GNOME session for the suite it is attached to and ends it, and every process it
 /// started, after the suite's last test. A session that does not start fails the suite.
@@ -60,7 +61,7 @@ extension Trait where Self == GnomeSessionTrait {
 /// The app in the suite's GNOME session; its window is a normal (floating) window placed by mutter.
 final class GnomeAppUnderTest: DesktopAppUnderTest {
     static let appID = "org.touchtracker.TouchTracker"
-    static let titleBarHeight = 37.0
+    static let titleBarHeight = TitleBarLayout.height
     static let titleBarGrey = Pixel(red: 0xEB, green: 0xEB, blue: 0xEB)
 
     let session: GnomeSession
@@ -165,11 +166,11 @@ struct GnomeTests {
             try ensure(shot, app.inWindow(8, 3), is: GnomeAppUnderTest.titleBarGrey, "the title bar's left end")
             try ensure(shot, app.inWindow(window.width / 2 + 150, 30), is: GnomeAppUnderTest.titleBarGrey, "the title bar")
             try ensure(shot, app.onCanvas(60, 3), is: .white, "the canvas right below the title bar")
-            // Buttons: round and darker than the bar, 34 px apart from the right edge's close button.
-            for (name, offset) in [("close", 0.0), ("maximize", 34), ("minimize", 68)] {
-                let centre = app.inWindow(window.width - 8 - 13 - offset, GnomeAppUnderTest.titleBarHeight / 2)
-                let corner = app.inWindow(window.width - 8 - 26 - offset + 1, 7)
-                let pixel = shot.pixel(x: centre.x - 8, y: centre.y)
+            // Buttons: round and darker than the bar, a finger's size apart from the right edge's close button.
+            for (name, centreInBar) in zip(["close", "maximize", "minimize"], TitleBarLayout.buttonCentres(width: window.width)) {
+                let centre = app.inWindow(centreInBar.x, centreInBar.y)
+                let corner = app.inWindow(centreInBar.x - TitleBarLayout.face / 2 + 1, centreInBar.y - TitleBarLayout.face / 2 + 1)
+                let pixel = shot.pixel(x: centre.x - 10, y: centre.y)
                 #expect(pixel != GnomeAppUnderTest.titleBarGrey && pixel != nil && pixel!.red < 0xEB,
                         "\(name) button at \(centre): \(String(describing: pixel)) in \(shot.path)")
                 try ensure(shot, corner, is: GnomeAppUnderTest.titleBarGrey, "outside the round \(name) button")
@@ -303,7 +304,7 @@ struct GnomeTests {
     @Test("Tapping the title bar's close button ends the app with exit status 0 and the window goes")
     func closeButtonByTouch() {
         withGnomeApp { app in
-            let close = app.inWindow(app.window.width - 8 - 13, GnomeAppUnderTest.titleBarHeight / 2)
+            let close = app.inWindow(TitleBarLayout.buttonCentres(width: app.window.width)[0].x, GnomeAppUnderTest.titleBarHeight / 2)
             try app.down(0, close)
             try app.up(0)
             let status = app.app.waitForExit(timeout: 10)
@@ -322,7 +323,7 @@ struct GnomeTests {
     @Test("Clicking the maximize button maximizes the window under mutter; clicking it again restores it")
     func maximizeByPointer() {
         withGnomeApp { app in
-            let button = app.inWindow(app.window.width - 8 - 13 - 34, GnomeAppUnderTest.titleBarHeight / 2)
+            let button = app.inWindow(TitleBarLayout.buttonCentres(width: app.window.width)[1].x, GnomeAppUnderTest.titleBarHeight / 2)
             try app.session.pointerMotion(x: button.x, y: button.y)
             try app.session.pointerButton(down: true)
             try app.session.pointerButton(down: false)
@@ -333,7 +334,7 @@ struct GnomeTests {
                 shot.pixel(x: 1275, y: 500) == .white
                     && shot.pixel(x: maximized.x + 8, y: maximized.y + 3) == GnomeAppUnderTest.titleBarGrey
             }
-            let again = (x: maximized.x + maximized.width - 8 - 13 - 34, y: maximized.y + GnomeAppUnderTest.titleBarHeight / 2)
+            let again = (x: maximized.x + TitleBarLayout.buttonCentres(width: maximized.width)[1].x, y: maximized.y + GnomeAppUnderTest.titleBarHeight / 2)
             try app.session.pointerMotion(x: again.x, y: again.y)
             try app.session.pointerButton(down: true)
             try app.session.pointerButton(down: false)

@@ -38,6 +38,7 @@ struct InstallTests {
         let entry = try String(contentsOfFile: desktop, encoding: .utf8)
         #expect(entry.contains("\nExec=touchtracker %f\n") && entry.contains("\nIcon=\(appID)\n"))
         #expect(entry.contains("\nMimeType=application/vnd.touchtracker.drawing+json;\n"))
+        #expect(entry.contains("\nX-Purism-FormFactor=Workstation;Mobile;\n"), "phone software centres list it")
         // The entry in the languages of po/, merged from the catalogues.
         let german = try POFile("de.po").translations
         for (key, english) in [("Name", "TouchTracker"), ("GenericName", "Multi-touch Drawing"),
@@ -84,26 +85,38 @@ struct InstallTests {
         #expect(component.contains("<launchable type=\"desktop-id\">\(appID).desktop</launchable>"))
         #expect(component.contains("<mediatype>application/vnd.touchtracker.drawing+json</mediatype>"))
         #expect(component.contains("<control>touch</control>") && component.contains("<content_rating type=\"oars-1.1\""))
+        #expect(component.contains("<display_length compare=\"ge\">360</display_length>"), "a phone's width is enough")
         #expect(!component.contains("@URL@"), "the project address is filled in")
     }
 
-    @Test("Every screenshot the listing names is in the repository, as a 1024 x 768 PNG of the app")
+    @Test("Every screenshot the listing names is in the repository, a PNG of the app of the size the listing says, light and dark, and a phone")
     func listingScreenshotsExist() throws {
         let template = try String(contentsOfFile: HarnessPaths.packageRoot
             + "/meson-helpers/data/org.touchtracker.TouchTracker.metainfo.xml.in", encoding: .utf8)
-        // "<image ...>@URL@/raw/HEAD/data/screenshots/drawing.png</image>": the path in the repository.
-        let images = template.components(separatedBy: "<image").dropFirst().compactMap { element -> String? in
+        // "<image type="source" width="W" height="H">@URL@/raw/HEAD/data/screenshots/drawing.png</image>":
+        // the size and the path in the repository.
+        let images = template.components(separatedBy: "<image").dropFirst().compactMap { element -> (String, Int, Int)? in
             guard let start = element.range(of: "@URL@/raw/HEAD/"), let end = element.range(of: "</image>") else { return nil }
-            return String(element[start.upperBound..<end.lowerBound])
+            func attribute(_ name: String) -> Int? {
+                guard let from = element.range(of: name + "=\"") else { return nil }
+                return Int(element[from.upperBound...].prefix { $0 != "\"" })
+            }
+            return (String(element[start.upperBound..<end.lowerBound]), attribute("width") ?? 0, attribute("height") ?? 0)
         }
         #expect(images.count == template.components(separatedBy: "<image").count - 1, "every image is in the repository")
-        #expect(images.count >= 3)
-        for image in images {
+        #expect(images.count >= 5)
+        var bars: Set<String> = []
+        for (image, width, height) in images {
             let path = HarnessPaths.packageRoot + "/" + image
             let shot = try Screenshot(contentsOf: path)
-            #expect(shot.width == 1024 && shot.height == 768, "\(image): \(shot.width) x \(shot.height)")
-            // The app's toolbar is along the bottom, its light grey behind the buttons.
-            #expect(shot.pixel(x: 4, y: 760) == Pixel(red: 0xF6, green: 0xF5, blue: 0xF4), "\(image) shows the app")
+            #expect(shot.width == width && shot.height == height, "\(image): \(shot.width) x \(shot.height)")
+            // The app's toolbar is along the bottom, its bar's grey (light or dark) behind the buttons.
+            let bar = shot.pixel(x: 4, y: height - 4)
+            #expect(bar == Pixel(red: 0xEB, green: 0xEB, blue: 0xEB) || bar == Pixel(red: 0x30, green: 0x30, blue: 0x30),
+                    "\(image) shows the app")
+            bars.insert(bar.map(\.description) ?? "")
         }
+        #expect(bars.count == 2, "the light style and the dark")
+        #expect(images.contains { $0.2 > $0.1 }, "a phone in portrait")
     }
 }

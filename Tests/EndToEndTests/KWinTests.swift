@@ -296,8 +296,8 @@ struct KWinTests {
             }
             for id in 0..<3 { try app.up(id) }
             // The palette's first swatch (black), centred above the toolbar, as under Weston.
-            let row = 8.0 * 40 + 7 * 14
-            let swatch = (x: app.window.x + app.window.width / 2 - row / 2 + 20, y: app.window.y + app.window.height - 52 - 32)
+            let first = AppLayout.swatch(0, width: app.window.width, height: app.window.height)
+            let swatch = (x: app.window.x + first.0, y: app.window.y + first.1)
             try app.session.waitForScreen("the palette, and no lines") { shot in
                 shot.pixel(x: swatch.x, y: swatch.y) == .black
                     && starts.allSatisfy { shot.pixel(x: $0.x, y: $0.y - 100) == .white }
@@ -406,7 +406,7 @@ struct KWinClientDecorationTests {
             })
             #expect(moved.x - window.x <= 100 && moved.y - window.y <= 80, "\(moved)")
 
-            let close = (x: moved.x + moved.width - 8 - 13, y: moved.y + DecorationTests.titleBarHeight / 2)
+            let close = (x: moved.x + TitleBarLayout.buttonCentres(width: moved.width)[0].x, y: moved.y + DecorationTests.titleBarHeight / 2)
             try app.tap(0, close)
             #expect(app.app.waitForExit(timeout: 5) == 0, "\(app.app.standardError)")
         }

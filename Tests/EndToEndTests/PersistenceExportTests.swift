@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 
 @Suite("Persistence under Weston: export", .serialized)
 struct PersistenceExportTests {
@@ -63,7 +64,7 @@ struct PersistenceExportTests {
             #expect(app.log.contains("exported \(pictures)/drawing.png and \(pictures)/drawing.svg"), "\(app.log)")
             let png = try Screenshot(contentsOf: pictures + "/drawing.png")
             // The canvas: the window less the toolbar along its bottom.
-            #expect(png.width == 1024 && png.height == 768 - 52)
+            #expect(png.width == 1024 && png.height == 768 - Int(ToolbarView.height))
             #expect(png.pixel(x: 300, y: 300) == .black && png.pixel(x: 300, y: 200) == .white)
             #expect(String(decoding: contents(pictures + "/drawing.svg") ?? Data(), as: UTF8.self).contains("d=\"M 100 300 L 500 300 \""))
             try controlE()

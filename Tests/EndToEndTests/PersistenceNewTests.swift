@@ -9,10 +9,9 @@ import CompositorHarness
 
 @Suite("Persistence under Weston: New", .serialized)
 struct PersistenceNewTests {
-    /// New, the first of ten 88 pt toolbar buttons centred along the bottom (see ToolbarTests).
+    /// The toolbar's New.
     func newButton(_ app: PersistentApp) -> (Double, Double) {
-        let used: Double = 10 * 88 + 5 * 6 + 4 * 16
-        return ((app.window.width - used) / 2 + 44, app.window.height - 26)
+        AppLayout.button(.new, width: app.window.width, height: app.window.height)
     }
 
     func tap(_ app: PersistentApp, _ id: Int, _ point: (Double, Double)) throws {

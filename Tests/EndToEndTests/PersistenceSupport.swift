@@ -7,6 +7,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 
 /// One drawing folder and one compositor, across several runs of the app.
 final class PersistentApp {
@@ -55,7 +56,8 @@ final class PersistentApp {
         // The canvas is up when its bottom-right corner, just above the toolbar (where no test
         // draws), is white.
         try session.waitForScreen("the canvas") { shot in
-            shot.pixel(x: self.window.x + self.window.width - 8, y: self.window.y + self.window.height - 60) == .white
+            shot.pixel(x: self.window.x + self.window.width - 8,
+                       y: self.window.y + self.window.height - ToolbarView.height - 8) == .white
         }
     }
 

@@ -50,20 +50,27 @@ final class SwayAppUnderTest {
 /// logs; every process is stopped either way and files are removed on success.
 func withSwayApp(arguments: [String] = ["--trace"], sourceLocation: SourceLocation = #_sourceLocation,
                  _ body: (SwayAppUnderTest) throws -> Void) {
-    let app: SwayAppUnderTest
+    withFreshApp({ try SwayAppUnderTest(arguments: arguments) }, session: \.session, sourceLocation: sourceLocation, body)
+}
+
+/// Runs `body` with an app `make` starts in a compositor of its own; any error fails the test with
+/// the session's logs; every process is stopped either way and files are removed on success.
+func withFreshApp<App, Session: CompositorSession>(_ make: () throws -> App, session: KeyPath<App, Session>,
+                                                   sourceLocation: SourceLocation, _ body: (App) throws -> Void) {
+    let app: App
     do {
-        app = try SwayAppUnderTest(arguments: arguments)
+        app = try make()
     } catch {
         Issue.record("\(error)", sourceLocation: sourceLocation)
         return
     }
     do {
         try body(app)
-        app.session.stop()
-        app.session.removeFiles()
+        app[keyPath: session].stop()
+        app[keyPath: session].removeFiles()
     } catch {
-        Issue.record("\(error)\n\(app.session.diagnostics)", sourceLocation: sourceLocation)
-        app.session.stop()
+        Issue.record("\(error)\n\(app[keyPath: session].diagnostics)", sourceLocation: sourceLocation)
+        app[keyPath: session].stop()
     }
 }
 

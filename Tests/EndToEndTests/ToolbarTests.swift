@@ -6,23 +6,19 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 
 @Suite("Toolbar and palette under Weston", .serialized)
 struct ToolbarTests {
-    /// Toolbar buttons in a 1024-point-wide window: 10 buttons of 88 pt, 6 pt apart, 10 pt more
-    /// between groups (new | undo redo | line free circle | angle speed fingers | colours), centred.
-    /// The palette's swatch `index` (40 pt wide, 14 pt apart, eight centred above the toolbar).
+    /// The palette's swatch `index`, laid out as the app lays it out.
     func swatchCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
-        let rowWidth: Double = 8 * 40 + 7 * 14
-        let x: Double = app.window.width / 2 - rowWidth / 2 + Double(index) * 54 + 20
-        return (x, app.window.height - 52 - 32)
+        AppLayout.swatch(index, width: app.window.width, height: app.window.height)
     }
 
+    /// Toolbar button `index` in the wide bar's order (new, undo, redo, line, free, circle, angle,
+    /// speed, fingers, colours).
     func buttonCentre(_ index: Int, in app: AppUnderTest) -> (Double, Double) {
-        let groupOffsets = [0, 1, 1, 2, 2, 2, 3, 3, 3, 4]
-        let used: Double = 10 * 88 + 5 * 6 + 4 * 16
-        let x = (app.window.width - used) / 2 + Double(index) * (88 + 6) + Double(groupOffsets[index]) * 10 + 44
-        return (x, app.window.height - 26)
+        AppLayout.button(ToolbarView.Item.allCases[index], width: app.window.width, height: app.window.height)
     }
 
     @Test("A8: Colours shows the palette; a swatch sets the pen colour; Undo takes the line back")
@@ -30,7 +26,7 @@ struct ToolbarTests {
         withApp { app in
             let colours = buttonCentre(9, in: app)
             try app.tap(10, colours.0, colours.1)
-            // The palette: eight 40 pt swatches centred above the toolbar; the sixth is blue.
+            // The palette: eight swatches centred above the toolbar; the sixth is blue.
             let sixth = swatchCentre(5, in: app)
             try app.expectScreen("the palette's blue swatch") { pixel in
                 pixel(sixth.0, sixth.1) == Pixel(red: 0x35, green: 0x84, blue: 0xE4)

@@ -28,10 +28,11 @@ func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, s
     // After a line, Undo is enabled.
     if afterALine { controller.toolbar.undoButton.isEnabled = true }
     window.layoutIfNeeded()
+    let shown = buttons.filter { !$0.isHidden }
     // Pixels as the app's buffer has them: `paint` applies the scale itself.
     let image = ImageSurface(width: Int((width * scale).rounded()), height: Int((height * scale).rounded()))
     window.paint(window.takeDirtyRegion(), into: image, scale: scale)
-    return (image, buttons)
+    return (image, shown)
 }
 
 /// Pixels of the toolbar (the bottom rows) that differ between `image` and the part of `shot` at
@@ -125,8 +126,11 @@ struct TranslationTests {
         let measure = CairoContext(surface: ImageSurface(width: 10, height: 10))
         for button in buttons {
             #expect(button.title.unicodeScalars.contains { (0x0590...0x05FF).contains($0.value) }, "\(button.title) is not Hebrew")
-            let width = measure.measureText(button.title, fontSize: button.titleFontSize(in: measure)).width
-            #expect(width > 8 && width <= button.bounds.width - 8, "\(button.title) is \(width) pt wide in a \(button.bounds.width) pt button")
+            // Beside its icon: the words shown, and inside the room the icon leaves.
+            let size = try #require(button.titleFontSizeBesideIcon(in: measure), "\(button.title) shows beside its icon")
+            let width = measure.measureText(button.title, fontSize: size).width
+            let room = button.bounds.width - 8 - Button.iconSize - 6
+            #expect(width > 8 && width <= room + 0.01, "\(button.title) is \(width) pt wide beside the icon in a \(button.bounds.width) pt button")
         }
         Self.expectToolbar(environment: ["LANGUAGE": "he"], language: "he", shotName: "he")
     }

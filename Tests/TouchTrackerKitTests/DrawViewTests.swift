@@ -8,11 +8,14 @@ import TouchTrackerKit
 final class Canvas {
     let clock = ManualClock(now: 100)
     let application: Application
-    let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300))
+    let window: Window
     let controller: DrawViewController
     let input: TouchInput
 
-    init(drawing: Drawing = Drawing()) {
+    /// A window of `width` points: below 700 the toolbar is narrow, New and the toggles in its
+    /// More menu.
+    init(drawing: Drawing = Drawing(), width: Double = 400) {
+        window = Window(frame: Rect(x: 0, y: 0, width: width, height: 300))
         controller = DrawViewController(drawing: drawing)
         application = Application(clock: clock)
         application.addWindow(window)

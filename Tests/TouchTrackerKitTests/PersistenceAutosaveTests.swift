@@ -120,7 +120,7 @@ struct PersistenceAutosaveTests {
         #expect(controller.banner.isShowing)
         #expect(controller.banner.message == "Cannot save drawing.json: No such file or directory. Your drawing is kept; retrying…")
         let image = render(window)
-        #expect(image.color(x: 4, y: 4) == BannerView.errorColor, "the red strip")
+        #expect(image.color(x: 4, y: 4) == Appearance.light.bannerError, "the red strip")
         #expect(countPixels(image, inX: 0..<800, y: 0..<36) { ($0.red + $0.green + $0.blue) > 2.7 } > 200, "white text")
         #expect(image.color(x: 400, y: 150) == .white, "the canvas below")
         mkdir(folder.file("gone"), 0o755)

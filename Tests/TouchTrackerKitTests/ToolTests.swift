@@ -97,7 +97,8 @@ struct ToolTests {
 
     @Test("Book challenge: with colour by angle, a line's colour follows its direction")
     func colourByAngle() {
-        let canvas = Canvas()
+        // Wide: the toggles are on the bar.
+        let canvas = Canvas(width: 800)
         canvas.press(canvas.controller.toolbar.angleButton)
         canvas.drawLine(1, from: Point(x: 20, y: 50), to: Point(x: 300, y: 50))  // 0 rad: red
         canvas.drawLine(2, from: Point(x: 100, y: 20), to: Point(x: 100, y: 200))  // pi/2: cyan-green side
@@ -110,7 +111,8 @@ struct ToolTests {
 
     @Test("Book challenge: with width by speed, a fast finger draws a thicker line than a slow one")
     func widthBySpeed() {
-        let canvas = Canvas()
+        // Wide: the toggles are on the bar.
+        let canvas = Canvas(width: 800)
         canvas.press(canvas.controller.toolbar.speedButton)
         // Slow: 280 pt in 5 frames of 0.2 s.
         canvas.down(1, 20, 50)
@@ -158,7 +160,8 @@ struct ToolTests {
 
     @Test("The finger toggle: fingers stop drawing but still work the toolbar")
     func fingerToggle() {
-        let canvas = Canvas()
+        // Wide: the toggles are on the bar.
+        let canvas = Canvas(width: 800)
         canvas.press(canvas.controller.toolbar.fingersButton)
         #expect(!canvas.drawView.drawsWithFingers)
         canvas.drawLine(1, from: Point(x: 20, y: 50), to: Point(x: 300, y: 50))
@@ -166,5 +169,21 @@ struct ToolTests {
         canvas.press(canvas.controller.toolbar.fingersButton)
         canvas.drawLine(2, from: Point(x: 20, y: 50), to: Point(x: 300, y: 50))
         #expect(canvas.drawView.drawing.strokes.count == 1)
+    }
+
+    @Test("The narrow bar (a phone): More shows New and the toggles in the menu, checked when on; Angle there turns colours by angle on")
+    func overflowMenu() {
+        let canvas = Canvas(width: 360)
+        let toolbar = canvas.controller.toolbar
+        canvas.window.layoutIfNeeded()
+        #expect(toolbar.isNarrow && toolbar.angleButton.isHidden && !toolbar.moreButton.isHidden)
+        let menu = canvas.application.menuController
+        canvas.press(toolbar.moreButton)
+        #expect(menu.isMenuVisible)
+        #expect(menu.visibleItems.map(\.title) == ["New", "Angle", "Speed", "✓ Fingers"])
+        menu.choose(menu.visibleItems[1])
+        #expect(canvas.drawView.colorsByAngle && !menu.isMenuVisible)
+        canvas.press(toolbar.moreButton)
+        #expect(menu.visibleItems[1].title == "✓ Angle")
     }
 }

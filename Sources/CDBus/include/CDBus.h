@@ -1,6 +1,7 @@
-/* libdbus (Debian's libdbus-1-3), opened with dlopen at the first Export As: linking it would load
- * libdbus and libsystemd with its compression and crypto libraries into every session, for a
- * dialog most sessions never open. The types are libdbus's public ABI, stable since 1.0: its
+/* libdbus (Debian's libdbus-1-3), opened with dlopen when the app first asks the desktop something
+ * (its style, at the window's start; the Save dialog): linked, it would load libdbus and libsystemd
+ * with its compression and crypto libraries into every run, the command-line export included, and a
+ * system without libdbus could not start the app at all. The types are libdbus's public ABI, stable since 1.0: its
  * error struct as it is, and its message iterator as a buffer at least as large and as aligned
  * (libdbus 1.14's is 72 bytes on 64-bit systems). */
 #ifndef TT_CDBUS_H
@@ -24,7 +25,7 @@ typedef struct {
 /* Type codes and message types of the D-Bus specification. */
 static const int tt_dbus_type_byte = 'y', tt_dbus_type_uint32 = 'u', tt_dbus_type_string = 's',
     tt_dbus_type_object_path = 'o', tt_dbus_type_array = 'a', tt_dbus_type_variant = 'v',
-    tt_dbus_type_struct = 'r', tt_dbus_type_dict_entry = 'e';
+    tt_dbus_type_struct = 'r', tt_dbus_type_dict_entry = 'e', tt_dbus_type_double = 'd';
 static const int tt_dbus_message_error = 3, tt_dbus_message_signal = 4;
 
 /* Opens libdbus-1.so.3 and looks up every call (once); 0 when it cannot, with the reason in

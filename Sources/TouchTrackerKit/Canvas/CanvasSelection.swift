@@ -138,7 +138,7 @@ final class CanvasSelection {
     func outlined(_ stroke: Stroke) -> Stroke {
         var selected = stroke
         selected.color = DrawView.selectedColor
-        if stroke.id != liftedID { selected.width += DrawView.selectionOutline }
+        if stroke.id != liftedID { selected.width += canvas.screenInk.selectionWidening }
         return selected
     }
 
@@ -177,6 +177,6 @@ final class CanvasSelection {
         guard let id = selectedID, let stroke = drawing.stroke(id) else { return }
         let selected = outlined(stroke).translated(dx: dragOffset.x, dy: dragOffset.y)
         context.setAntialiasing(dragOffset == .zero ? .smooth : .fast)
-        if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context) }
+        if selected.bounds.intersects(rect) { StrokeRenderer.draw(selected, in: context, ink: canvas.screenInk) }
     }
 }

@@ -166,7 +166,7 @@ final class CircleTool {
     }
 
     func draw(_ rect: Rect, in context: GraphicsContext) {
-        if let circle, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context) }
+        if let circle, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context, ink: canvas.screenInk) }
     }
 }
 

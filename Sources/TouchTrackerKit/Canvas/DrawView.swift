@@ -16,8 +16,18 @@ public final class DrawView: View {
 
     public static let lineWidth = 10.0
     public static let inProgressColor = Color.red
-    /// The canvas colour under the lines.
+    /// The canvas colour under the lines in pictures of the drawing (the screen's is the style's).
     public static let paperColor = Color.white
+    /// The paper and the lines as the window's style shows them (ScreenInk.swift); a change
+    /// re-makes the line cache.
+    public private(set) var screenInk = ScreenInk.trueColors {
+        didSet {
+            guard screenInk != oldValue else { return }
+            cache.ink = screenInk
+            cache.invalidate()
+            setNeedsDisplay()
+        }
+    }
     /// The colour finished lines get.
     public var penColor = Color.black
     /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
@@ -47,7 +57,7 @@ public final class DrawView: View {
     private lazy var clipboard = CanvasClipboard(canvas: self)
     /// Finished strokes rasterised on their paper, all but a line picked up to be dragged.
     private(set) lazy var cache: LineCache = {
-        let cache = LineCache(drawing: drawing, paper: Self.paperColor)
+        let cache = LineCache(drawing: drawing, ink: screenInk)
         cache.excluded = { [unowned self] in self.selection.liftedID }
         cache.clock = { [unowned self] in self.clock }
         cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
@@ -74,6 +84,10 @@ public final class DrawView: View {
 
     public override convenience init(frame: Rect) {
         self.init(frame: frame, drawing: Drawing())
+    }
+
+    public override func appearanceDidChange() {
+        screenInk = ScreenInk(appearance)
     }
 
     private func installGestureRecognizers() {
@@ -319,7 +333,8 @@ public final class DrawView: View {
         context.copy(cache.image(size: bounds.size, scale: context.deviceScale), clippedTo: rect)
         // Finished strokes the raster does not hold yet: after a build's start, or this turn.
         func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.selection.liftedID && $0.bounds.intersects(rect) }, in: context)
+            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.selection.liftedID && $0.bounds.intersects(rect) },
+                                in: context, ink: screenInk)
         }
         drawFinished(cache.strokesNotYetIn)
         drawFinished(cache.pending)

@@ -11,7 +11,10 @@ import TouchKit
 
 final class LineCache {
     private let drawing: Drawing
-    private let paper: Color
+    /// The paper and the lines' colours as the screen shows them; the canvas invalidates the
+    /// raster when the window's style changes it.
+    var ink: ScreenInk
+    private var paper: Color { ink.paper }
     /// The stroke left out (the canvas draws the selected one on top, and it may move).
     var excluded: () -> StrokeID? = { nil }
     /// The clock to spread a whole build over (nil: build at once, as for exports).
@@ -48,9 +51,9 @@ final class LineCache {
     /// The build is done; the next turn shows it.
     private var finishedUnshown = false
 
-    init(drawing: Drawing, paper: Color) {
+    init(drawing: Drawing, ink: ScreenInk) {
         self.drawing = drawing
-        self.paper = paper
+        self.ink = ink
     }
 
     /// The raster as it stands, when it holds every finished stroke but `pending` (no build under
@@ -120,7 +123,7 @@ final class LineCache {
         guard drawing.index(of: stroke.id) == drawing.strokes.count - 1 else { return repaint(along: stroke) }
         // Mid-build it stays out: the build ends with the strokes added meanwhile.
         guard let image, isValid, build == nil else { return }
-        guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image)) }
+        guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image), ink: ink) }
         partial = nil
         pending.append(stroke)
         if pendingTimer == nil {
@@ -140,7 +143,7 @@ final class LineCache {
         guard let image, isValid, build == nil else { return }
         let context = CairoContext(surface: image)
         let left = excluded()
-        StrokeRenderer.draw(pending.lazy.filter { $0.id != left }, in: context)
+        StrokeRenderer.draw(pending.lazy.filter { $0.id != left }, in: context, ink: ink)
     }
 
     /// Draws a stroke into the raster now, over the others: a line put back (dropped after a drag)
@@ -149,7 +152,7 @@ final class LineCache {
         drawPending()
         partial = nil
         guard let image, isValid, build == nil else { return }
-        StrokeRenderer.draw(stroke, in: CairoContext(surface: image))
+        StrokeRenderer.draw(stroke, in: CairoContext(surface: image), ink: ink)
     }
 
     /// Re-makes the band along `stroke` within the raster (see ``Stroke/bands(pieceLength:within:)``):
@@ -206,7 +209,7 @@ final class LineCache {
                     if done >= Self.tilesPerTurn || clock.now - start >= Self.turnBudget { break }
                     continue
                 }
-                guard let aside = PartialTile(area: tile, strokes: strokes, raster: image, paper: paper) else {
+                guard let aside = PartialTile(area: tile, strokes: strokes, raster: image, ink: ink) else {
                     nextTile += 1
                     continue
                 }
@@ -251,9 +254,10 @@ final class LineCache {
         let section: ImageSurface
         private let area: Rect
         private let strokes: [Stroke]
+        private let ink: ScreenInk
         private var next = 0
 
-        init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, paper: Color) {
+        init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, ink: ScreenInk) {
             guard let raster else { return nil }
             let area = area.integral
             let pixels = Rect(x: area.minX * raster.scale, y: area.minY * raster.scale,
@@ -261,9 +265,10 @@ final class LineCache {
             section = raster.section(pixels)
             self.area = area
             self.strokes = strokes
+            self.ink = ink
             let context = CairoContext(surface: section)
             context.clip(to: area)
-            context.replace(area, with: paper)
+            context.replace(area, with: ink.paper)
         }
 
         /// Draws strokes until `deadline` (at least one); true once every stroke is in.
@@ -272,7 +277,7 @@ final class LineCache {
             let context = CairoContext(surface: section)
             context.clip(to: area)
             repeat {
-                StrokeRenderer.draw(strokes[next], in: context)
+                StrokeRenderer.draw(strokes[next], in: context, ink: ink)
                 next += 1
             } while next < strokes.count && clock.now < deadline
             return next == strokes.count
@@ -296,7 +301,7 @@ final class LineCache {
         let context = CairoContext(surface: image)
         context.clip(to: area)
         context.replace(area, with: paper)
-        StrokeRenderer.draw(strokes ?? self.strokes(toRemake: rect), in: context)
+        StrokeRenderer.draw(strokes ?? self.strokes(toRemake: rect), in: context, ink: ink)
     }
 
     /// Forgets the raster (and any build in progress); the next ``image(size:scale:)`` makes it
@@ -360,7 +365,7 @@ final class LineCache {
         var stop = current.next
         while stop < limit {
             let stroke = strokes[stop]
-            if stroke.id != left { StrokeRenderer.draw(stroke, in: context) }
+            if stroke.id != left { StrokeRenderer.draw(stroke, in: context, ink: ink) }
             stop += 1
             // After every stroke: a line across a big canvas takes a tenth of a millisecond or
             // more, so checking every sixteenth overran the budget by more than the budget.
@@ -373,7 +378,7 @@ final class LineCache {
             scheduleBuild(on: clock)
             return
         }
-        StrokeRenderer.draw(strokes[current.end...].lazy.filter { $0.id != left }, in: context)
+        StrokeRenderer.draw(strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
         build = nil
     }
 }

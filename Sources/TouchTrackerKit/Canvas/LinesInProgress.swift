@@ -138,8 +138,9 @@ final class LinesInProgress {
             windowDrawsThem = true
             if drafted { schedulePolish(on: clock) }
             defer { settled.removeAll() }
-            return LiveLines(lines: lines.map(StrokeRenderer.polyline), smooth: !drafted, backdrop: backdrop,
-                             settled: settled.map(StrokeRenderer.polyline))
+            let ink = canvas.screenInk
+            return LiveLines(lines: lines.map { StrokeRenderer.polyline($0, ink: ink) }, smooth: !drafted, backdrop: backdrop,
+                             settled: settled.map { StrokeRenderer.polyline($0, ink: ink) })
         }
         if windowDrawsThem {
             // Back to the canvas: the lines are drawn where they are now (where they were is
@@ -159,7 +160,7 @@ final class LinesInProgress {
         let antialiasing = clock.map { quality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(antialiasing)
         // Drafted lines go in as rows of pixels: a fraction of the cost of smoothed long lines.
-        StrokeRenderer.draw(live, in: context)
+        StrokeRenderer.draw(live, in: context, ink: canvas.screenInk)
         if antialiasing == .draft, let clock { schedulePolish(on: clock) }
     }
 

@@ -10,8 +10,6 @@ public final class BannerView: View {
     public typealias Style = Notice.Style
 
     public static let height = 36.0
-    public static let errorColor = Color(hex: 0xB3261E)
-    public static let infoColor = Color(hex: 0x263238)
     public static let textColor = Color.white
     public static let fontSize = 15.0
 
@@ -32,9 +30,13 @@ public final class BannerView: View {
         guard message != self.message || style != self.style || isHidden else { return }
         self.message = message
         self.style = style
-        backgroundColor = style == .error ? Self.errorColor : Self.infoColor
+        appearanceDidChange()
         isHidden = false
         setNeedsDisplay()
+    }
+
+    public override func appearanceDidChange() {
+        backgroundColor = style == .error ? appearance.bannerError : appearance.bannerInfo
     }
 
     public func hide() {

@@ -1,0 +1,170 @@
+// The desktop's style through org.freedesktop.portal.Settings (xdg-desktop-portal): the
+// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, and the icon
+// theme (GNOME's `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through
+// the KDE one), read once with ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
+// or contrast) leaves it unset. Nothing blocks: the caller reads the bus when its fd is readable.
+// Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
+// each is checked against the unique name that answered ReadAll.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDBus
+
+public final class SettingsPortal {
+    /// What the desktop says about its style; nil where it says nothing.
+    public struct Appearance: Equatable, Sendable {
+        /// 0: no preference, 1: prefer dark, 2: prefer light.
+        public var colorScheme: UInt32?
+        /// sRGB, each 0...1.
+        public var accentColor: (red: Double, green: Double, blue: Double)?
+        /// 0: no preference, 1: high contrast.
+        public var contrast: UInt32?
+        /// The icon theme's name.
+        public var iconTheme: String?
+
+        public init(colorScheme: UInt32? = nil, accentColor: (red: Double, green: Double, blue: Double)? = nil,
+                    contrast: UInt32? = nil, iconTheme: String? = nil) {
+            self.colorScheme = colorScheme
+            self.accentColor = accentColor
+            self.contrast = contrast
+            self.iconTheme = iconTheme
+        }
+
+        public static func == (a: Appearance, b: Appearance) -> Bool {
+            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme
+                && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
+        }
+
+        /// Takes one setting; false for a namespace or key it does not know or a value of the
+        /// wrong type (which changes nothing).
+        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Bool {
+            if namespace == "org.gnome.desktop.interface" && key == "icon-theme"
+                || namespace == "org.kde.kdeglobals.Icons" && key == "Theme" {
+                guard let name = reader.string(), !name.isEmpty else { return false }
+                iconTheme = name
+                return true
+            }
+            guard namespace == SettingsPortal.namespace else { return false }
+            switch key {
+            case "color-scheme":
+                guard let value = reader.uint32() else { return false }
+                colorScheme = value
+            case "contrast":
+                guard let value = reader.uint32() else { return false }
+                contrast = value
+            case "accent-color":
+                guard reader.type == tt_dbus_type_struct else { return false }
+                var fields = reader.recurse()
+                var channels: [Double] = []
+                while let value = fields.double() {
+                    channels.append(value)
+                    fields.next()
+                }
+                // Out of range means no accent (the specification's way of saying none).
+                guard channels.count == 3, channels.allSatisfy({ (0...1).contains($0) }) else {
+                    accentColor = nil
+                    return true
+                }
+                accentColor = (channels[0], channels[1], channels[2])
+            default:
+                return false
+            }
+            return true
+        }
+    }
+
+    static let namespace = "org.freedesktop.appearance"
+    /// Every namespace read: the style's, and where each desktop names its icon theme.
+    static let namespaces = [namespace, "org.gnome.desktop.interface", "org.kde.kdeglobals.Icons"]
+    static let interface = "org.freedesktop.portal.Settings"
+    static let path = "/org/freedesktop/portal/desktop"
+
+    private let bus: SessionBus
+    private var readSerial: UInt32?
+    /// The portal's unique name, from its answer to ReadAll.
+    private var portal: String?
+    public private(set) var current = Appearance()
+    /// Called with the desktop's style when ReadAll is answered and after each change.
+    public var onChange: ((Appearance) -> Void)?
+
+    /// Connects to the session bus and asks for the style; throws when there is no bus. A bus
+    /// with no portal answers ReadAll with an error, and the style stays unset.
+    public init(environment: (String) -> String?) throws(PortalError) {
+        bus = try SessionBus(environment: environment)
+        bus.addMatch("type='signal',sender='\(FileChooserPortal.portalName)',interface='\(Self.interface)',"
+                     + "member='SettingChanged',path='\(Self.path)'")
+        guard let message = tt_dbus_message_new_method_call(FileChooserPortal.portalName, Self.path, Self.interface, "ReadAll") else {
+            throw PortalError("out of memory")
+        }
+        var writer = MessageWriter(message)
+        writer.container(tt_dbus_type_array, "s") { list in for namespace in Self.namespaces { list.string(namespace) } }
+        readSerial = try bus.send(message)
+    }
+
+    /// The bus's file descriptor: readable when something arrived (watch it, then ``read()``).
+    public var fileDescriptor: Int32? {
+        var fd: Int32 = -1
+        return tt_dbus_connection_get_unix_fd(bus.connection, &fd) != 0 && fd >= 0 ? fd : nil
+    }
+
+    /// Waits at most `seconds` for the answer to ReadAll (the window's first frame then shows the
+    /// desktop's style instead of flashing light); a portal slower than that, being started by the
+    /// bus, answers later through ``read()``.
+    public func waitForAnswer(seconds: Double) {
+        var waited = 0.0
+        while readSerial != nil, waited < seconds, read(waiting: 10) { waited += 0.01 }
+    }
+
+    /// Reads what has arrived, waiting up to `milliseconds` for it; false once the bus is gone.
+    @discardableResult
+    public func read(waiting milliseconds: Int32 = 0) -> Bool {
+        var anyChange = false
+        let open = bus.readAvailable(waiting: milliseconds) { message in
+            if changed(by: message) { anyChange = true }
+        }
+        if anyChange { onChange?(current) }
+        return open
+    }
+
+    private func changed(by message: OpaquePointer) -> Bool {
+        let sender = tt_dbus_message_get_sender(message).map { String(cString: $0) }
+        if let serial = readSerial, tt_dbus_message_get_reply_serial(message) == serial {
+            readSerial = nil
+            guard tt_dbus_message_get_type(message) != tt_dbus_message_error else { return false }
+            portal = sender
+            guard var reader = MessageReader(message) else { return false }
+            return Self.takeReadAll(&reader, into: &current)
+        }
+        guard tt_dbus_message_is_signal(message, Self.interface, "SettingChanged") != 0,
+              let portal, sender == portal, var reader = MessageReader(message) else { return false }
+        return Self.takeSettingChanged(&reader, into: &current)
+    }
+
+    /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values.
+    static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
+        var took = false
+        reader.forEach { group in
+            var entry = group.recurse()
+            guard let namespace = entry.string() else { return }
+            entry.next()
+            entry.forEach { setting in
+                var fields = setting.recurse()
+                guard let key = fields.string() else { return }
+                fields.next()
+                var value = fields.recurse()
+                if appearance.take(namespace: namespace, key: key, value: &value) { took = true }
+            }
+        }
+        return took
+    }
+
+    /// SettingChanged (s namespace, s key, v value).
+    static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
+        guard let namespace = reader.string() else { return false }
+        reader.next()
+        guard let key = reader.string() else { return false }
+        reader.next()
+        var value = reader.recurse()
+        return appearance.take(namespace: namespace, key: key, value: &value)
+    }
+}

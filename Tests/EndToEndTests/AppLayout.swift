@@ -1,0 +1,18 @@
+// Where the app puts its controls, from its own layout code: the tests tap them wherever the
+// window's size puts them.
+import TouchKit
+import TouchTrackerKit
+
+enum AppLayout {
+    /// The centre of a toolbar control in a canvas-and-toolbar area `width` by `height` points.
+    static func button(_ item: ToolbarView.Item, width: Double, height: Double) -> (Double, Double) {
+        let frame = ToolbarView.layout(width: width)[item]!
+        return (frame.midX, height - ToolbarView.height + frame.midY)
+    }
+
+    /// The centre of the palette's swatch `index` in that area, the palette shown.
+    static func swatch(_ index: Int, width: Double, height: Double) -> (Double, Double) {
+        let frame = PaletteView.swatchFrames(width: width)[index]
+        return (frame.midX, height - ToolbarView.height - PaletteView.height(forWidth: width) + frame.midY)
+    }
+}
