@@ -77,13 +77,17 @@ public enum HarnessPaths {
 
     /// This process's environment with the app's language pinned to English (C.UTF-8, no
     /// LANGUAGE, no catalogue folder of the caller's), so that tests read the words they expect
-    /// whatever the developer's own language; tests of other languages set theirs on top.
+    /// whatever the developer's own language; tests of other languages set theirs on top. The
+    /// cursor theme is Adwaita's unless the caller names one.
     public static var environmentInEnglish: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "TOUCHTRACKER_LOCALEDIR"] {
             environment.removeValue(forKey: name)
         }
         environment["LANG"] = "C.UTF-8"
+        // The pointer looks the same on every machine: the system's default cursor theme depends
+        // on what else is installed (Plasma's integration makes it Breeze's).
+        environment["XCURSOR_THEME"] = environment["XCURSOR_THEME"] ?? "Adwaita"
         return environment
     }
 
