@@ -289,3 +289,23 @@ open class Control: View {
         if cancelled { isTouchInside = false }
     }
 }
+
+extension Control {
+    /// Every target registered (responder-chain registrations, with no target, are not listed).
+    public var allTargets: [ActionTarget] {
+        var targets: [ActionTarget] = []
+        for registration in targetActions {
+            guard let target = registration.target, !targets.contains(where: { $0 === target }) else { continue }
+            targets.append(target)
+        }
+        return targets
+    }
+
+    /// Every event some target or handler is registered for.
+    public var allControlEvents: Events {
+        var events = Events()
+        for registration in targetActions { events.formUnion(registration.events) }
+        for handler in handlers { events.formUnion(handler.events) }
+        return events
+    }
+}

@@ -1,5 +1,6 @@
 // What pen and touch apps use to tell fingers from a pen (G18), and small members UIKit's event
-// model has: an event's type, a touch's precise location and its most possible force.
+// model has: a control's targets and events, an event's type, a touch's precise location and its
+// most possible force.
 @testable import TouchKit
 import Testing
 
@@ -48,6 +49,25 @@ struct TouchTypeTests {
             g.input.frame()
             #expect(g.actions == (exclusive ? [] : ["pinch.began"]), "exclusive: \(exclusive)")
         }
+    }
+
+    @Test("A control lists its targets and the events something is registered for")
+    func controlTargetsAndEvents() {
+        final class Target: ActionTarget {
+            func canPerformAction(_ action: Action, withSender sender: Any?) -> Bool { true }
+            func perform(_ action: Action, sender: Any?, event: Event?) {}
+        }
+        let button = Button(frame: Rect(x: 0, y: 0, width: 100, height: 44))
+        let a = Target(), b = Target()
+        #expect(button.allTargets.isEmpty && button.allControlEvents.isEmpty)
+        button.addTarget(a, action: "go", for: .touchUpInside)
+        button.addTarget(a, action: "stop", for: .touchDown)
+        button.addTarget(b, action: "go", for: .touchUpInside)
+        button.addTarget(nil, action: "chain", for: .valueChanged)
+        button.addHandler(for: .touchUpOutside) { _, _ in }
+        #expect(button.allTargets.count == 2)
+        #expect(button.allTargets.contains { $0 === a } && button.allTargets.contains { $0 === b })
+        #expect(button.allControlEvents == [.touchUpInside, .touchDown, .valueChanged, .touchUpOutside])
     }
 
     @Test("An event carries touches; a pen's force runs to its maximum, a finger's reports none; the precise location is the location")
