@@ -32,7 +32,8 @@ public final class WestonSession: CompositorSession, InputInjecting {
         public var extraArguments: [String] = []
         /// weston.ini content; nil runs Weston with --no-config.
         public var config: String?
-        /// The output scale (HiDPI): 2 makes a 2x output of width x height pixels.
+        /// The output scale (HiDPI): `width` x `height` are points, so 2 makes an output of twice
+        /// as many pixels each way (Weston's headless backend multiplies).
         public var scale = 1
         public init(width: Int = 1024, height: Int = 768, shell: String = "kiosk-shell.so", scale: Int = 1,
                     config: String? = nil) {

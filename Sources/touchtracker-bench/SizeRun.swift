@@ -50,7 +50,8 @@ extension TouchTrackerBench {
     /// reaches it (docs/file-format.md).
     func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true, on screen: BenchScreen? = nil) throws -> Running {
         let screen = screen ?? self.screen
-        let session = try WestonSession(WestonSession.Options(width: screen.width, height: screen.height, scale: screen.scale))
+        // Weston's headless output takes its size in points: width x height pixels at this scale.
+        let session = try WestonSession(WestonSession.Options(width: screen.points.width, height: screen.points.height, scale: screen.scale))
         do {
             let child: ChildProcess
             let appID: String
