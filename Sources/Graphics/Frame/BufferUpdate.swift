@@ -47,7 +47,8 @@ extension Window {
         var held = image.heldLines
         for view in settled.boxes.keys { held.add(settled, of: view) }
         let shownBefore = newest?.heldLines ?? HeldLineRows()
-        // Painted through the views: their lines, and lines of views that stopped drawnByPainter.
+        // Painted through the views: their lines, and the lines of views whose live lines the
+        // painter no longer draws.
         var rows = now
         for view in held.boxes.keys where !drawnByPainter.contains(view) { rows.add(held, of: view) }
         for view in shownBefore.boxes.keys where !drawnByPainter.contains(view) { rows.add(shownBefore, of: view) }

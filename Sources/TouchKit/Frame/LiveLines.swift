@@ -73,7 +73,7 @@ extension Window {
     /// `visible`: the part of `view` not cut off by its ancestors, in window points; `origin`:
     /// where its bounds' origin lies in the window.
     private func collectLiveLines(from view: View, visible: Rect, origin: Point, into found: inout [PlacedLiveLines]) {
-        if let lines = view.liveLines() {
+        if let live = view.liveLines() {
             let (clip, covered) = Self.uncovered(visible, by: view)
             func placed(_ lines: [Polyline]) -> [Polyline] {
                 origin == .zero ? lines : lines.map { line in
@@ -84,9 +84,9 @@ extension Window {
             }
             let key = ObjectIdentifier(view)
             found.append(PlacedLiveLines(
-                view: key, lines: placed(lines.lines), smooth: lines.smooth,
-                settled: (pending.unpaintedSettled.removeValue(forKey: key) ?? []) + placed(lines.settled),
-                backdrop: lines.backdrop, backdropOrigin: origin,
+                view: key, lines: placed(live.lines), smooth: live.smooth,
+                settled: (pending.unpaintedSettled.removeValue(forKey: key) ?? []) + placed(live.settled),
+                backdrop: live.backdrop, backdropOrigin: origin,
                 clip: clip, drawable: covered))
         }
         for sub in view.subviews where !sub.isHidden && sub.alpha >= 0.01 {
