@@ -42,6 +42,8 @@ final class Seat {
     var pointerInside = false
     var pointerLocation = Point.zero
     var pointerDown = false
+    /// Whether TouchKit was told the pointer hovers and not yet that it stopped.
+    var pointerHovering = false
     static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
     static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
@@ -105,6 +107,7 @@ final class Seat {
             pointer.onEvent = { [unowned self] in self.handle($0) }
             self.pointer = pointer
         } else if !capabilities.contains(.pointer), pointer != nil {
+            endPointerHover(at: input.application.clock.now)
             endPointerTouch(cancelled: true)
             pointer = nil
         }
