@@ -23,6 +23,13 @@ open class HoverGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Removing it from its view while hovering cancels the hover, as for a touch gesture (G16).
+    public internal(set) override weak var view: View? {
+        didSet {
+            if view == nil, hovering != nil { finishHover(.cancelled) }
+        }
+    }
+
     /// Where the hovering device is, in `view`'s coordinates (nil: the window's); zero when
     /// nothing hovers.
     open override func location(in view: View?) -> Point {

@@ -115,6 +115,17 @@ struct HoverTests {
         #expect(g.actions == ["hover.began", "hover.cancelled"])
     }
 
+    @Test("G20: removing it from its view mid-hover cancels it (G16) and it hears no more of that hover")
+    func removed() {
+        let (g, pad, hover) = setup()
+        self.hover(g, 250, 150, at: 1)
+        pad.removeGestureRecognizer(hover)
+        #expect(g.actions == ["hover.began", "hover.cancelled"])
+        self.hover(g, 255, 150, at: 1.01)
+        g.input.hoverEnded(Self.pointer, time: 1.02)
+        #expect(g.actions == ["hover.began", "hover.cancelled"])
+    }
+
     @Test("G20: a hover recognizer takes no touches")
     func noTouches() {
         let (g, _, hover) = setup()
