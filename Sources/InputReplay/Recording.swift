@@ -50,6 +50,8 @@ public enum RecordingFormat {
             case .cancel(let s): return "cancel \(source(s))"
             case .beginBatch: return "batch"
             case .endBatch: return "end"
+            case let .hover(id, p, time): return "hover \(source(id.source)) \(id.number) \(p.x) \(p.y) \(time)"
+            case let .hoverEnded(id, time): return "hover-end \(source(id.source)) \(id.number) \(time)"
             }
         case .turn(let t): return "turn \(t)"
         case .timers(let t): return "timers \(t)"
@@ -168,6 +170,12 @@ public enum RecordingFormat {
             guard let s = sourceNamed(words[1]) else { throw fail("unknown input source '\(words[1])'") }
             return .input(.cancel(s))
         case "batch": try count(1...1); return .input(.beginBatch)
+        case "hover":
+            try count(6...6)
+            return .input(.hover(try id(1), Point(x: try coordinate(3, "x"), y: try coordinate(4, "y")), time: try number(5, "time")))
+        case "hover-end":
+            try count(4...4)
+            return .input(.hoverEnded(try id(1), time: try number(3, "time")))
         case "end": try count(1...1); return .input(.endBatch)
         case "turn": try count(2...2); return .turn(try number(1, "time"))
         case "timers": try count(2...2); return .timers(try number(1, "time"))

@@ -10,6 +10,10 @@ public enum InputEvent: Equatable, Sendable {
     /// The host began and ended one turn of reading its input (``TouchInput/beginBatch()``).
     case beginBatch
     case endBatch
+    /// A device hovers, touching nothing (``TouchInput/hover(_:at:time:)``).
+    case hover(TouchInput.ID, Point, time: Double)
+    /// A hovering device left (``TouchInput/hoverEnded(_:time:)``).
+    case hoverEnded(TouchInput.ID, time: Double)
 }
 
 extension TouchInput {
@@ -23,6 +27,8 @@ extension TouchInput {
         case .cancel(let source): cancel(source: source)
         case .beginBatch: beginBatch()
         case .endBatch: endBatch()
+        case let .hover(id, location, time): hover(id, at: location, time: time)
+        case let .hoverEnded(id, time): hoverEnded(id, time: time)
         }
     }
 }

@@ -70,7 +70,7 @@ open class PanGestureRecognizer: GestureRecognizer {
             let distance = Point.zero.distance(to: travel)
             if count >= minimumNumberOfTouches, count <= maximumNumberOfTouches,
                distance > Self.hysteresis {
-                state = .began
+                state = mayBegin(travelling: travel) ? .began : .failed
             }
         case .began, .changed:
             state = .changed
@@ -89,6 +89,10 @@ open class PanGestureRecognizer: GestureRecognizer {
             state = .ended
         }
     }
+
+    /// Whether a pan that has moved `travel` (window points) past the hysteresis may begin; a
+    /// subclass says no when the move goes the wrong way, as an edge pan running along its edge.
+    func mayBegin(travelling travel: Point) -> Bool { true }
 
     // A system cancel needs no override: the base class cancels a gesture that began and fails
     // one that did not (T9).

@@ -67,6 +67,8 @@ public final class TouchInput {
     var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
+    /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
+    var hovers: [ID: [WeakHover]] = [:]
 
     /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
     /// the adapter makes to itself, and those a view makes while an event is delivered, are not
@@ -75,7 +77,7 @@ public final class TouchInput {
     private var depth = 0
 
     /// Runs `body`, the work of the outside call `event`, telling the recorder first.
-    private func recording(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
+    func recording(_ event: @autoclosure () -> InputEvent, _ body: () -> Void) {
         if depth == 0, let recorder { recorder(event()) }
         depth += 1
         defer { depth -= 1 }

@@ -1,5 +1,6 @@
-// zwp_tablet_tool_v2 -> TouchKit: a pen becomes a `.pencil` touch whose force is the pressure.
-// Tablet events carry no time until `frame`, so each tool's changes wait for its frame.
+// zwp_tablet_tool_v2 -> TouchKit: a pen becomes a `.pencil` touch whose force is the pressure,
+// and hovers (G20) while in proximity of the window but not touching. Tablet events carry no time
+// until `frame`, so each tool's changes wait for its frame.
 import TouchKit
 import Wayland
 
@@ -9,6 +10,8 @@ final class PenTool {
     private unowned let seat: Seat
     private var inside = false
     private var isDown = false
+    /// Whether TouchKit was told the pen hovers and not yet that it stopped.
+    private var isHovering = false
     private var location = Point.zero
     private var force = 0.0
     // What happened since the last frame.
@@ -49,6 +52,7 @@ final class PenTool {
         case .frame(let time):
             applyFrame(time: seat.seconds(time))
         case .removed:
+            endHover(at: seat.input.application.clock.now)
             if isDown { seat.input.cancel(source: .tablet) }
             isDown = false
             seat.penLeft(number, at: seat.input.application.clock.now)
@@ -59,10 +63,15 @@ final class PenTool {
 
     private func applyFrame(time: Double) {
         if wentDown, !isDown {
+            // Touching ends the hover.
+            endHover(at: time)
             isDown = true
             seat.input.down(id, at: location, time: time, kind: .pencil, force: force)
         } else if moved, isDown {
             seat.input.motion(id, at: location, time: time, force: force)
+        } else if moved, inside, !isDown, !leftProximity {
+            isHovering = true
+            seat.input.hover(id, at: location, time: time)
         }
         if (wentUp || leftProximity), isDown {
             isDown = false
@@ -70,6 +79,7 @@ final class PenTool {
         }
         seat.input.frame()
         if leftProximity {
+            endHover(at: time)
             inside = false
             seat.penLeft(number, at: time)
         }
@@ -77,5 +87,11 @@ final class PenTool {
         wentUp = false
         moved = false
         leftProximity = false
+    }
+
+    private func endHover(at time: Double) {
+        guard isHovering else { return }
+        isHovering = false
+        seat.input.hoverEnded(id, time: time)
     }
 }

@@ -20,14 +20,14 @@ final class Seat {
 
     let seat: WlSeat
     private var touch: WlTouch?
-    private var pointer: WlPointer?
+    var pointer: WlPointer?
     private var keyboard: WlKeyboard?
     let keymap: Keymap
     let input: TouchInput
     private let logger: Logger
     /// Only input on this surface reaches the app's window.
     private let windowSurface: WlSurface
-    private var timeline = EventTimeline()
+    var timeline = EventTimeline()
     /// Touch ids the compositor has put down and not yet lifted, to spot the last up.
     private var touchIDsDown: Set<Int32> = []
     /// Whether touches past Limit.touches were ignored since one last lifted (said once).
@@ -39,11 +39,13 @@ final class Seat {
     private var pens: [PenTool] = []
 
     // Pointer state: the left button acts as one finger.
-    private var pointerInside = false
-    private var pointerLocation = Point.zero
-    private var pointerDown = false
-    private static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
-    private static let leftButton: UInt32 = 0x110  // BTN_LEFT
+    var pointerInside = false
+    var pointerLocation = Point.zero
+    var pointerDown = false
+    /// Whether TouchKit was told the pointer hovers and not yet that it stopped.
+    var pointerHovering = false
+    static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
+    static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
     /// The pointer's look, chosen by what is under it.
     var cursorTheme: CursorTheme?
@@ -52,15 +54,15 @@ final class Seat {
     /// The window's resize border under a point, and how to start a resize from it.
     var resizeEdge: (Point) -> XdgToplevel.ResizeEdge? = { _ in nil }
     var beginResize: (WlSeat, UInt32, XdgToplevel.ResizeEdge) -> Void = { _, _, _ in }
-    private var enterSerial: UInt32 = 0
-    private var shownShape: CursorTheme.Shape?
+    var enterSerial: UInt32 = 0
+    var shownShape: CursorTheme.Shape?
 
     /// The edit menu's popup: input on its surface goes to it, not to the app.
     weak var popup: PopupMenu?
     private var popupTouches: [Int32: Point] = [:]
-    private var pointerOnPopup = false
+    var pointerOnPopup = false
     /// The serial of the latest touch down or button press: what a popup grab must quote.
-    private(set) var lastPressSerial: UInt32? {
+    var lastPressSerial: UInt32? {
         didSet { lastUserSerial = lastPressSerial }
     }
     /// The serial of the latest key press, touch down or button press: what taking the clipboard
@@ -68,7 +70,7 @@ final class Seat {
     private(set) var lastUserSerial: UInt32?
 
     /// The latest input serial, for requests that need one (popup grabs, move).
-    private(set) var lastSerial: UInt32 = 0 {
+    var lastSerial: UInt32 = 0 {
         didSet { lastSerialTime = Seat.serialClock; Seat.serialClock += 1 }
     }
     /// Orders serials across seats (which seat had input last).
@@ -105,6 +107,7 @@ final class Seat {
             pointer.onEvent = { [unowned self] in self.handle($0) }
             self.pointer = pointer
         } else if !capabilities.contains(.pointer), pointer != nil {
+            endPointerHover(at: input.application.clock.now)
             endPointerTouch(cancelled: true)
             pointer = nil
         }
@@ -146,7 +149,7 @@ final class Seat {
         return receivedInput
     }
 
-    private func inputArrived(time: UInt32?) {
+    func inputArrived(time: UInt32?) {
         receivedInput = true
         latencyReporter?.noteInput(time: time)
     }
@@ -310,83 +313,4 @@ final class Seat {
     func noteSerial(_ serial: UInt32) { lastSerial = serial }
     func isWindowSurface(_ surface: WlSurface?) -> Bool { surface === windowSurface }
     func seconds(_ milliseconds: UInt32) -> Double { timeline.seconds(milliseconds) }
-
-    // MARK: Pointer
-
-    private func handle(_ event: WlPointer.Event) {
-        switch event {
-        case .motion(let time, _, _), .button(_, let time, _, _): inputArrived(time: time)
-        default: break
-        }
-        switch event {
-        case .enter(let serial, let surface, let x, let y):
-            lastSerial = serial
-            enterSerial = serial
-            pointerOnPopup = surface != nil && surface === popup?.surface
-            pointerInside = surface === windowSurface
-            pointerLocation = Self.planePoint(x: x, y: y)
-            shownShape = nil
-            updateCursor()
-        case .leave(let serial, _):
-            lastSerial = serial
-            pointerInside = false
-            pointerOnPopup = false
-            // Wayland keeps focus while a button is held, so a leave mid-drag ends that drag.
-            endPointerTouch(cancelled: false)
-        case .motion(let time, let x, let y):
-            pointerLocation = Self.planePoint(x: x, y: y)
-            if pointerOnPopup {
-                popup?.drag(to: pointerLocation)
-                return
-            }
-            updateCursor()
-            if pointerDown {
-                input.motion(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time))
-                input.frame()
-            }
-        case .button(let serial, let time, let button, let state):
-            lastSerial = serial
-            if state == .pressed { lastPressSerial = serial }
-            guard button == Self.leftButton else { return }
-            if pointerOnPopup {
-                if state == .pressed { popup?.press(at: pointerLocation) } else { popup?.release(at: pointerLocation) }
-                return
-            }
-            if state == .pressed, pointerInside, !pointerDown, let edge = resizeEdge(pointerLocation) {
-                // The compositor takes the pointer until the button is released.
-                beginResize(seat, serial, edge)
-            } else if state == .pressed, pointerInside, !pointerDown {
-                pointerDown = true
-                input.down(Self.pointerTouch, at: pointerLocation, time: timeline.seconds(time),
-                           kind: .indirectPointer)
-                input.frame()
-            } else if state == .released, pointerDown {
-                pointerDown = false
-                input.up(Self.pointerTouch, time: timeline.seconds(time))
-                input.frame()
-            }
-        default:
-            break
-        }
-    }
-
-    /// Sets the cursor when the shape under the pointer changes (the compositor keeps it otherwise).
-    func updateCursor(force: Bool = false) {
-        guard pointerInside, let pointer, let cursorTheme else { return }
-        let shape = cursorShape(pointerLocation)
-        guard force || shape != shownShape else { return }
-        shownShape = shape
-        cursorTheme.apply(shape, to: pointer, serial: enterSerial, scale: cursorScale())
-    }
-
-    private func endPointerTouch(cancelled: Bool) {
-        guard pointerDown else { return }
-        pointerDown = false
-        if cancelled {
-            input.cancel(source: .pointer)
-        } else {
-            input.up(Self.pointerTouch, time: input.application.clock.now)
-            input.frame()
-        }
-    }
 }

@@ -16,6 +16,8 @@ struct RecordingFormatTests {
         .input(.frame),
         .input(.up(.touch(3), time: 12.6)),
         .input(.cancel(.touchscreen)),
+        .input(.hover(TouchInput.ID(source: .pointer, number: 0), Point(x: 7.5, y: -2), time: 12.7)),
+        .input(.hoverEnded(TouchInput.ID(source: .tablet, number: 2), time: 12.8)),
         .input(.endBatch),
         .timers(13.1),
         .key(keysym: 0xff1b, modifiers: 2, name: "Escape"),
