@@ -365,3 +365,11 @@ extension Rect {
         self.init(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x), height: abs(a.y - b.y))
     }
 }
+
+extension Stroke {
+    /// How far the stroke runs along its points, in points (a circle's two corners: the diagonal).
+    var pathLength: Double {
+        let points = self.points
+        return zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}

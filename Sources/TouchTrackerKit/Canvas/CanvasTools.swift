@@ -169,11 +169,3 @@ final class CircleTool {
         if let circle, circle.bounds.intersects(rect) { StrokeRenderer.draw(circle, in: context, ink: canvas.screenInk) }
     }
 }
-
-extension Stroke {
-    /// How far the stroke runs along its points, in points.
-    var pathLength: Double {
-        let points = self.points
-        return zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
-    }
-}

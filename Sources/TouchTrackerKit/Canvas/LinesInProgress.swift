@@ -130,7 +130,7 @@ final class LinesInProgress {
         if lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }), cacheAlone,
            pending.isDisjoint(with: pendingAtLastFrame),
            let backdrop = cache.currentImage, let clock {
-            let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: $1.pathLength, scale: backdrop.scale) }
+            let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, scale: backdrop.scale) }
             let drafted = quality.antialiasing(cost: cost, at: clock.now) == .draft
             // Lines the canvas drew itself (some since they last moved) are repainted without
             // them in this frame.
@@ -156,7 +156,8 @@ final class LinesInProgress {
     /// Draws the lines the window does not draw this frame into `context` (the canvas's `draw`).
     func draw(_ rect: Rect, in context: GraphicsContext, clock: Clock?) {
         let live = context.omitsLiveLines(of: canvas) ? [] : strokes.values.filter { $0.bounds.intersects(rect) }
-        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, length: $1.pathLength, scale: context.deviceScale) }
+        let scale = context.deviceScale
+        let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, scale: scale) }
         let antialiasing = clock.map { quality.antialiasing(cost: cost, at: $0.now) } ?? .fast
         context.setAntialiasing(antialiasing)
         // Drafted lines go in as rows of pixels: a fraction of the cost of smoothed long lines.

@@ -7,15 +7,15 @@
 import TouchKit
 
 struct LiveLineQuality {
-    /// What a frame may spend on live lines drawn smooth, in pixel rows (see ``cost(of:length:scale:)``):
+    /// What a frame may spend on live lines drawn smooth, in pixel rows (see ``cost(of:scale:)``):
     /// about half a millisecond of Cairo's work. The benchmark's ten fingers cost 500 to 700; its
     /// ramp stream, fingers flying across a 1920x1080 canvas, 2,500 to 4,000.
     static let budget = 2_000.0
 
     /// Cairo's work for a live line, in pixel rows: the rows it crosses, and its pixels at 48 to a
-    /// row (`length`: its path's length in points).
-    static func cost(of line: Stroke, length: Double, scale: Double) -> Double {
-        line.bounds.height * scale + length * line.width * scale * scale / 48
+    /// row.
+    static func cost(of line: Stroke, scale: Double) -> Double {
+        line.bounds.height * scale + line.pathLength * line.width * scale * scale / 48
     }
     /// How long after the last motion drafted lines are drawn smooth again.
     static let settleDelay = 0.05

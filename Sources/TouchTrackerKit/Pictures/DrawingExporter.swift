@@ -46,13 +46,7 @@ public enum DrawingExporter {
         if stroke.kind == .circle, let first = points.first, let last = points.last {
             return 2 * (abs(last.x - first.x) + abs(last.y - first.y))
         }
-        var length = 0.0
-        var previous: Point?
-        for point in points {
-            if let previous { length += ((point.x - previous.x) * (point.x - previous.x) + (point.y - previous.y) * (point.y - previous.y)).squareRoot() }
-            previous = point
-        }
-        return length
+        return stroke.pathLength
     }
 
     /// Paints a white page and the strokes in paint order.
