@@ -74,7 +74,7 @@ let package = Package(
         // Recording and replaying input: the recording format, device traces, the replay.
         .target(name: "InputReplay", dependencies: ["TouchKit", "Limits"]),
         .executableTarget(name: "touchtracker", dependencies: [
-            "WaylandHost", "TouchTrackerKit", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal", "SafeFiles", "Limits",
+            "WaylandHost", "TouchTrackerKit", "Graphics", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal", "SafeFiles", "Limits",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // Release builds link the Swift runtime in: only what the app uses is loaded and

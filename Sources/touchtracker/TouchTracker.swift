@@ -5,6 +5,7 @@ import Glibc
 #endif
 import AppCommandLine
 import CShims
+import Graphics
 import InputReplay
 import Logging
 import TouchKit
@@ -17,11 +18,13 @@ enum TouchTracker {
     static let commandLine = TouchTrackerCommandLine(version: "0.1.0", appID: appID)
 
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if IconRendererService.isRequested(by: arguments) { IconRendererService.serve() }
         // Before any string is shown: the user's language for the window's words.
         let localization = Localization.start()
         let invocation: Invocation
         do {
-            invocation = try commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            invocation = try commandLine.parse(arguments)
         } catch {
             printError(commandLine.report(error), newline: false)
             exit(UsageError.exitStatus)
@@ -65,6 +68,9 @@ struct App {
         // A big drawing's file buffers (megabytes, while loading and saving whole) go back to the
         // system when freed instead of staying in the heap for the rest of the session.
         tt_return_big_blocks(512 * 1024)
+        // Icons are drawn by a process of their own, started from this same executable (whatever
+        // name started it, and still this version if a newer one is installed meanwhile).
+        IconRendererService.drawIcons(with: "/proc/self/exe")
 
         // One app per drawing, checked before any window appears. With no file named, the drawing
         // the last such session ended on (after New, the newest), else the default drawing.

@@ -12,10 +12,29 @@ import TouchKit
 final class SymbolicIcons: Sendable {
     static let shared = SymbolicIcons()
 
-    /// A rendered icon: a Cairo image surface, destroyed with it.
+    /// A rendered icon: its coverage as a Cairo alpha surface, destroyed with it.
     final class Mask: @unchecked Sendable {
         let surface: OpaquePointer
-        init(_ surface: OpaquePointer) { self.surface = surface }
+
+        init?(coverage: [UInt8], pixels: Int) {
+            guard coverage.count == pixels * pixels,
+                  let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(pixels), Int32(pixels))
+            else { return nil }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+                cairo_surface_destroy(surface)
+                return nil
+            }
+            cairo_surface_flush(surface)
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            coverage.withUnsafeBytes { source in
+                for y in 0..<pixels {
+                    (data + y * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * pixels, count: pixels)
+                }
+            }
+            cairo_surface_mark_dirty(surface)
+            self.surface = surface
+        }
+
         deinit { cairo_surface_destroy(surface) }
     }
 
@@ -29,6 +48,15 @@ final class SymbolicIcons: Sendable {
     static let capacity = 256
     private let masks = Mutex<[Key: Mask?]>([:])
     private let theme = IconTheme { name in getenv(name).map { String(cString: $0) } }
+    /// The renderer process icons are drawn by; nil draws them in this process.
+    private let renderer = Mutex<IconRendererProcess?>(nil)
+    /// The largest icon drawn, in pixels square.
+    static let largestPixels = 1024
+
+    /// Icons are drawn from now on by `executable` started as an icon renderer.
+    func useRenderer(_ executable: String) {
+        renderer.withLock { $0 = IconRendererProcess(executable: executable) }
+    }
 
     /// `icon` at `pixels` square, from `themeName` when it has it; nil without librsvg or when
     /// neither the theme's file nor the icon's own drawing can be read.
@@ -44,12 +72,21 @@ final class SymbolicIcons: Sendable {
     }
 
     private func render(_ icon: Icon, themeName: String?, pixels: Int) -> Mask? {
-        guard pixels > 0, pixels <= 1024, let rsvg = RsvgLibrary.shared else { return nil }
+        guard pixels > 0, pixels <= Self.largestPixels else { return nil }
         let themed = icon.names.isEmpty ? nil : theme.svg(for: icon.names, theme: themeName ?? "Adwaita")
         for source in [themed, Array(icon.fallback.utf8)].compactMap({ $0 }) {
-            if let surface = rsvg.render(source, pixels: pixels) { return Mask(surface) }
+            if let coverage = coverage(of: source, pixels: pixels) { return Mask(coverage: coverage, pixels: pixels) }
         }
         return nil
+    }
+
+    private func coverage(of svg: [UInt8], pixels: Int) -> [UInt8]? {
+        let answer = renderer.withLock { $0?.coverage(of: svg, pixels: pixels) }
+        switch answer {
+        case .drawn(let coverage): return coverage
+        case .notDrawn, .lost: return nil
+        case .unavailable, nil: return IconRendererService.coverage(of: svg, pixels: pixels)
+        }
     }
 }
 
