@@ -57,6 +57,8 @@ open class ScrollView: View {
     /// How fast a flick slows down: the share of its speed kept each millisecond (S4).
     open var decelerationRate: DecelerationRate = .normal
 
+    /// True while a finger that may drag the content is down on it, dragging or not yet.
+    public var isTracking: Bool { !panGestureRecognizer.activeTouches.isEmpty }
     /// True while fingers drag the content.
     public private(set) var isDragging = false
     /// True while the content moves on after a flick or springs back from an edge.

@@ -70,6 +70,18 @@ struct ScrollViewTests {
         #expect(log.calls.last == "didEndDragging(false)", "\(log.calls)")
     }
 
+    @Test("S3: isTracking from the finger landing until it lifts, dragging or not")
+    func tracking() {
+        let (g, scroll, _, _) = setup()
+        #expect(!scroll.isTracking)
+        g.down(1, 100, 100, at: 1)
+        #expect(scroll.isTracking && !scroll.isDragging)
+        g.move(1, 100, 50, at: 1.1)
+        #expect(scroll.isTracking && scroll.isDragging)
+        g.up(1, at: 1.2)
+        #expect(!scroll.isTracking)
+    }
+
     @Test("S3: only along an axis where the content is larger, unless alwaysBounce says so; not at all without isScrollEnabled")
     func axes() {
         let (g, scroll, _, _) = setup()
