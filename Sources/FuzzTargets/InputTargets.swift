@@ -59,6 +59,7 @@ private func requireWellFormedStream(_ entries: [RecordingEntry]) throws(FuzzFai
                 down = down.filter { $0.source != source }
             case .frame: framed = true
             case .beginBatch, .endBatch, .hover, .hoverEnded: break
+            case .scroll, .scrollEnded: throw FuzzFailure("\(at): a touchscreen's trace gave a scroll")
             }
         default:
             throw FuzzFailure("\(at): a device trace gave an entry that is not input")

@@ -52,6 +52,8 @@ public enum RecordingFormat {
             case .endBatch: return "end"
             case let .hover(id, p, time): return "hover \(source(id.source)) \(id.number) \(p.x) \(p.y) \(time)"
             case let .hoverEnded(id, time): return "hover-end \(source(id.source)) \(id.number) \(time)"
+            case let .scroll(d, p, time, source): return "scroll \(d.x) \(d.y) \(p.x) \(p.y) \(time) \(source.rawValue)"
+            case let .scrollEnded(time): return "scroll-end \(time)"
             }
         case .turn(let t): return "turn \(t)"
         case .timers(let t): return "timers \(t)"
@@ -176,6 +178,14 @@ public enum RecordingFormat {
         case "hover-end":
             try count(4...4)
             return .input(.hoverEnded(try id(1), time: try number(3, "time")))
+        case "scroll":
+            try count(7...7)
+            guard let source = ScrollSource(rawValue: String(words[6])) else { throw fail("unknown scroll source '\(words[6])' (wheel, touchpad)") }
+            return .input(.scroll(Point(x: try coordinate(1, "dx"), y: try coordinate(2, "dy")),
+                                  at: Point(x: try coordinate(3, "x"), y: try coordinate(4, "y")), time: try number(5, "time"), source: source))
+        case "scroll-end":
+            try count(2...2)
+            return .input(.scrollEnded(time: try number(1, "time")))
         case "end": try count(1...1); return .input(.endBatch)
         case "turn": try count(2...2); return .turn(try number(1, "time"))
         case "timers": try count(2...2); return .timers(try number(1, "time"))

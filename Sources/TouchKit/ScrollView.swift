@@ -1,4 +1,4 @@
-/// A view whose content is bigger than itself, moved by dragging (UIKit's `UIScrollView`, S1-S8).
+/// A view whose content is bigger than itself, moved by dragging (UIKit's `UIScrollView`, S1-S9).
 ///
 /// The content is the scroll view's subviews, laid out in its coordinate space; scrolling moves
 /// ``bounds``' origin (``contentOffset``), so they stay where they are and the visible part
@@ -59,8 +59,9 @@ open class ScrollView: View {
 
     /// True while a finger that may drag the content is down on it, dragging or not yet.
     public var isTracking: Bool { !panGestureRecognizer.activeTouches.isEmpty }
-    /// True while fingers drag the content.
-    public private(set) var isDragging = false
+    /// True while fingers drag the content, on it or on a touchpad.
+    public var isDragging: Bool { isDraggingByTouch || pointerScroll != nil }
+    private var isDraggingByTouch = false
     /// True while the content moves on after a flick or springs back from an edge.
     public var isDecelerating: Bool { motion.isDecelerating }
 
@@ -71,6 +72,8 @@ open class ScrollView: View {
     let motion = ScrollMotion()
     /// The offset when the drag began.
     private var dragStart = Point.zero
+    /// A touchpad's scroll under way (ScrollView+Pointer.swift).
+    var pointerScroll: PointerScroll?
 
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -131,13 +134,13 @@ open class ScrollView: View {
         case .began:
             motion.stop()
             dragStart = contentOffset
-            isDragging = true
+            isDraggingByTouch = true
             delegate?.scrollViewWillBeginDragging(self)
             follow(pan)
         case .changed:
             follow(pan)
         case .ended, .cancelled:
-            isDragging = false
+            isDraggingByTouch = false
             let velocity = pan.state == .ended ? pan.velocity(in: self) : .zero
             // The content keeps the finger's speed, the other way round: dragging up scrolls down.
             let flick = Point(x: scrolls(horizontally: true) ? -velocity.x : 0,

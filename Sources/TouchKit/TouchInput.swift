@@ -69,6 +69,8 @@ public final class TouchInput {
     private var isBatching = false
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
+    /// The scroll view a touchpad's scroll goes to until its fingers lift (TouchInput+Scroll.swift).
+    weak var scrollTarget: ScrollView?
 
     /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
     /// the adapter makes to itself, and those a view makes while an event is delivered, are not

@@ -44,6 +44,8 @@ final class Seat {
     var pointerDown = false
     /// Whether TouchKit was told the pointer hovers and not yet that it stopped.
     var pointerHovering = false
+    /// The scrolling of the pointer frame under way (PointerScrollFrame.swift).
+    var pendingScroll = PointerScrollFrame()
     static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
     static let leftButton: UInt32 = 0x110  // BTN_LEFT
 

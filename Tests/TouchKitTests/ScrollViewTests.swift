@@ -21,7 +21,7 @@ final class AskingScrollView: ScrollView {
     override func touchesShouldCancel(in view: View) -> Bool { mayCancel ?? super.touchesShouldCancel(in: view) }
 }
 
-@Suite("Scroll view (S1-S8)")
+@Suite("Scroll view (S1-S9)")
 struct ScrollViewTests {
     /// A 400 x 300 window filled by a scroll view over 1,000 x 800 points of content, with a
     /// recording view at the content's (500, 400).
@@ -235,5 +235,53 @@ struct ScrollViewTests {
         #expect(log.calls.last == "didEndScrollingAnimation")
         scroll.setContentOffset(Point(x: 10, y: 10), animated: false)
         #expect(scroll.contentOffset == Point(x: 10, y: 10))
+    }
+
+    @Test("S9: a wheel scrolls the scroll view under the pointer at once, never past its edges; elsewhere it scrolls nothing")
+    func wheel() {
+        let (g, scroll, _, log) = setup()
+        g.input.scroll(by: Point(x: 0, y: 15), at: Point(x: 100, y: 100), time: 1, source: .wheel)
+        #expect(scroll.contentOffset == Point(x: 0, y: 15))
+        g.input.scroll(by: Point(x: 0, y: -100), at: Point(x: 100, y: 100), time: 1.1, source: .wheel)
+        #expect(scroll.contentOffset == .zero)
+        #expect(!scroll.isDecelerating && !scroll.isDragging)
+        #expect(log.calls == ["scroll"])
+        scroll.frame = Rect(x: 0, y: 0, width: 200, height: 300)
+        g.input.scroll(by: Point(x: 0, y: 15), at: Point(x: 300, y: 100), time: 2, source: .wheel)
+        #expect(scroll.contentOffset == .zero, "the pointer is beside it")
+    }
+
+    @Test("S9: nested scroll views: the innermost that scrolls the wheel's way takes it")
+    func nested() {
+        let (g, outer, _, _) = setup()
+        let inner = ScrollView(frame: Rect(x: 0, y: 0, width: 300, height: 100))
+        inner.contentSize = Size(width: 900, height: 100)
+        outer.addSubview(inner)
+        g.input.scroll(by: Point(x: 0, y: 20), at: Point(x: 50, y: 50), time: 1, source: .wheel)
+        #expect(inner.contentOffset == .zero && outer.contentOffset == Point(x: 0, y: 20), "vertical: the outer")
+        outer.contentOffset = .zero
+        g.input.scroll(by: Point(x: 30, y: 0), at: Point(x: 50, y: 50), time: 2, source: .wheel)
+        #expect(inner.contentOffset == Point(x: 30, y: 0) && outer.contentOffset == .zero, "horizontal: the inner")
+    }
+
+    @Test("S9: a touchpad drags the content as fingers do, past an edge held back, and lifting moves it on or springs it back")
+    func touchpad() {
+        let (g, scroll, _, log) = setup()
+        for i in 1...10 { g.input.scroll(by: Point(x: 0, y: 8), at: Point(x: 100, y: 100), time: 1 + Double(i) * 0.01, source: .touchpad) }
+        #expect(scroll.contentOffset == Point(x: 0, y: 80))
+        #expect(scroll.isDragging)
+        g.input.scrollEnded(time: 1.11)
+        #expect(!scroll.isDragging && scroll.isDecelerating, "800 pt/s moves on")
+        g.wait(until: 10)
+        #expect(scroll.contentOffset.y > 200 && !scroll.isDecelerating, "\(scroll.contentOffset)")
+        #expect(log.calls.first == "willBeginDragging" && log.calls.contains("didEndDragging(true)") && log.calls.last == "didEndDecelerating")
+        scroll.contentOffset = .zero
+        for i in 1...10 { g.input.scroll(by: Point(x: 0, y: -30), at: Point(x: 100, y: 100), time: 20 + Double(i) * 0.05, source: .touchpad) }
+        let shown = -scroll.contentOffset.y
+        #expect(shown > 0 && shown < 300, "300 pt past the top shows \(shown)")
+        g.wait(until: 21)
+        g.input.scrollEnded(time: 21)
+        g.wait(until: 22)
+        #expect(scroll.contentOffset == .zero, "sprung back")
     }
 }
