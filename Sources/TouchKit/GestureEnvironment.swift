@@ -5,7 +5,7 @@
 /// its ancestors are collected, every recognizer sees its touches, then the views' share goes
 /// through ``ViewTouchDelivery``. State changes, timers and disabling run inside ``perform(_:_:)``;
 /// when the outermost one returns, ``settle()`` releases transitions whose failure requirements
-/// are met, fails what can no longer decide, resets what is over (G3) and flushes the views.
+/// are met, fails what can no longer decide, resets what finished (G3) and flushes the views.
 final class GestureEnvironment {
     private(set) weak var window: Window?
     private let delivery = ViewTouchDelivery()
@@ -252,7 +252,7 @@ final class GestureEnvironment {
     // MARK: Settling
 
     /// Runs until nothing changes: held transitions whose requirements are met go ahead (or fail),
-    /// recognizers that can no longer decide fail, finished ones whose touches are gone reset
+    /// recognizers that can no longer decide fail, finished ones reset and let go of their touches
     /// (G3). Then the views get what is no longer held.
     private func settle() {
         // Transitions made here run their effects and actions at once; the loop settles them.
@@ -282,8 +282,13 @@ final class GestureEnvironment {
                 r.finish(r.state == .possible ? .failed : .cancelled)
                 changed = true
             }
-            for r in engaged where r.state.isFinished && r.activeTouches.isEmpty {
+            for r in engaged where r.state.isFinished {
+                // G3: over for it at the end of the event that finished it, fingers still down
+                // or not; those touches no longer reach it.
                 engaged.removeAll { $0 === r }
+                for touch in r.trackedTouches {
+                    touch.gestureRecognizers.removeAll { $0 === r }
+                }
                 r.performReset()
                 changed = true
             }
