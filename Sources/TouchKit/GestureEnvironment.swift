@@ -15,6 +15,8 @@ final class GestureEnvironment {
     private var depth = 0
     /// The event being processed, or one made up for deliveries outside an event (a timer).
     private(set) var currentEvent: Event?
+    /// The event of the latest delivery: the touch sequence's while it lasts (T12).
+    private weak var sequenceEvent: Event?
 
     init(window: Window) {
         self.window = window
@@ -38,9 +40,14 @@ final class GestureEnvironment {
         }
     }
 
-    /// The event to hand views and targets now; outside an event, one holding the live touches.
+    /// The event to hand views and targets now; outside an event (a timer), the sequence's own
+    /// while its touches are down (T12), else one holding the live touches.
     private func eventForDelivery() -> Event {
         if let currentEvent { return currentEvent }
+        if let sequenceEvent, sequenceEvent.orderedTouches.contains(where: { !$0.isFinished }) {
+            currentEvent = sequenceEvent
+            return sequenceEvent
+        }
         let time = window?.application?.clock.now ?? 0
         let event = Event(timestamp: time, touches: delivery.liveTouches)
         currentEvent = event
@@ -53,6 +60,7 @@ final class GestureEnvironment {
     func deliver(_ event: Event) {
         guard let window else { return }
         let touches = event.orderedTouches.filter { $0.window === window }
+        sequenceEvent = event
         perform(event) {
             for touch in touches where touch.phase == .ended || touch.phase == .cancelled {
                 touch.isFinished = true

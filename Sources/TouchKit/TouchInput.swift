@@ -67,6 +67,10 @@ public final class TouchInput {
     var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
+    /// The event of the touch sequence under way, reused for each of its deliveries (T12).
+    var sequenceEvent: Event?
+    /// True while an event is being delivered.
+    var isSending = false
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
 
