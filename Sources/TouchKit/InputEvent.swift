@@ -14,6 +14,8 @@ public enum InputEvent: Equatable, Sendable {
     case hover(TouchInput.ID, Point, time: Double)
     /// A hovering device left (``TouchInput/hoverEnded(_:time:)``).
     case hoverEnded(TouchInput.ID, time: Double)
+    /// A device reported a contact's tilt, size or height (``TouchInput/report(_:_:)``).
+    case attributes(TouchInput.ID, Touch.Attributes)
 }
 
 extension TouchInput {
@@ -29,6 +31,7 @@ extension TouchInput {
         case .endBatch: endBatch()
         case let .hover(id, location, time): hover(id, at: location, time: time)
         case let .hoverEnded(id, time): hoverEnded(id, time: time)
+        case let .attributes(id, attributes): report(id, attributes)
         }
     }
 }

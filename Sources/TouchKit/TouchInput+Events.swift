@@ -88,6 +88,7 @@ extension TouchInput {
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
+            touch.attributes = deviceAttributes[track.id] ?? Touch.Attributes()
             var laterSamples: [(Point, Double)] = []
             switch track.state {
             case .landed, .landedAndLifted:

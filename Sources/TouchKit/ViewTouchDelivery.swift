@@ -16,6 +16,7 @@ final class ViewTouchDelivery {
         var previousLocation: Point
         var timestamp: Double
         var force: Double
+        var attributes: Touch.Attributes
 
         /// The touch as it is now, shown in `phase`; a cancel shows no movement.
         init(_ touch: Touch, phase: Touch.Phase) {
@@ -24,6 +25,7 @@ final class ViewTouchDelivery {
             previousLocation = phase == .cancelled ? touch.windowLocation : touch.previousWindowLocation
             timestamp = touch.timestamp
             force = touch.force
+            attributes = touch.attributes
         }
 
         /// The touch exactly as it is now.
@@ -38,6 +40,7 @@ final class ViewTouchDelivery {
             touch.previousWindowLocation = previousLocation
             touch.timestamp = timestamp
             touch.force = force
+            touch.attributes = attributes
         }
     }
 
