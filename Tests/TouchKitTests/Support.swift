@@ -196,7 +196,7 @@ final class Harness {
 final class RecordingContext: GraphicsContext {
     enum Call: Equatable {
         case save, restore
-        case translate(Double, Double), scale(Double, Double)
+        case translate(Double, Double), scale(Double, Double), concat(AffineTransform)
         case clip(Rect)
         case fillColor(Color), fill(Rect)
         case strokeColor(Color), lineWidth(Double), lineCap(LineCap), lineJoin(LineJoin), antialiasing(Antialiasing)
@@ -238,6 +238,7 @@ final class RecordingContext: GraphicsContext {
         self.antialiasing = antialiasing
     }
     func scaleBy(x: Double, y: Double) { calls.append(.scale(x, y)) }
+    func concatenate(_ transform: AffineTransform) { calls.append(.concat(transform)) }
     func move(to point: Point) { calls.append(.move(point)) }
     func addLine(to point: Point) { calls.append(.line(point)) }
     func strokePath() { calls.append(.stroke) }
