@@ -13,8 +13,13 @@ final class ContentTouchDelay: GestureRecognizer {
     /// How long a touch on the content waits for a drag, in seconds (UIKit's is about this).
     static let delay = 0.15
 
-    /// The touches it let through to the content, once it failed.
-    private(set) var releasedTouches: [Touch] = []
+    /// The touches it let through to the content that are still down. Kept past the reset
+    /// that follows its failure (G3): a drag may begin later in the same touches' life.
+    var releasedTouches: [Touch] {
+        released.removeAll { $0.isFinished }
+        return released
+    }
+    private var released: [Touch] = []
     private var waiting: TimerToken?
 
     required init() {
@@ -65,7 +70,8 @@ final class ContentTouchDelay: GestureRecognizer {
         if refused {
             state = .ended
         } else {
-            releasedTouches = touches
+            released.removeAll { $0.isFinished }
+            released += touches.filter { !$0.isFinished }
             state = .failed
         }
     }
@@ -74,6 +80,5 @@ final class ContentTouchDelay: GestureRecognizer {
         super.reset()
         waiting?.cancel()
         waiting = nil
-        releasedTouches = []
     }
 }

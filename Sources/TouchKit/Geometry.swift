@@ -31,6 +31,19 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A width and a height, in points.
+/// A direction and length (Core Graphics' `CGVector`).
+public struct Vector: Hashable, Sendable, CustomStringConvertible {
+    public var dx: Double
+    public var dy: Double
+
+    public init(dx: Double, dy: Double) {
+        self.dx = dx
+        self.dy = dy
+    }
+
+    public var description: String { "<\(dx), \(dy)>" }
+}
+
 public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double

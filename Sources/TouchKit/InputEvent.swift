@@ -18,6 +18,8 @@ public enum InputEvent: Equatable, Sendable {
     case scroll(Point, at: Point, time: Double, source: ScrollSource)
     /// A touchpad's fingers lifted (``TouchInput/scrollEnded(time:)``).
     case scrollEnded(time: Double)
+    /// A device reported a contact's tilt, size or height (``TouchInput/report(_:_:)``).
+    case attributes(TouchInput.ID, Touch.Attributes)
 }
 
 extension TouchInput {
@@ -35,6 +37,7 @@ extension TouchInput {
         case let .hoverEnded(id, time): hoverEnded(id, time: time)
         case let .scroll(delta, location, time, source): scroll(by: delta, at: location, time: time, source: source)
         case let .scrollEnded(time): scrollEnded(time: time)
+        case let .attributes(id, attributes): report(id, attributes)
         }
     }
 }

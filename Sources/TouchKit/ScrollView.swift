@@ -101,12 +101,12 @@ open class ScrollView: View {
         }
         guard isScrollEnabled else { return false }
         // Touches the content already has: the drag may take them only if each view lets it.
-        if contentTouchDelay.state == .failed {
-            let views = contentTouchDelay.releasedTouches.compactMap(\.view).filter { $0 !== self }
-            if !views.isEmpty {
-                guard canCancelContentTouches else { return false }
-                for view in views where !touchesShouldCancel(in: view) { return false }
-            }
+        let panning = gestureRecognizer.activeTouches
+        let views = contentTouchDelay.releasedTouches.filter { touch in panning.contains { $0 === touch } }
+            .compactMap(\.view).filter { $0 !== self }
+        if !views.isEmpty {
+            guard canCancelContentTouches else { return false }
+            for view in views where !touchesShouldCancel(in: view) { return false }
         }
         return super.gestureRecognizerShouldBegin(gestureRecognizer)
     }

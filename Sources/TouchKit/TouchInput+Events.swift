@@ -53,9 +53,30 @@ extension TouchInput {
             track.touch.phase = .stationary
         }
         let others = tracks.filter(\.isDelivered).map(\.touch)
-        let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
-                          coalesced: coalesced)
+        send(timestamp: latestTime, touches: cancelled.map(\.touch) + others, coalesced: coalesced)
+    }
+
+    /// Sends one delivery in the sequence's event, made when the sequence starts and dropped once
+    /// every touch is gone (T12). A delivery made while another is under way (a view feeding the
+    /// adapter from a touch method) gets an event of its own, so the outer one stays intact.
+    private func send(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]],
+                      attaching began: [Touch] = []) {
+        let event: Event
+        if isSending {
+            event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        } else if let sequenceEvent {
+            event = sequenceEvent
+            event.refill(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        } else {
+            event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+            sequenceEvent = event
+        }
+        let outer = isSending
+        isSending = true
+        window.attachBeganTouches(began, in: event)
         application.sendEvent(event)
+        isSending = outer
+        if !outer, tracks.isEmpty { sequenceEvent = nil }
     }
 
     private func deliverOneEvent() {
@@ -67,6 +88,7 @@ extension TouchInput {
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
+            touch.attributes = deviceAttributes[track.id] ?? Touch.Attributes()
             var laterSamples: [(Point, Double)] = []
             switch track.state {
             case .landed, .landedAndLifted:
@@ -109,9 +131,7 @@ extension TouchInput {
         // Ended touches leave the bookkeeping before views run, so that anything a view does in
         // response (even feeding this adapter) sees a consistent state.
         tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
-        let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
-        window.attachBeganTouches(began, in: event)
-        application.sendEvent(event)
+        send(timestamp: timestamp, touches: touches, coalesced: coalesced, attaching: began)
     }
 
     /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier

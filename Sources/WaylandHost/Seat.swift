@@ -241,6 +241,10 @@ final class Seat {
             if touchIDsDown.remove(id) != nil { touchesIgnored = false }
             guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
+        case .shape(let id, let major, _):
+            // wl_touch v6: the contact's size, the major axis's length (T13).
+            guard popupTouches[id] == nil, !palmIDs.contains(id), touchIDsDown.contains(id) else { return }
+            input.report(.touch(id), Touch.Attributes(majorRadius: min(max(major, 0), Limit.coordinate) / 2))
         case .frame:
             unframedUpTimer?.cancel()
             unframedUpTimer = nil
