@@ -1,4 +1,4 @@
-/// A view whose content is bigger than itself, moved by dragging (UIKit's `UIScrollView`, S1-S9).
+/// A view whose content is bigger than itself, moved by dragging (UIKit's `UIScrollView`, S1-S12).
 ///
 /// The content is the scroll view's subviews, laid out in its coordinate space; scrolling moves
 /// ``bounds``' origin (``contentOffset``), so they stay where they are and the visible part
@@ -75,10 +75,27 @@ open class ScrollView: View {
     /// A touchpad's scroll under way (ScrollView+Pointer.swift).
     var pointerScroll: PointerScroll?
 
+    // MARK: Zooming (S10-S12, ScrollView+Zoom.swift)
+
+    /// The smallest and largest ``zoomScale``; zooming needs a larger maximum than minimum and a
+    /// delegate's ``ScrollViewDelegate/viewForZooming(in:)``. Default: 1 and 1 (no zoom).
+    open var minimumZoomScale = 1.0 {
+        didSet { updatePinch() }
+    }
+    open var maximumZoomScale = 1.0 {
+        didSet { updatePinch() }
+    }
+    /// Whether a pinch may go past the zoom limits, held back, and springs back. Default: true.
+    open var bouncesZoom = true
+    /// The recognizer that zooms: nil while zooming is not possible (the limits are equal).
+    public internal(set) var pinchGestureRecognizer: PinchGestureRecognizer?
+    let zooming = ScrollZoom()
+
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
         panGestureRecognizer.name = "scroll view pan"
         panGestureRecognizer.addHandler { [weak self] pan in self?.handlePan(pan) }
+        panGestureRecognizer.delegate = self
         addGestureRecognizer(panGestureRecognizer)
         contentTouchDelay.name = "scroll view touch delay"
         addGestureRecognizer(contentTouchDelay)
@@ -96,10 +113,12 @@ open class ScrollView: View {
     open func touchesShouldCancel(in view: View) -> Bool { !(view is Control) }
 
     open override func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
-        guard gestureRecognizer === panGestureRecognizer else {
+        if gestureRecognizer === pinchGestureRecognizer {
+            guard delegate?.viewForZooming(in: self) != nil else { return false }
+        } else if gestureRecognizer !== panGestureRecognizer {
             return super.gestureRecognizerShouldBegin(gestureRecognizer)
         }
-        guard isScrollEnabled else { return false }
+        guard gestureRecognizer === pinchGestureRecognizer || isScrollEnabled else { return false }
         // Touches the content already has: the drag may take them only if each view lets it.
         let panning = gestureRecognizer.activeTouches
         let views = contentTouchDelay.releasedTouches.filter { touch in panning.contains { $0 === touch } }
@@ -133,6 +152,7 @@ open class ScrollView: View {
         switch pan.state {
         case .began:
             motion.stop()
+            zooming.stopAnimation()
             dragStart = contentOffset
             isDraggingByTouch = true
             delegate?.scrollViewWillBeginDragging(self)
@@ -141,6 +161,7 @@ open class ScrollView: View {
             follow(pan)
         case .ended, .cancelled:
             isDraggingByTouch = false
+            guard !isZooming, !isZoomBouncing else { return }
             let velocity = pan.state == .ended ? pan.velocity(in: self) : .zero
             // The content keeps the finger's speed, the other way round: dragging up scrolls down.
             let flick = Point(x: scrolls(horizontally: true) ? -velocity.x : 0,
@@ -155,6 +176,13 @@ open class ScrollView: View {
     /// The offset under the fingers: where the drag began less how far they moved, held back
     /// past an edge (or stopped there without ``bounces``).
     private func follow(_ pan: PanGestureRecognizer) {
+        // Two fingers pinching move the content themselves (S11); the drag goes on from where
+        // they leave it.
+        if isZooming {
+            pan.setTranslation(.zero, in: self)
+            dragStart = contentOffset
+            return
+        }
         let translation = pan.translation(in: self)
         let range = offsetRange
         var offset = contentOffset
@@ -172,7 +200,7 @@ open class ScrollView: View {
     /// A change of size or insets that leaves the offset out of range moves it back at once
     /// (not while fingers drag or the content moves on).
     private func settleIntoRange() {
-        guard !isDragging, !isDecelerating else { return }
+        guard !isDragging, !isDecelerating, !isZooming, !isZoomBouncing else { return }
         contentOffset = clampedOffset(contentOffset)
     }
 
@@ -204,6 +232,14 @@ public protocol ScrollViewDelegate: AnyObject {
     func scrollViewDidEndDecelerating(_ scrollView: ScrollView)
     /// An animated ``ScrollView/setContentOffset(_:animated:)`` arrived.
     func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView)
+    /// The view a pinch scales; nil (the default) lets nothing zoom.
+    func viewForZooming(in scrollView: ScrollView) -> View?
+    /// A pinch is about to zoom `view`.
+    func scrollViewWillBeginZooming(_ scrollView: ScrollView, with view: View?)
+    /// ``ScrollView/zoomScale`` changed.
+    func scrollViewDidZoom(_ scrollView: ScrollView)
+    /// A zoom ended at `scale`, within the limits (after springing back to them, if it went past).
+    func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: Double)
 }
 
 extension ScrollViewDelegate {
@@ -212,4 +248,8 @@ extension ScrollViewDelegate {
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {}
     public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {}
     public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {}
+    public func viewForZooming(in scrollView: ScrollView) -> View? { nil }
+    public func scrollViewWillBeginZooming(_ scrollView: ScrollView, with view: View?) {}
+    public func scrollViewDidZoom(_ scrollView: ScrollView) {}
+    public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: Double) {}
 }

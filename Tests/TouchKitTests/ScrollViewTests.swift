@@ -39,6 +39,7 @@ struct ScrollViewTests {
     @Test("S1: the offset is the bounds' origin: the content stays put, a touch lands on what is shown there")
     func offsetMovesWhatIsShown() {
         let (g, scroll, content, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         #expect(g.window.hitTest(Point(x: 150, y: 150), with: nil) === scroll)
         scroll.contentOffset = Point(x: 400, y: 300)
         #expect(scroll.bounds.origin == Point(x: 400, y: 300))
@@ -49,7 +50,8 @@ struct ScrollViewTests {
 
     @Test("S2: offsets rest between minus the insets and the content's far edges plus the insets, less the view's size")
     func range() {
-        let (_, scroll, _, _) = setup()
+        let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         #expect(scroll.offsetRange.min == Point(x: 0, y: 0) && scroll.offsetRange.max == Point(x: 600, y: 500))
         scroll.contentInset = EdgeInsets(top: 10, left: 20, bottom: 30, right: 40)
         #expect(scroll.offsetRange.min == Point(x: -20, y: -10) && scroll.offsetRange.max == Point(x: 640, y: 530))
@@ -61,6 +63,7 @@ struct ScrollViewTests {
     @Test("S3: a drag moves the content with the finger once past the pan's threshold, and the delegate hears of it")
     func dragScrolls() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         g.drag(1, from: Point(x: 300, y: 250), to: Point(x: 200, y: 150), at: 1, steps: 5, interval: 0.1, lift: false)
         #expect(scroll.contentOffset == Point(x: 100, y: 100))
         #expect(scroll.isDragging)
@@ -73,6 +76,7 @@ struct ScrollViewTests {
     @Test("S3: isTracking from the finger landing until it lifts, dragging or not")
     func tracking() {
         let (g, scroll, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         #expect(!scroll.isTracking)
         g.down(1, 100, 100, at: 1)
         #expect(scroll.isTracking && !scroll.isDragging)
@@ -85,6 +89,7 @@ struct ScrollViewTests {
     @Test("S3: only along an axis where the content is larger, unless alwaysBounce says so; not at all without isScrollEnabled")
     func axes() {
         let (g, scroll, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         scroll.contentSize = Size(width: 1_000, height: 300)
         g.drag(1, from: Point(x: 300, y: 250), to: Point(x: 250, y: 200), at: 1, steps: 5, interval: 0.1)
         #expect(scroll.contentOffset == Point(x: 50, y: 0))
@@ -96,6 +101,7 @@ struct ScrollViewTests {
     @Test("S4: a flick moves on, slowing down, and comes to rest; the delegate hears willDecelerate and the end")
     func flick() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         g.drag(1, from: Point(x: 300, y: 250), to: Point(x: 300, y: 150), at: 1, steps: 5, interval: 0.01)
         let lifted = scroll.contentOffset.y
         #expect(scroll.isDecelerating)
@@ -114,6 +120,7 @@ struct ScrollViewTests {
         var travelled: [Double] = []
         for rate in [DecelerationRate.normal, .fast] {
             let (g, scroll, _, _) = setup()
+            defer { withExtendedLifetime(g) {} }
             scroll.contentSize = Size(width: 400, height: 100_000)
             scroll.decelerationRate = rate
             g.drag(1, from: Point(x: 300, y: 250), to: Point(x: 300, y: 150), at: 1, steps: 5, interval: 0.01)
@@ -126,6 +133,7 @@ struct ScrollViewTests {
     @Test("S5: past an edge the content follows less and less, never a view's size out, and springs back when released")
     func rubberBand() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         g.drag(1, from: Point(x: 200, y: 10), to: Point(x: 200, y: 290), at: 1, steps: 4, interval: 0.2, lift: false)
         let shown = -scroll.contentOffset.y
         #expect(shown > 0 && shown < 280 && shown < 300, "pulled 280 pt down, shows \(shown)")
@@ -139,6 +147,7 @@ struct ScrollViewTests {
     @Test("S5: without bounces a drag stops at the edge")
     func noBounce() {
         let (g, scroll, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         scroll.bounces = false
         g.drag(1, from: Point(x: 200, y: 10), to: Point(x: 200, y: 290), at: 1, steps: 4, interval: 0.2, lift: false)
         #expect(scroll.contentOffset == .zero)
@@ -149,6 +158,7 @@ struct ScrollViewTests {
     @Test("S6: a touch held still on the content reaches it after the delay; one that drags at once never does")
     func delaysContentTouches() {
         let (g, scroll, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         scroll.contentOffset = Point(x: 400, y: 300)
         g.down(1, 150, 150, at: 1)
         #expect(g.log.entries.isEmpty, "held while a drag may begin")
@@ -164,6 +174,7 @@ struct ScrollViewTests {
     @Test("S6: a quick tap on the content reaches it at once, began and ended together, without waiting for the delay")
     func tapGoesThrough() {
         let (g, scroll, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         scroll.contentOffset = Point(x: 400, y: 300)
         g.tap(1, 150, 150, at: 1, duration: 0.05)
         #expect(g.log.entries.map(\.method) == [.began, .ended])
@@ -173,6 +184,7 @@ struct ScrollViewTests {
     func noDelayAndRefusal() {
         let scroll = AskingScrollView()
         let (g, _, _, _) = setup(scroll)
+        defer { withExtendedLifetime(g) {} }
         scroll.contentOffset = Point(x: 400, y: 300)
         scroll.delaysContentTouches = false
         g.down(1, 150, 150, at: 1)
@@ -189,6 +201,7 @@ struct ScrollViewTests {
     func cancelContentTouches() {
         for canCancel in [true, false] {
             let (g, scroll, _, _) = setup()
+            defer { withExtendedLifetime(g) {} }
             scroll.contentOffset = Point(x: 400, y: 300)
             scroll.canCancelContentTouches = canCancel
             g.down(1, 150, 150, at: 1)
@@ -213,6 +226,7 @@ struct ScrollViewTests {
             let scroll = AskingScrollView()
             scroll.mayCancel = mayCancel
             let (g, _, _, _) = setup(scroll)
+            defer { withExtendedLifetime(g) {} }
             let button = Button(frame: Rect(x: 100, y: 100, width: 100, height: 60))
             scroll.addSubview(button)
             g.down(1, 150, 130, at: 1)
@@ -226,6 +240,7 @@ struct ScrollViewTests {
     @Test("S8: an animated offset glides there over a quarter of a second and says so; not animated, it is there at once")
     func animatedOffset() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         scroll.setContentOffset(Point(x: 200, y: 100), animated: true)
         #expect(scroll.contentOffset == .zero)
         g.wait(until: ScrollMotion.glideDuration / 2)
@@ -240,6 +255,7 @@ struct ScrollViewTests {
     @Test("S9: a wheel scrolls the scroll view under the pointer at once, never past its edges; elsewhere it scrolls nothing")
     func wheel() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         g.input.scroll(by: Point(x: 0, y: 15), at: Point(x: 100, y: 100), time: 1, source: .wheel)
         #expect(scroll.contentOffset == Point(x: 0, y: 15))
         g.input.scroll(by: Point(x: 0, y: -100), at: Point(x: 100, y: 100), time: 1.1, source: .wheel)
@@ -254,6 +270,7 @@ struct ScrollViewTests {
     @Test("S9: nested scroll views: the innermost that scrolls the wheel's way takes it")
     func nested() {
         let (g, outer, _, _) = setup()
+        defer { withExtendedLifetime(g) {} }
         let inner = ScrollView(frame: Rect(x: 0, y: 0, width: 300, height: 100))
         inner.contentSize = Size(width: 900, height: 100)
         outer.addSubview(inner)
@@ -267,6 +284,7 @@ struct ScrollViewTests {
     @Test("S9: a touchpad drags the content as fingers do, past an edge held back, and lifting moves it on or springs it back")
     func touchpad() {
         let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
         for i in 1...10 { g.input.scroll(by: Point(x: 0, y: 8), at: Point(x: 100, y: 100), time: 1 + Double(i) * 0.01, source: .touchpad) }
         #expect(scroll.contentOffset == Point(x: 0, y: 80))
         #expect(scroll.isDragging)
