@@ -19,7 +19,7 @@ extension View {
     }
 
     /// The smallest rectangle holding the transformed view, in its superview's coordinates.
-    var untransformedFrameBox: Rect { bounds.applying(aboutCenter(transform)) }
+    var transformedFrameBox: Rect { bounds.applying(aboutCenter(transform)) }
 
     /// `p` in this view's coordinates, in its superview's.
     func pointInSuperview(_ p: Point) -> Point {

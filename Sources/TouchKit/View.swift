@@ -34,7 +34,7 @@ open class View: Responder {
     /// sets the untransformed rectangle (UIKit leaves both undefined: use ``center`` and
     /// ``bounds``).
     open var frame: Rect {
-        get { transform.isIdentity ? _frame : untransformedFrameBox }
+        get { transform.isIdentity ? _frame : transformedFrameBox }
         set {
             let old = _frame
             guard newValue != old else { return }
