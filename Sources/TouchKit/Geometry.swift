@@ -1,6 +1,6 @@
 // Geometry in points, with the origin at the top-left and y growing downwards, as on Wayland
-// surfaces and in UIKit. Plain value types: no transforms, no scale (the host applies the buffer
-// scale when it renders).
+// surfaces and in UIKit. Plain value types with no scale (the host applies the buffer scale when
+// it renders); a view's transform is an AffineTransform (AffineTransform.swift).
 
 /// A location in a two-dimensional coordinate system, in points.
 public struct Point: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
-// How TouchInput turns its tracks into events: one event per frame (T2), the frames held in a
-// batch (T11), the cancel (T9), and the tap count a new touch gets (T5).
+// How TouchInput turns its tracks into events: one delivery per frame (T2), all of a sequence's in
+// one Event object (T12), the frames held in a batch (T11), the cancel (T9), and the tap count a
+// new touch gets (T5).
 extension TouchInput {
     /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
     /// stays pending for its own frame.

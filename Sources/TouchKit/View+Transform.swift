@@ -1,8 +1,76 @@
-// A view's transform (H8): how a point moves between a view and its superview through the view's
-// centre and transform, and how the window's renderer places a view and decides what to draw of
-// it, since a view that does not clip to its bounds shows subviews past them.
+// A view's coordinates and transform (H8): how a point moves between a view and its superview
+// through the view's centre and transform, conversions between any two views, and how the
+// window's renderer places a view and decides what to draw of it, since a view that does not clip
+// to its bounds shows subviews past them.
 
 extension View {
+    // MARK: Coordinate conversion
+
+    /// `point` in this view's coordinates, converted to the coordinates of the root of the
+    /// hierarchy (the window's coordinates for a view in a window).
+    func convertToRoot(_ point: Point) -> Point {
+        var p = point
+        var view = self
+        while let parent = view.superview {
+            p = view.pointInSuperview(p)
+            view = parent
+        }
+        return p
+    }
+
+    func convertFromRoot(_ point: Point) -> Point {
+        guard isTransformed else {
+            var p = point
+            var view = self
+            while let parent = view.superview {
+                p = Point(x: p.x + view.boundsOrigin.x - view._frame.origin.x,
+                          y: p.y + view.boundsOrigin.y - view._frame.origin.y)
+                view = parent
+            }
+            return p
+        }
+        // Transforms do not commute: undo them from the root down.
+        var chain: [View] = []
+        var view = self
+        while let parent = view.superview {
+            chain.append(view)
+            view = parent
+        }
+        return chain.reversed().reduce(point) { $1.pointFromSuperview($0) }
+    }
+
+    /// Converts a point from this view's coordinates to `view`'s; a nil `view` means the window
+    /// (the root of this view's hierarchy). Both views are assumed to share that root.
+    public func convert(_ point: Point, to view: View?) -> Point {
+        let root = convertToRoot(point)
+        return view?.convertFromRoot(root) ?? root
+    }
+
+    /// Converts a point from `view`'s coordinates (nil: the window's) to this view's.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let root = view?.convertToRoot(point) ?? point
+        return convertFromRoot(root)
+    }
+
+    /// Converts a rectangle from this view's coordinates to `view`'s (nil: the window's): where
+    /// a transform turns or scales it, the smallest rectangle holding it (H8).
+    public func convert(_ rect: Rect, to view: View?) -> Rect {
+        guard isTransformed || view?.isTransformed == true else {
+            return Rect(origin: convert(rect.origin, to: view), size: rect.size)
+        }
+        return Self.box(of: rect) { convert($0, to: view) }
+    }
+
+    /// Converts a rectangle from `view`'s coordinates (nil: the window's) to this view's, as
+    /// ``convert(_:to:)``.
+    public func convert(_ rect: Rect, from view: View?) -> Rect {
+        guard isTransformed || view?.isTransformed == true else {
+            return Rect(origin: convert(rect.origin, from: view), size: rect.size)
+        }
+        return Self.box(of: rect) { convert($0, from: view) }
+    }
+
+
     /// The transform that takes a point relative to the bounds' centre to one relative to the
     /// frame's centre (H8).
     func aboutCenter(_ t: AffineTransform) -> AffineTransform {
@@ -19,7 +87,7 @@ extension View {
     }
 
     /// The smallest rectangle holding the transformed view, in its superview's coordinates.
-    var untransformedFrameBox: Rect { bounds.applying(aboutCenter(transform)) }
+    var transformedFrameBox: Rect { bounds.applying(aboutCenter(transform)) }
 
     /// `p` in this view's coordinates, in its superview's.
     func pointInSuperview(_ p: Point) -> Point {

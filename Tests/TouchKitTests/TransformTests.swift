@@ -112,3 +112,22 @@ struct TransformedPanTests {
         g.up(1, at: 1.2)
     }
 }
+
+@Suite("A pen's azimuth in a transformed view (H8, T13)")
+struct TransformedAzimuthTests {
+    @Test("H8, T13: azimuthAngle(in:) turns with the view: a pen leaning down the window leans along a quarter-turned view's +x")
+    func azimuthInTurnedView() throws {
+        let h = Harness()
+        let view = h.addView("turned", Rect(x: 100, y: 100, width: 100, height: 100))
+        view.transform = AffineTransform(rotationAngle: .pi / 2)
+        let pen = TouchInput.ID(source: .tablet, number: 0)
+        h.input.report(pen, .tilt(xDegrees: 0, yDegrees: 30))
+        h.input.down(pen, at: Point(x: 150, y: 150), time: 1, kind: .pencil, force: 0.5)
+        h.input.frame()
+        let touch = try #require(h.log.entries.first?.touches.first)
+        #expect(abs(touch.azimuthAngle(in: nil) - .pi / 2) < 1e-9)
+        #expect(abs(touch.azimuthAngle(in: view)) < 1e-9)
+        let v = touch.azimuthUnitVector(in: view)
+        #expect(abs(v.dx - 1) < 1e-9 && abs(v.dy) < 1e-9)
+    }
+}
