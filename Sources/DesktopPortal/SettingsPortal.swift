@@ -3,6 +3,9 @@
 // theme (GNOME's `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through
 // the KDE one), read once with ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
 // or contrast) leaves it unset. Nothing blocks: the caller reads the bus when its fd is readable.
+// With several backends installed (GTK's and KDE's, as on a machine with both desktops), 1.16's
+// ReadAll answers each namespace once per backend, the desktop's own first: the first answer for
+// a setting is taken, as the portal's Read does (the KDE backend says "prefer light" under GNOME).
 // Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
 // each is checked against the unique name that answered ReadAll.
 #if canImport(Glibc)
@@ -35,25 +38,30 @@ public final class SettingsPortal {
                 && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
         }
 
-        /// Takes one setting; false for a namespace or key it does not know or a value of the
-        /// wrong type (which changes nothing).
-        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Bool {
+        /// The settings read, whichever namespace says them.
+        enum Setting: Hashable { case colorScheme, accentColor, contrast, iconTheme }
+
+        /// Takes one setting and says which; nil for a namespace or key it does not know or a
+        /// value of the wrong type (which changes nothing).
+        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Setting? {
             if namespace == "org.gnome.desktop.interface" && key == "icon-theme"
                 || namespace == "org.kde.kdeglobals.Icons" && key == "Theme" {
-                guard let name = reader.string(), !name.isEmpty else { return false }
+                guard let name = reader.string(), !name.isEmpty else { return nil }
                 iconTheme = name
-                return true
+                return .iconTheme
             }
-            guard namespace == SettingsPortal.namespace else { return false }
+            guard namespace == SettingsPortal.namespace else { return nil }
             switch key {
             case "color-scheme":
-                guard let value = reader.uint32() else { return false }
+                guard let value = reader.uint32() else { return nil }
                 colorScheme = value
+                return .colorScheme
             case "contrast":
-                guard let value = reader.uint32() else { return false }
+                guard let value = reader.uint32() else { return nil }
                 contrast = value
+                return .contrast
             case "accent-color":
-                guard reader.type == tt_dbus_type_struct else { return false }
+                guard reader.type == tt_dbus_type_struct else { return nil }
                 var fields = reader.recurse()
                 var channels: [Double] = []
                 while let value = fields.double() {
@@ -63,13 +71,13 @@ public final class SettingsPortal {
                 // Out of range means no accent (the specification's way of saying none).
                 guard channels.count == 3, channels.allSatisfy({ (0...1).contains($0) }) else {
                     accentColor = nil
-                    return true
+                    return .accentColor
                 }
                 accentColor = (channels[0], channels[1], channels[2])
+                return .accentColor
             default:
-                return false
+                return nil
             }
-            return true
         }
     }
 
@@ -108,11 +116,17 @@ public final class SettingsPortal {
     }
 
     /// Waits at most `seconds` for the answer to ReadAll (the window's first frame then shows the
-    /// desktop's style instead of flashing light); a portal slower than that, being started by the
-    /// bus, answers later through ``read()``.
+    /// desktop's style instead of flashing light); a portal slower than that answers later
+    /// through ``read()``. Timed by the clock: the bus's other messages end some reads early.
     public func waitForAnswer(seconds: Double) {
-        var waited = 0.0
-        while readSerial != nil, waited < seconds, read(waiting: 10) { waited += 0.01 }
+        let deadline = Self.now() + seconds
+        while readSerial != nil, Self.now() < deadline, read(waiting: 10) {}
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Reads what has arrived, waiting up to `milliseconds` for it; false once the bus is gone.
@@ -140,9 +154,10 @@ public final class SettingsPortal {
         return Self.takeSettingChanged(&reader, into: &current)
     }
 
-    /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values.
+    /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values; of a setting said twice
+    /// (by two backends) the first.
     static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
-        var took = false
+        var taken: Set<Appearance.Setting> = []
         reader.forEach { group in
             var entry = group.recurse()
             guard let namespace = entry.string() else { return }
@@ -152,10 +167,13 @@ public final class SettingsPortal {
                 guard let key = fields.string() else { return }
                 fields.next()
                 var value = fields.recurse()
-                if appearance.take(namespace: namespace, key: key, value: &value) { took = true }
+                var candidate = appearance
+                if let setting = candidate.take(namespace: namespace, key: key, value: &value), taken.insert(setting).inserted {
+                    appearance = candidate
+                }
             }
         }
-        return took
+        return !taken.isEmpty
     }
 
     /// SettingChanged (s namespace, s key, v value).
@@ -165,6 +183,6 @@ public final class SettingsPortal {
         guard let key = reader.string() else { return false }
         reader.next()
         var value = reader.recurse()
-        return appearance.take(namespace: namespace, key: key, value: &value)
+        return appearance.take(namespace: namespace, key: key, value: &value) != nil
     }
 }
