@@ -6,6 +6,8 @@
 // With several backends installed (GTK's and KDE's, as on a machine with both desktops), 1.16's
 // ReadAll answers each namespace once per backend, the desktop's own first: the first answer for
 // a setting is taken, as the portal's Read does (the KDE backend says "prefer light" under GNOME).
+// The icon theme is the one the desktop's own toolkit takes: on Plasma kdeglobals' (Breeze when it
+// names none, as Plasma's Qt apps take), elsewhere GTK's, whatever the other backend says.
 // Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
 // each is checked against the unique name that answered ReadAll.
 #if canImport(Glibc)
@@ -44,8 +46,8 @@ public final class SettingsPortal {
         /// Takes one setting and says which; nil for a namespace or key it does not know or a
         /// value of the wrong type (which changes nothing).
         mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Setting? {
-            if namespace == "org.gnome.desktop.interface" && key == "icon-theme"
-                || namespace == "org.kde.kdeglobals.Icons" && key == "Theme" {
+            if namespace == SettingsPortal.gnomeInterface && key == "icon-theme"
+                || namespace == SettingsPortal.kdeIcons && key == "Theme" {
                 guard let name = reader.string(), !name.isEmpty else { return nil }
                 iconTheme = name
                 return .iconTheme
@@ -83,11 +85,20 @@ public final class SettingsPortal {
 
     static let namespace = "org.freedesktop.appearance"
     /// Every namespace read: the style's, and where each desktop names its icon theme.
-    static let namespaces = [namespace, "org.gnome.desktop.interface", "org.kde.kdeglobals.Icons"]
+    static let namespaces = [namespace, gnomeInterface, kdeIcons]
     static let interface = "org.freedesktop.portal.Settings"
     static let path = "/org/freedesktop/portal/desktop"
 
+    /// Plasma's icon theme when kdeglobals names none.
+    static let plasmaIconTheme = "breeze"
+    /// Namespaces that say where each desktop keeps its icon theme.
+    static let gnomeInterface = "org.gnome.desktop.interface", kdeIcons = "org.kde.kdeglobals.Icons"
+
     private let bus: SessionBus
+    /// Whether the session is Plasma's (`XDG_CURRENT_DESKTOP` names KDE).
+    private let onPlasma: Bool
+    /// The other desktop's icon theme namespace, not taken.
+    private var ignored: Set<String> { onPlasma ? [Self.gnomeInterface] : [Self.kdeIcons] }
     private var readSerial: UInt32?
     /// The portal's unique name, from its answer to ReadAll.
     private var portal: String?
@@ -99,6 +110,7 @@ public final class SettingsPortal {
     /// with no portal answers ReadAll with an error, and the style stays unset.
     public init(environment: (String) -> String?) throws(PortalError) {
         bus = try SessionBus(environment: environment)
+        onPlasma = Self.isPlasma(environment("XDG_CURRENT_DESKTOP"))
         bus.addMatch("type='signal',sender='\(FileChooserPortal.portalName)',interface='\(Self.interface)',"
                      + "member='SettingChanged',path='\(Self.path)'")
         guard let message = tt_dbus_message_new_method_call(FileChooserPortal.portalName, Self.path, Self.interface, "ReadAll") else {
@@ -147,20 +159,29 @@ public final class SettingsPortal {
             guard tt_dbus_message_get_type(message) != tt_dbus_message_error else { return false }
             portal = sender
             guard var reader = MessageReader(message) else { return false }
-            return Self.takeReadAll(&reader, into: &current)
+            let took = Self.takeReadAll(&reader, into: &current, ignoring: ignored)
+            guard onPlasma, current.iconTheme == nil else { return took }
+            current.iconTheme = Self.plasmaIconTheme
+            return true
         }
         guard tt_dbus_message_is_signal(message, Self.interface, "SettingChanged") != 0,
               let portal, sender == portal, var reader = MessageReader(message) else { return false }
-        return Self.takeSettingChanged(&reader, into: &current)
+        return Self.takeSettingChanged(&reader, into: &current, ignoring: ignored)
+    }
+
+    /// Whether `XDG_CURRENT_DESKTOP` (a colon-separated list) names Plasma.
+    static func isPlasma(_ desktops: String?) -> Bool {
+        (desktops ?? "").split(separator: ":").contains { $0.uppercased() == "KDE" }
     }
 
     /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values; of a setting said twice
     /// (by two backends) the first.
-    static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
+    static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance,
+                            ignoring ignored: Set<String> = []) -> Bool {
         var taken: Set<Appearance.Setting> = []
         reader.forEach { group in
             var entry = group.recurse()
-            guard let namespace = entry.string() else { return }
+            guard let namespace = entry.string(), !ignored.contains(namespace) else { return }
             entry.next()
             entry.forEach { setting in
                 var fields = setting.recurse()
@@ -177,8 +198,9 @@ public final class SettingsPortal {
     }
 
     /// SettingChanged (s namespace, s key, v value).
-    static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
-        guard let namespace = reader.string() else { return false }
+    static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance,
+                                   ignoring ignored: Set<String> = []) -> Bool {
+        guard let namespace = reader.string(), !ignored.contains(namespace) else { return false }
         reader.next()
         guard let key = reader.string() else { return false }
         reader.next()

@@ -14,14 +14,15 @@ import WaylandHost
 
 /// The app's window as it first shows (or, `afterALine`, its toolbar once a line is drawn), drawn
 /// in this process at `scale`, its toolbar titles (English here: the tests run in the C locale)
-/// put through `translate`, laid out in `direction`.
+/// put through `translate`, laid out in `direction`, in `style`.
 func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, scale: Double = 1,
-                    afterALine: Bool = false, direction: LayoutDirection = .leftToRight,
-                    translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
+                    afterALine: Bool = false, direction: LayoutDirection = .leftToRight, style: Appearance = .light,
+                    translate: (String) -> String = { $0 }) -> (image: ImageSurface, buttons: [Button]) {
     let application = Application(clock: ManualClock())
     let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: Size(width: width, height: height),
                                              showsTitleBar: showsTitleBar)
     application.addWindow(window)
+    window.desktopAppearance = style
     let controller = DrawViewController()
     controller.toolbar.direction = direction
     window.rootViewController = controller
