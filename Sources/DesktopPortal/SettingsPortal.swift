@@ -1,13 +1,16 @@
 // The desktop's style through org.freedesktop.portal.Settings (xdg-desktop-portal): the
-// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, and the icon
-// theme (GNOME's `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through
-// the KDE one), read once with ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
-// or contrast) leaves it unset. Nothing blocks: the caller reads the bus when its fd is readable.
+// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, the desktops'
+// own settings the portal passes on (`SettingsAppearance.swift`), and the icon theme (GNOME's
+// `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through the KDE
+// one), read once with ReadAll and followed through SettingChanged. A key no portal has (1.16 and
+// Debian 12's backends have no accent-color or contrast) stays unset. Nothing blocks: the caller
+// reads the bus when its fd is readable.
 // With several backends installed (GTK's and KDE's, as on a machine with both desktops), 1.16's
 // ReadAll answers each namespace once per backend, the desktop's own first: the first answer for
 // a setting is taken, as the portal's Read does (the KDE backend says "prefer light" under GNOME).
-// The icon theme is the one the desktop's own toolkit takes: on Plasma kdeglobals' (Breeze when it
-// names none, as Plasma's Qt apps take), elsewhere GTK's, whatever the other backend says.
+// The desktops' own settings are the running desktop's: on Plasma kdeglobals' (the icon theme
+// Breeze when it names none, as Plasma's Qt apps take), elsewhere GNOME's, whatever the other
+// backend says.
 // Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
 // each is checked against the unique name that answered ReadAll.
 #if canImport(Glibc)
@@ -16,89 +19,24 @@ import Glibc
 import CDBus
 
 public final class SettingsPortal {
-    /// What the desktop says about its style; nil where it says nothing.
-    public struct Appearance: Equatable, Sendable {
-        /// 0: no preference, 1: prefer dark, 2: prefer light.
-        public var colorScheme: UInt32?
-        /// sRGB, each 0...1.
-        public var accentColor: (red: Double, green: Double, blue: Double)?
-        /// 0: no preference, 1: high contrast.
-        public var contrast: UInt32?
-        /// The icon theme's name.
-        public var iconTheme: String?
-
-        public init(colorScheme: UInt32? = nil, accentColor: (red: Double, green: Double, blue: Double)? = nil,
-                    contrast: UInt32? = nil, iconTheme: String? = nil) {
-            self.colorScheme = colorScheme
-            self.accentColor = accentColor
-            self.contrast = contrast
-            self.iconTheme = iconTheme
-        }
-
-        public static func == (a: Appearance, b: Appearance) -> Bool {
-            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme
-                && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
-        }
-
-        /// The settings read, whichever namespace says them.
-        enum Setting: Hashable { case colorScheme, accentColor, contrast, iconTheme }
-
-        /// Takes one setting and says which; nil for a namespace or key it does not know or a
-        /// value of the wrong type (which changes nothing).
-        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Setting? {
-            if namespace == SettingsPortal.gnomeInterface && key == "icon-theme"
-                || namespace == SettingsPortal.kdeIcons && key == "Theme" {
-                guard let name = reader.string(), !name.isEmpty else { return nil }
-                iconTheme = name
-                return .iconTheme
-            }
-            guard namespace == SettingsPortal.namespace else { return nil }
-            switch key {
-            case "color-scheme":
-                guard let value = reader.uint32() else { return nil }
-                colorScheme = value
-                return .colorScheme
-            case "contrast":
-                guard let value = reader.uint32() else { return nil }
-                contrast = value
-                return .contrast
-            case "accent-color":
-                guard reader.type == tt_dbus_type_struct else { return nil }
-                var fields = reader.recurse()
-                var channels: [Double] = []
-                while let value = fields.double() {
-                    channels.append(value)
-                    fields.next()
-                }
-                // Out of range means no accent (the specification's way of saying none).
-                guard channels.count == 3, channels.allSatisfy({ (0...1).contains($0) }) else {
-                    accentColor = nil
-                    return .accentColor
-                }
-                accentColor = (channels[0], channels[1], channels[2])
-                return .accentColor
-            default:
-                return nil
-            }
-        }
-    }
-
     static let namespace = "org.freedesktop.appearance"
     /// Every namespace read: the style's, and where each desktop names its icon theme.
-    static let namespaces = [namespace, gnomeInterface, kdeIcons]
+    static let namespaces = [namespace, gnomeInterface, gnomeA11y, kdeIcons, kdeGeneral]
     static let interface = "org.freedesktop.portal.Settings"
     static let path = "/org/freedesktop/portal/desktop"
 
     /// Plasma's icon theme when kdeglobals names none.
     static let plasmaIconTheme = "breeze"
-    /// Namespaces that say where each desktop keeps its icon theme.
-    static let gnomeInterface = "org.gnome.desktop.interface", kdeIcons = "org.kde.kdeglobals.Icons"
+    /// The desktops' own namespaces the portal passes on: where each keeps its icon theme, GNOME's
+    /// high-contrast switch, Plasma's accent colour.
+    static let gnomeInterface = "org.gnome.desktop.interface", gnomeA11y = "org.gnome.desktop.a11y.interface"
+    static let kdeIcons = "org.kde.kdeglobals.Icons", kdeGeneral = "org.kde.kdeglobals.General"
 
     private let bus: SessionBus
     /// Whether the session is Plasma's (`XDG_CURRENT_DESKTOP` names KDE).
     private let onPlasma: Bool
-    /// The other desktop's icon theme namespace, not taken.
-    private var ignored: Set<String> { onPlasma ? [Self.gnomeInterface] : [Self.kdeIcons] }
+    /// The other desktop's namespaces, not taken.
+    private var ignored: Set<String> { onPlasma ? [Self.gnomeInterface, Self.gnomeA11y] : [Self.kdeIcons, Self.kdeGeneral] }
     private var readSerial: UInt32?
     /// The portal's unique name, from its answer to ReadAll.
     private var portal: String?
