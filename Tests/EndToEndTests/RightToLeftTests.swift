@@ -1,6 +1,7 @@
 // The app in a right-to-left language (LANGUAGE=he, po/he.po) under a real Weston: the controls
 // run from the right, as GTK and Qt apps mirror theirs (A11). On a phone the narrow bar's More
-// sits at the left and its menu reads from the right; the palette starts at the right.
+// sits at the left and its menu reads from the right; the palette starts at the right. The app's
+// own title bar (Weston's desktop-shell) has its buttons at the left, as GTK's have.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,6 +69,30 @@ struct RightToLeftTests {
                     && pixel(shot, swatches[5].midX, swatches[5].midY) == accent
             }
             keepScreenshot(palette, "rtl-phone-palette.png")
+        }
+    }
+
+    @Test("A11: the app's own title bar in Hebrew has close, maximize and minimize at its left end; a tap on the leftmost closes the app")
+    func titleBar() {
+        withApp(arguments: [], options: .desktop(), environment: ["LANGUAGE": "he"]) { app in
+            let window = app.window
+            let centres = TitleBarLayout.buttonCentres(width: window.width, rightToLeft: true)
+            #expect(centres.map(\.x) == TitleBarLayout.buttonCentres(width: window.width).map { window.width - $0.x })
+            let close = (x: window.x + centres[0].x, y: window.y + centres[0].y)
+            // The close button's round face (a shade of the bar) where the mirrored bar puts it;
+            // the bar's own grey where the left-to-right bar would.
+            let bar = Pixel(Appearance().barBackground), face = Pixel(Appearance().controlFill)
+            let ltrClose = TitleBarLayout.buttonCentres(width: window.width)[0]
+            let shot = try app.session.waitForScreen("the buttons at the left") { shot in
+                shot.pixel(x: close.x - TitleBarLayout.face / 2 + 3, y: close.y) == face
+                    && shot.pixel(x: window.x + ltrClose.x - TitleBarLayout.face / 2 + 3, y: window.y + ltrClose.y) == bar
+            }
+            keepScreenshot(shot, "rtl-title-bar.png")
+            try app.session.touchDown(0, x: close.x, y: close.y)
+            try app.session.touchFrame()
+            try app.session.touchUp(0)
+            try app.session.touchFrame()
+            #expect(app.app.waitForExit(timeout: 5) == 0)
         }
     }
 }
