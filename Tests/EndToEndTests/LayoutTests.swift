@@ -1,8 +1,8 @@
 // The layout from a phone to 4K under Weston (kiosk-shell gives the window the whole output):
 // every toolbar control and swatch inside the window and a finger's size, drawn where the app laid
-// it out, and the edit menu of a line near the window's edge inside the window. The phone and 4K in
-// the dark style too (TOUCHTRACKER_STYLE, as Weston has no portal): the canvas dark, a black line
-// light, every control's face distinct from the dark bar.
+// it out, the edit menu of a line near the window's edge and New's banner inside the window. The
+// phone and 4K in the dark style too (TOUCHTRACKER_STYLE, as Weston has no portal): the canvas
+// dark, a black line light, every control's face distinct from the dark bar.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +11,7 @@ import Testing
 import CompositorHarness
 import TouchKit
 import TouchTrackerKit
+import WaylandHost
 
 @Suite("Layout from a phone to 4K under Weston", .serialized)
 struct LayoutTests {
@@ -54,8 +55,9 @@ struct LayoutTests {
             // A line in the default black, on the canvas's style: black on white, light on dark.
             let lineY = window.height / 4
             try app.drawLine(1, from: (40, lineY), to: (window.width - 40, lineY))
-            let shot = try app.session.waitForScreen("the line drawn") { shot in
-                pixel(shot, window.width / 2, lineY) != Pixel(screen.style.paper)
+            let shot = try app.session.waitForScreen("the line finished") { shot in
+                guard let ink = pixel(shot, window.width / 2, lineY) else { return false }
+                return screen.dark ? ink.green > 0xD0 : ink == .black
             }
             keepScreenshot(shot, "layout-\(screen.name).png")
             check(shot, toolbar)
@@ -86,6 +88,23 @@ struct LayoutTests {
             let menuRect = Rect(x: menu.x - app.window.x, y: menu.y - app.window.y, width: menu.width, height: menu.height)
             #expect(window.contains(menuRect), "the edit menu \(menuRect) inside the window \(window)")
             keepScreenshot(try app.session.screenshot(), "layout-\(screen.name)-menu.png")
+
+            // New (under More on a narrow bar): its banner across the canvas's top, in the style.
+            try app.tap(13, window.width / 2, window.height / 2)
+            if let new = toolbar.first(where: { $0.0 == "new" })?.1 {
+                try app.tap(14, new.midX, new.midY)
+            } else {
+                let more = toolbar.first { $0.0 == "more" }!.1
+                try app.tap(14, more.midX, more.midY)
+                let popup = try app.session.waitForPopup(of: app.app)
+                let item = WaylandHost.menuItemFrames(titles: ["New", "Angle", "Speed", "✓ Fingers"])[0]
+                try app.tap(15, popup.x - app.window.x + item.midX, popup.y - app.window.y + item.midY)
+            }
+            // Its corner, left clear of the words, in the banner's colour; the words wrapped inside.
+            let banner = try app.session.waitForScreen("the New banner") { shot in
+                pixel(shot, 2, 2) == Pixel(screen.style.bannerInfo)
+            }
+            keepScreenshot(banner, "layout-\(screen.name)-banner.png")
         }
     }
 }

@@ -66,6 +66,13 @@ final class PhocAppUnderTest {
     /// Keeps a screenshot named for the style: `phone-portrait.png`, `phone-portrait-dark.png`.
     func keep(_ shot: Screenshot, _ name: String) { keepScreenshot(shot, name + (style.isDark ? "-dark" : "") + ".png") }
 
+    /// Whether a line finished in the default black shows at `x`, `y`: black, or light on dark
+    /// (not the red of a line in progress).
+    func showsFinishedLine(_ shot: Screenshot, _ x: Double, _ y: Double) -> Bool {
+        guard let ink = pixelAt(shot, x, y) else { return false }
+        return style.isDark ? ink.green > 0xD0 : ink == .black
+    }
+
     /// A finger's line in the default black, from `a` to `b`.
     func drag(from a: (x: Double, y: Double), to b: (x: Double, y: Double)) throws {
         try pointer.move(x: a.x, y: a.y)
@@ -114,9 +121,7 @@ struct PhocTests {
             let toolbar = app.toolbar
             #expect(Set(toolbar.keys) == [.undo, .redo, .line, .freehand, .circle, .colours, .more])
             try app.drag(from: (40, 200), to: (320, 200))
-            let shot = try app.session.waitForScreen("the line drawn") { shot in
-                app.pixelAt(shot, 180, 200) != Pixel(app.style.paper)
-            }
+            let shot = try app.session.waitForScreen("the line finished") { shot in app.showsFinishedLine(shot, 180, 200) }
             app.keep(shot, "phone-portrait")
             try checkReach(app, shot, Dictionary(uniqueKeysWithValues: toolbar.map { ("\($0.key)", $0.value) }))
             try checkCanvas(app, shot, lineAt: 200)
@@ -178,9 +183,7 @@ struct PhocTests {
             let toolbar = app.toolbar
             #expect(toolbar.count == 10 && toolbar[.more] == nil)
             try app.drag(from: (60, 100), to: (660, 100))
-            let shot = try app.session.waitForScreen("the line drawn") { shot in
-                app.pixelAt(shot, 360, 100) != Pixel(app.style.paper)
-            }
+            let shot = try app.session.waitForScreen("the line finished") { shot in app.showsFinishedLine(shot, 360, 100) }
             app.keep(shot, "phone-landscape")
             try checkReach(app, shot, Dictionary(uniqueKeysWithValues: toolbar.map { ("\($0.key)", $0.value) }))
             try checkCanvas(app, shot, lineAt: 100)
