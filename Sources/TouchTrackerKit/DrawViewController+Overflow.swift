@@ -18,7 +18,7 @@ extension DrawViewController {
     }
 
     /// The menu's items: each overflow control's words, checked when it is on; right to left,
-    /// the first at the right (A11).
+    /// the first at the right (A12).
     var overflowMenuItems: [MenuController.Item] {
         toolbar.direction.ordered(ToolbarView.overflowItems).map { item in
             let button = toolbar.button(item)

@@ -34,7 +34,7 @@ struct SettingsBackendsTests {
         }
     }
 
-    @Test("A10: a setting said twice, the first answer counts (GNOME's prefer-dark, not KDE's prefer-light); the icon theme GTK's, off Plasma")
+    @Test("A11: a setting said twice, the first answer counts (GNOME's prefer-dark, not KDE's prefer-light); the icon theme GTK's, off Plasma")
     func firstAnswerCounts() throws {
         let message = try Self.twoBackends()
         defer { tt_dbus_message_unref(message) }

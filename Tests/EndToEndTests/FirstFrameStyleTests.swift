@@ -11,7 +11,7 @@ import CompositorHarness
 
 @Suite("The desktop's style from the first frame under GNOME Shell", .serialized, .gnomeSession)
 struct FirstFrameStyleTests {
-    @Test("A10: started while the desktop is dark, every screenshot from launch shows the window dark, none light, the title bar included")
+    @Test("A11: started while the desktop is dark, every screenshot from launch shows the window dark, none light, the title bar included")
     func darkFromTheFirstFrame() throws {
         let session = try #require(GnomeSessionTrait.current)
         defer {

@@ -12,6 +12,10 @@ import TouchKit
 
 @Suite("The desktop's style under KWin", .serialized, .kwinSession)
 struct KWinStyleTests {
+    /// The style the app takes in these Plasma sessions until a test changes it: light, with
+    /// Breeze's icons (kdeglobals names no theme, and Plasma's default is Breeze).
+    static let plasma = Appearance(iconTheme: "breeze")
+
     @Test("Breeze Dark turns the canvas and toolbar dark within a second; Breeze turns them light")
     func followsColorScheme() {
         withKWinApp(arguments: ["--trace", "--verbose"]) { app in
@@ -40,7 +44,7 @@ struct KWinStyleTests {
             try app.waitForLog("the portal's appearance", "no answer from the portal", timeout: 10)
             try app.waitForLog("icons breeze", "the style with Breeze's icons")
             let (width, height) = (app.window.width, app.window.height)
-            let breeze = expectedWindow(width: width, height: height, showsTitleBar: false, style: Appearance(iconTheme: "breeze")).image
+            let breeze = expectedWindow(width: width, height: height, showsTitleBar: false, style: Self.plasma).image
             let adwaita = expectedWindow(width: width, height: height, showsTitleBar: false, style: Appearance(iconTheme: "Adwaita")).image
             // The two themes draw the toolbar's icons differently, so the comparison tells them apart.
             #expect(toolbarDifferences(breeze, adwaita) > 100)

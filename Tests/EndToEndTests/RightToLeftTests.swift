@@ -1,5 +1,5 @@
 // The app in a right-to-left language (LANGUAGE=he, po/he.po) under a real Weston: the controls
-// run from the right, as GTK and Qt apps mirror theirs (A11). On a phone the narrow bar's More
+// run from the right, as GTK and Qt apps mirror theirs (A12). On a phone the narrow bar's More
 // sits at the left and its menu reads from the right; the palette starts at the right. The app's
 // own title bar (Weston's desktop-shell) has its buttons at the left, as GTK's have.
 #if canImport(Glibc)
@@ -14,7 +14,7 @@ import WaylandHost
 
 @Suite("Right to left under Weston", .serialized)
 struct RightToLeftTests {
-    @Test("A11: a phone in Hebrew, the narrow bar mirrored (More at the left), its controls inside and 44 pt; More's menu reads from the right, its third item from the right is Angle; black the palette's rightmost swatch")
+    @Test("A12: a phone in Hebrew, the narrow bar mirrored (More at the left), its controls inside and 44 pt; More's menu reads from the right, its third item from the right is Angle; black the palette's rightmost swatch")
     func phone() throws {
         let hebrew = try POFile("he.po").translations
         withApp(options: WestonSession.Options(width: 360, height: 640, scale: 2), environment: ["LANGUAGE": "he"]) { app in
@@ -72,7 +72,7 @@ struct RightToLeftTests {
         }
     }
 
-    @Test("A11: the app's own title bar in Hebrew has close, maximize and minimize at its left end; a tap on the leftmost closes the app")
+    @Test("A12: the app's own title bar in Hebrew has close, maximize and minimize at its left end; a tap on the leftmost closes the app")
     func titleBar() {
         withApp(arguments: [], options: .desktop(), environment: ["LANGUAGE": "he"]) { app in
             let window = app.window

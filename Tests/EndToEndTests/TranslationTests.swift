@@ -123,7 +123,7 @@ struct TranslationTests {
         Self.expectToolbar(environment: ["LANGUAGE": "de"], language: "de", shotName: "de")
     }
 
-    @Test("A11: LANGUAGE=he, the toolbar shows po/he.po's Hebrew words, shaped right to left, each inside its button, the bar mirrored")
+    @Test("A12: LANGUAGE=he, the toolbar shows po/he.po's Hebrew words, shaped right to left, each inside its button, the bar mirrored")
     func hebrewToolbar() throws {
         let hebrew = try POFile("he.po").translations
         let (_, buttons) = expectedWindow(width: 1024, height: 768) { hebrew[$0] ?? $0 }

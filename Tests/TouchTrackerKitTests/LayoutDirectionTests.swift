@@ -1,18 +1,18 @@
-// Which way the window runs, from the catalogue gettext uses, and the mirrored layouts (A11).
+// Which way the window runs, from the catalogue gettext uses, and the mirrored layouts (A12).
 import Testing
 import TouchKit
 @testable import TouchTrackerKit
 
 @Suite("Layout direction")
 struct LayoutDirectionTests {
-    @Test("A11: a catalogue in Hebrew, Arabic or Persian runs right to left; German, none, or no Language line left to right",
+    @Test("A12: a catalogue in Hebrew, Arabic or Persian runs right to left; German, none, or no Language line left to right",
           arguments: [("Language: he\n", true), ("Project-Id-Version: x\nLanguage: ar_EG\n", true), ("Language: fa@latin\n", true),
                       ("Language: de\n", false), ("", false), ("Content-Type: text/plain\n", false), ("Language: hr\n", false)])
     func direction(_ header: String, _ rightToLeft: Bool) {
         #expect(LayoutDirection.of(catalogueHeader: header) == (rightToLeft ? .rightToLeft : .leftToRight))
     }
 
-    @Test("A11: right to left, every control and swatch is its left-to-right frame mirrored about the middle; undo's and redo's icons turned")
+    @Test("A12: right to left, every control and swatch is its left-to-right frame mirrored about the middle; undo's and redo's icons turned")
     func mirrored() {
         for width in [360.0, 1024] {
             let ltr = ToolbarView.layout(width: width), rtl = ToolbarView.layout(width: width, direction: .rightToLeft)

@@ -1,7 +1,7 @@
 // Which way the window's controls run: left to right, or right to left where the words are in a
 // language written that way (Hebrew, Arabic, Persian), as GTK and Qt mirror their apps. The
 // direction follows the catalogue in use, not the locale alone: a right-to-left locale with no
-// catalogue for it shows English words, left to right (A11).
+// catalogue for it shows English words, left to right (A12).
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 // The colour palette over the canvas's bottom edge (a challenge of the book): one row of swatches
 // where the window is wide enough, rows of them on a phone, every swatch a finger's size; right to
-// left, black first at the right (A11).
+// left, black first at the right (A12).
 import TouchKit
 
 /// Colour swatches; a three-finger swipe up or the Colours button shows them (a challenge of the book).

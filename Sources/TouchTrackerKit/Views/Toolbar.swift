@@ -3,7 +3,7 @@
 // Every button is a finger's size (44 pt), its icon with its words beside it where the buttons are
 // wide enough, alone where they are not. Where the window is narrow (a phone in portrait) the bar
 // keeps the most used controls, Undo, Redo, the tools and Colours, and moves New and the toggles
-// into an overflow menu behind More. In a right-to-left language the bar runs from the right (A11).
+// into an overflow menu behind More. In a right-to-left language the bar runs from the right (A12).
 import TouchKit
 
 /// The bar along the bottom of the window.
