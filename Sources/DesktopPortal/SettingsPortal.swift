@@ -1,8 +1,16 @@
 // The desktop's style through org.freedesktop.portal.Settings (xdg-desktop-portal): the
-// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, and the icon
-// theme (GNOME's `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through
-// the KDE one), read once with ReadAll and followed through SettingChanged. A portal that lacks a key (1.16 has no accent-color
-// or contrast) leaves it unset. Nothing blocks: the caller reads the bus when its fd is readable.
+// `org.freedesktop.appearance` namespace's color-scheme, accent-color and contrast, the desktops'
+// own settings the portal passes on (`SettingsAppearance.swift`), and the icon theme (GNOME's
+// `icon-theme` through the GTK backend, Plasma's `Theme` of kdeglobals' Icons through the KDE
+// one), read once with ReadAll and followed through SettingChanged. A key no portal has (1.16 and
+// Debian 12's backends have no accent-color or contrast) stays unset. Nothing blocks: the caller
+// reads the bus when its fd is readable.
+// With several backends installed (GTK's and KDE's, as on a machine with both desktops), 1.16's
+// ReadAll answers each namespace once per backend, the desktop's own first: the first answer for
+// a setting is taken, as the portal's Read does (the KDE backend says "prefer light" under GNOME).
+// The desktops' own settings are the running desktop's: on Plasma kdeglobals' (the icon theme
+// Breeze when it names none, as Plasma's Qt apps take), elsewhere GNOME's, whatever the other
+// backend says.
 // Only the portal's signals are taken: the bus is asked for them from the portal's name alone, and
 // each is checked against the unique name that answered ReadAll.
 #if canImport(Glibc)
@@ -11,75 +19,24 @@ import Glibc
 import CDBus
 
 public final class SettingsPortal {
-    /// What the desktop says about its style; nil where it says nothing.
-    public struct Appearance: Equatable, Sendable {
-        /// 0: no preference, 1: prefer dark, 2: prefer light.
-        public var colorScheme: UInt32?
-        /// sRGB, each 0...1.
-        public var accentColor: (red: Double, green: Double, blue: Double)?
-        /// 0: no preference, 1: high contrast.
-        public var contrast: UInt32?
-        /// The icon theme's name.
-        public var iconTheme: String?
-
-        public init(colorScheme: UInt32? = nil, accentColor: (red: Double, green: Double, blue: Double)? = nil,
-                    contrast: UInt32? = nil, iconTheme: String? = nil) {
-            self.colorScheme = colorScheme
-            self.accentColor = accentColor
-            self.contrast = contrast
-            self.iconTheme = iconTheme
-        }
-
-        public static func == (a: Appearance, b: Appearance) -> Bool {
-            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme
-                && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
-        }
-
-        /// Takes one setting; false for a namespace or key it does not know or a value of the
-        /// wrong type (which changes nothing).
-        mutating func take(namespace: String, key: String, value reader: inout MessageReader) -> Bool {
-            if namespace == "org.gnome.desktop.interface" && key == "icon-theme"
-                || namespace == "org.kde.kdeglobals.Icons" && key == "Theme" {
-                guard let name = reader.string(), !name.isEmpty else { return false }
-                iconTheme = name
-                return true
-            }
-            guard namespace == SettingsPortal.namespace else { return false }
-            switch key {
-            case "color-scheme":
-                guard let value = reader.uint32() else { return false }
-                colorScheme = value
-            case "contrast":
-                guard let value = reader.uint32() else { return false }
-                contrast = value
-            case "accent-color":
-                guard reader.type == tt_dbus_type_struct else { return false }
-                var fields = reader.recurse()
-                var channels: [Double] = []
-                while let value = fields.double() {
-                    channels.append(value)
-                    fields.next()
-                }
-                // Out of range means no accent (the specification's way of saying none).
-                guard channels.count == 3, channels.allSatisfy({ (0...1).contains($0) }) else {
-                    accentColor = nil
-                    return true
-                }
-                accentColor = (channels[0], channels[1], channels[2])
-            default:
-                return false
-            }
-            return true
-        }
-    }
-
     static let namespace = "org.freedesktop.appearance"
     /// Every namespace read: the style's, and where each desktop names its icon theme.
-    static let namespaces = [namespace, "org.gnome.desktop.interface", "org.kde.kdeglobals.Icons"]
+    static let namespaces = [namespace, gnomeInterface, gnomeA11y, kdeIcons, kdeGeneral]
     static let interface = "org.freedesktop.portal.Settings"
     static let path = "/org/freedesktop/portal/desktop"
 
+    /// Plasma's icon theme when kdeglobals names none.
+    static let plasmaIconTheme = "breeze"
+    /// The desktops' own namespaces the portal passes on: where each keeps its icon theme, GNOME's
+    /// high-contrast switch, Plasma's accent colour.
+    static let gnomeInterface = "org.gnome.desktop.interface", gnomeA11y = "org.gnome.desktop.a11y.interface"
+    static let kdeIcons = "org.kde.kdeglobals.Icons", kdeGeneral = "org.kde.kdeglobals.General"
+
     private let bus: SessionBus
+    /// Whether the session is Plasma's (`XDG_CURRENT_DESKTOP` names KDE).
+    private let onPlasma: Bool
+    /// The other desktop's namespaces, not taken.
+    private var ignored: Set<String> { onPlasma ? [Self.gnomeInterface, Self.gnomeA11y] : [Self.kdeIcons, Self.kdeGeneral] }
     private var readSerial: UInt32?
     /// The portal's unique name, from its answer to ReadAll.
     private var portal: String?
@@ -91,6 +48,7 @@ public final class SettingsPortal {
     /// with no portal answers ReadAll with an error, and the style stays unset.
     public init(environment: (String) -> String?) throws(PortalError) {
         bus = try SessionBus(environment: environment)
+        onPlasma = Self.isPlasma(environment("XDG_CURRENT_DESKTOP"))
         bus.addMatch("type='signal',sender='\(FileChooserPortal.portalName)',interface='\(Self.interface)',"
                      + "member='SettingChanged',path='\(Self.path)'")
         guard let message = tt_dbus_message_new_method_call(FileChooserPortal.portalName, Self.path, Self.interface, "ReadAll") else {
@@ -108,11 +66,17 @@ public final class SettingsPortal {
     }
 
     /// Waits at most `seconds` for the answer to ReadAll (the window's first frame then shows the
-    /// desktop's style instead of flashing light); a portal slower than that, being started by the
-    /// bus, answers later through ``read()``.
+    /// desktop's style instead of flashing light); a portal slower than that answers later
+    /// through ``read()``. Timed by the clock: the bus's other messages end some reads early.
     public func waitForAnswer(seconds: Double) {
-        var waited = 0.0
-        while readSerial != nil, waited < seconds, read(waiting: 10) { waited += 0.01 }
+        let deadline = Self.now() + seconds
+        while readSerial != nil, Self.now() < deadline, read(waiting: 10) {}
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Reads what has arrived, waiting up to `milliseconds` for it; false once the bus is gone.
@@ -133,38 +97,52 @@ public final class SettingsPortal {
             guard tt_dbus_message_get_type(message) != tt_dbus_message_error else { return false }
             portal = sender
             guard var reader = MessageReader(message) else { return false }
-            return Self.takeReadAll(&reader, into: &current)
+            let took = Self.takeReadAll(&reader, into: &current, ignoring: ignored)
+            guard onPlasma, current.iconTheme == nil else { return took }
+            current.iconTheme = Self.plasmaIconTheme
+            return true
         }
         guard tt_dbus_message_is_signal(message, Self.interface, "SettingChanged") != 0,
               let portal, sender == portal, var reader = MessageReader(message) else { return false }
-        return Self.takeSettingChanged(&reader, into: &current)
+        return Self.takeSettingChanged(&reader, into: &current, ignoring: ignored)
     }
 
-    /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values.
-    static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
-        var took = false
+    /// Whether `XDG_CURRENT_DESKTOP` (a colon-separated list) names Plasma.
+    static func isPlasma(_ desktops: String?) -> Bool {
+        (desktops ?? "").split(separator: ":").contains { $0.uppercased() == "KDE" }
+    }
+
+    /// ReadAll's answer, a{sa{sv}}: namespaces with their keys and values; of a setting said twice
+    /// (by two backends) the first.
+    static func takeReadAll(_ reader: inout MessageReader, into appearance: inout Appearance,
+                            ignoring ignored: Set<String> = []) -> Bool {
+        var taken: Set<Appearance.Setting> = []
         reader.forEach { group in
             var entry = group.recurse()
-            guard let namespace = entry.string() else { return }
+            guard let namespace = entry.string(), !ignored.contains(namespace) else { return }
             entry.next()
             entry.forEach { setting in
                 var fields = setting.recurse()
                 guard let key = fields.string() else { return }
                 fields.next()
                 var value = fields.recurse()
-                if appearance.take(namespace: namespace, key: key, value: &value) { took = true }
+                var candidate = appearance
+                if let setting = candidate.take(namespace: namespace, key: key, value: &value), taken.insert(setting).inserted {
+                    appearance = candidate
+                }
             }
         }
-        return took
+        return !taken.isEmpty
     }
 
     /// SettingChanged (s namespace, s key, v value).
-    static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance) -> Bool {
-        guard let namespace = reader.string() else { return false }
+    static func takeSettingChanged(_ reader: inout MessageReader, into appearance: inout Appearance,
+                                   ignoring ignored: Set<String> = []) -> Bool {
+        guard let namespace = reader.string(), !ignored.contains(namespace) else { return false }
         reader.next()
         guard let key = reader.string() else { return false }
         reader.next()
         var value = reader.recurse()
-        return appearance.take(namespace: namespace, key: key, value: &value)
+        return appearance.take(namespace: namespace, key: key, value: &value) != nil
     }
 }

@@ -17,9 +17,10 @@ extension DrawViewController {
         toolbar.moreButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.showOverflowMenu() }
     }
 
-    /// The menu's items: each overflow control's words, checked when it is on.
+    /// The menu's items: each overflow control's words, checked when it is on; right to left,
+    /// the first at the right (A12).
     var overflowMenuItems: [MenuController.Item] {
-        ToolbarView.overflowItems.map { item in
+        toolbar.direction.ordered(ToolbarView.overflowItems).map { item in
             let button = toolbar.button(item)
             return MenuController.Item(title: (button.isOn ? "✓ " : "") + button.title, action: Self.overflowAction(item))
         }

@@ -26,7 +26,7 @@ final class DrawingScreenView: View {
         let barHeight = min(ToolbarView.height, bounds.height / 3)
         drawView.frame = Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - barHeight))
         let canvas = drawView.bounds
-        banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: BannerView.height)
+        banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: banner.height(forWidth: canvas.width))
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
         let paletteHeight = PaletteView.height(forWidth: bounds.width)
         palette.frame = Rect(x: 0, y: toolbar.frame.minY - paletteHeight, width: bounds.width, height: paletteHeight)
@@ -167,6 +167,8 @@ extension DrawViewController: NoticeDisplay {
     public func show(_ notice: Notice?) {
         if let notice {
             banner.show(notice.text, style: notice.style)
+            // The banner's height follows its message.
+            screen.setNeedsLayout()
         } else {
             banner.hide()
         }

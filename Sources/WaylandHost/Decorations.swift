@@ -57,13 +57,19 @@ extension WaylandHost {
         return window
     }
 
+    /// Puts the title bar's buttons at its left end, for a window in a right-to-left language.
+    public static func setTitleBarRightToLeft(_ rightToLeft: Bool, of window: Window) {
+        (window as? DecoratedWindow)?.titleBar.isRightToLeft = rightToLeft
+    }
+
     /// Shows or hides an offscreen window's title bar.
     public static func setShowsTitleBar(_ shows: Bool, of window: Window) {
         (window as? DecoratedWindow)?.showsTitleBar = shows
     }
 }
 
-/// A GNOME-like header: the title centred, minimize, maximize and close at the right. Dragging it
+/// A GNOME-like header: the title centred, minimize, maximize and close at the right (at the left
+/// in a right-to-left window). Dragging it
 /// moves the window (xdg_toplevel.move), a double tap or double click maximizes.
 final class TitleBarView: View {
     static var height: Double { TitleBarLayout.height }
@@ -75,6 +81,8 @@ final class TitleBarView: View {
     var isMaximized = false {
         didSet { maximizeButton.icon = isMaximized ? Self.restoreIcon : Self.maximizeIcon }
     }
+    /// Whether the buttons sit at the bar's left end (a right-to-left window).
+    var isRightToLeft = false { didSet { if isRightToLeft != oldValue { setNeedsLayout() } } }
     let minimizeButton = TitleBarButton()
     let maximizeButton = TitleBarButton()
     let closeButton = TitleBarButton()
@@ -107,7 +115,7 @@ final class TitleBarView: View {
     override func layoutSubviews() {
         super.layoutSubviews()
         let target = TitleBarLayout.target
-        for (button, centre) in zip([closeButton, maximizeButton, minimizeButton], TitleBarLayout.buttonCentres(width: bounds.width)) {
+        for (button, centre) in zip([closeButton, maximizeButton, minimizeButton], TitleBarLayout.buttonCentres(width: bounds.width, rightToLeft: isRightToLeft)) {
             button.frame = Rect(x: centre.x - target / 2, y: centre.y - target / 2, width: target, height: target)
         }
     }

@@ -120,14 +120,19 @@ final class PopupMenu: MenuPresenter {
     /// Between the menu and what it points at.
     static let gap: Int32 = 8
 
+    /// Between the menu and the window's side, where it would otherwise reach it: a menu flush
+    /// against the edge looks cut off.
+    static let sideMargin = 6.0
+
     /// Where a menu of `size` goes, pointing at `rect` inside `bounds`: above it when it fits
-    /// there, else below; `dx` moves it from centred over `rect` to inside `bounds` (its left edge
-    /// inside when it is wider than they are).
+    /// there, else below; `dx` moves it from centred over `rect` to inside `bounds`, `sideMargin`
+    /// from their sides where there is room (its left edge inside when it is wider than they are).
     static func placement(size: Size, pointingAt rect: Rect, in bounds: Rect) -> (above: Bool, dx: Double) {
         let above = rect.minY - Double(gap) - size.height >= bounds.minY
             || rect.maxY + Double(gap) + size.height > bounds.maxY
         let centred = (rect.midX - size.width / 2).rounded()
-        let inside = max(bounds.minX, min(centred, bounds.maxX - size.width))
+        let margin = min(sideMargin, max(0, ((bounds.width - size.width) / 2).rounded(.down)))
+        let inside = max(bounds.minX + margin, min(centred, bounds.maxX - margin - size.width))
         return (above, inside - centred)
     }
 

@@ -14,9 +14,13 @@ public enum TitleBarLayout {
     /// From the bar's right end to the close button's target.
     static let margin = 4.0
 
-    /// The centres of close, maximize and minimize, right to left, in a bar `width` wide.
-    public static func buttonCentres(width: Double) -> [Point] {
-        (0..<3).map { Point(x: width - margin - target / 2 - Double($0) * target, y: height / 2) }
+    /// The centres of close, maximize and minimize, from the bar's right end in a bar `width`
+    /// wide; from its left end in a right-to-left window, as GTK mirrors its title bars.
+    public static func buttonCentres(width: Double, rightToLeft: Bool = false) -> [Point] {
+        (0..<3).map { index in
+            let fromEnd = margin + target / 2 + Double(index) * target
+            return Point(x: rightToLeft ? fromEnd : width - fromEnd, y: height / 2)
+        }
     }
 }
 

@@ -29,6 +29,9 @@ final class ToplevelWindow {
     private var askedSize: (width: Int, height: Int) = (0, 0)
     private(set) var size: (width: Int, height: Int) = (0, 0)
     private(set) var isConfigured = false
+    /// Until ``show()``, a configure is answered but nothing is painted: the app's views and its
+    /// style are set up between the host's start and its loop, and the first frame shows them.
+    private var isHeld = true
     /// The buffers frames are drawn into.
     private let pool: BufferPool
     private var frameCallback: WlCallback?
@@ -267,13 +270,20 @@ final class ToplevelWindow {
                    points: Size(width: Double(size.width), height: Double(size.height)))
     }
 
+    /// Lets frames be painted, the first at once if the compositor has configured the window.
+    func show() {
+        isHeld = false
+        wantsRedraw = true
+        redrawIfNeeded(force: true)
+    }
+
     /// Paints and commits if the window changed and the compositor is ready for a new frame.
     func redrawIfNeeded(force: Bool = false, input: Bool = false) {
         // Input is committed at once, even while the last frame's callback is pending: the
         // compositor shows the newest commit at its next repaint, so a touch never waits a frame.
         // Other changes wait for the callback (one frame callback at a time).
         let input = input || inputAwaitsBuffer
-        guard isConfigured, wantsRedraw, frameCallback == nil || force || input else { return }
+        guard isConfigured, !isHeld, wantsRedraw, frameCallback == nil || force || input else { return }
         var dirty = window.takeDirtyRegion()
         if dirty.isEmpty, !window.liveLinesChanged {
             guard force else {

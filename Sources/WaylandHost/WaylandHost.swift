@@ -280,7 +280,12 @@ public final class WaylandHost {
     public func stop(_ reason: ExitReason = .closed) { loop.stop(reason) }
 
     /// Runs until the window is closed, a termination signal arrives or the compositor goes away.
-    public func run() -> ExitReason { loop.run() }
+    /// Shows the window's first frame, with what the app set up since the host started, and runs
+    /// the loop until the app ends.
+    public func run() -> ExitReason {
+        toplevel.show()
+        return loop.run()
+    }
 }
 
 extension WaylandHost: EventLoopTurns {

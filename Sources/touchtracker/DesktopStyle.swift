@@ -8,9 +8,12 @@ import TouchTrackerKit
 import WaylandHost
 
 final class DesktopStyle {
-    /// How long the start waits for the portal's first answer: enough for a running portal, short
-    /// enough not to hold a start back when the bus has to start one.
-    static let firstAnswerWait = 0.15
+    /// How long the start waits at most for the portal's first answer, before the first frame:
+    /// a running portal answers at once, one the bus has to start (the first app after logging in)
+    /// takes longer, and a window that waited shows the desktop's style from its first
+    /// frame instead of flashing light (GTK's apps wait for it too). A portal that hangs holds the
+    /// start back this long, then the window starts light and follows the answer when it comes.
+    static let firstAnswerWait = 2.0
 
     private let window: Window
     private let logger: Logger

@@ -131,6 +131,7 @@ struct App {
         }
         controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
+        WaylandHost.setTitleBarRightToLeft(LayoutDirection.current == .rightToLeft, of: host.window)
         let desktopStyle = DesktopStyle(host: host, logger: logger)
         defer { withExtendedLifetime(desktopStyle) {} }
         document.noticeDisplay = controller

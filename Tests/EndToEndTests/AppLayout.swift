@@ -1,5 +1,6 @@
 // Where the app puts its controls, from its own layout code: the tests tap them wherever the
 // window's size puts them.
+import CompositorHarness
 import TouchKit
 import TouchTrackerKit
 
@@ -14,5 +15,13 @@ enum AppLayout {
     static func swatch(_ index: Int, width: Double, height: Double) -> (Double, Double) {
         let frame = PaletteView.swatchFrames(width: width)[index]
         return (frame.midX, height - ToolbarView.height - PaletteView.height(forWidth: width) + frame.midY)
+    }
+}
+
+extension Pixel {
+    /// An opaque style colour as the screen shows it.
+    init(_ color: Color) {
+        func byte(_ value: Double) -> UInt8 { UInt8((value * 255).rounded()) }
+        self.init(red: byte(color.red), green: byte(color.green), blue: byte(color.blue))
     }
 }

@@ -2,13 +2,16 @@
 // app runs (as GNOME's Settings does, through GSettings) reaches the app through the real
 // xdg-desktop-portal and its GTK backend, and the whole window turns dark within a second; the
 // line drawn black shows light on the dark canvas and is exported black; back to the default, the
-// window is light again, its open edit menu drawn again in the light style.
+// window is light again, its open edit menu drawn again in the light style. GNOME's high-contrast
+// switch (Settings > Accessibility) reaches the app the same way and outlines the controls.
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Testing
 import CompositorHarness
+import TouchKit
+import TouchTrackerKit
 
 @Suite("The desktop's style under GNOME Shell", .serialized, .gnomeSession)
 struct GnomeStyleTests {
@@ -69,6 +72,31 @@ struct GnomeStyleTests {
                 shot.pixel(x: app.onCanvas(60, 60).x, y: app.onCanvas(60, 60).y) == .white
                     && shot.pixel(x: titleBar.x, y: titleBar.y) == GnomeAppUnderTest.titleBarGrey
                     && showsLine(shot, a, b, is: .black)
+            }
+        }
+    }
+
+    @Test("GNOME's High Contrast switched on while the app runs outlines the toolbar's buttons within a second; off, they are flat again")
+    func followsHighContrast() {
+        withGnomeApp(arguments: ["--trace", "--verbose"]) { app in
+            let session = app.session
+            try app.waitForLog("the portal's appearance", "no answer from the portal", timeout: 10)
+            let top = app.window.height - ToolbarView.height
+            let free = ToolbarView.layout(width: app.window.width)[.freehand]!.offsetBy(dx: 0, dy: top)
+            let edge = app.inWindow(free.midX, free.minY), inside = app.inWindow(free.minX + 6, free.minY + 6)
+            let plain = Appearance(), high = Appearance(highContrast: true)
+            #expect(high.separator != plain.controlFill && high.controlFill != plain.controlFill)
+            try session.setSetting("org.gnome.desktop.a11y.interface", "high-contrast", "true")
+            let switched = Date()
+            let outlined = try session.waitForScreen(timeout: 1, "the buttons outlined") { shot in
+                shot.pixel(x: edge.x, y: edge.y) == Pixel(high.separator) && shot.pixel(x: inside.x, y: inside.y) == Pixel(high.controlFill)
+            }
+            #expect(Date().timeIntervalSince(switched) < 1)
+            keepScreenshot(outlined, "gnome-high-contrast.png")
+            #expect(app.app.standardError.contains("style: light, high contrast"))
+            try session.setSetting("org.gnome.desktop.a11y.interface", "high-contrast", "false")
+            _ = try session.waitForScreen(timeout: 1, "the buttons flat again") { shot in
+                shot.pixel(x: edge.x, y: edge.y) == Pixel(plain.controlFill)
             }
         }
     }

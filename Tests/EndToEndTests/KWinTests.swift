@@ -445,7 +445,7 @@ extension KWinFractionalScaleTests {
                 }
                 // The toolbar (Undo now enabled) as the app draws it at this scale.
                 let (expected, _) = expectedWindow(width: window.width, height: window.height, showsTitleBar: false,
-                                                   scale: scale, afterALine: true) { $0 }
+                                                   scale: scale, afterALine: true, style: KWinStyleTests.plasma)
                 let rows = expected.height - Int((ToolbarView.height * scale).rounded(.up))..<expected.height
                 // Leaving out the outermost pixels: where the window's edge falls inside an output
                 // pixel (853 pt at 1.5 is 1279.5 pixels), KWin blends that pixel with what is beside.
@@ -544,7 +544,7 @@ struct KWinFractionalScaleTests {
             // The toolbar's words and buttons are exactly the app's own drawing at this scale, pixel
             // for pixel (upscaled or downscaled text would differ in thousands of pixels).
             let (expected, _) = expectedWindow(width: app.window.width, height: app.window.height, showsTitleBar: false,
-                                               scale: scale) { $0 }
+                                               scale: scale, style: KWinStyleTests.plasma)
             let toolbarRows = expected.height - Int((ToolbarView.height * scale).rounded(.up))..<expected.height
             let toolbar = try waitForMatch(expected, rows: toolbarRows, in: session,
                                            near: (app.window.x * scale, app.window.y * scale))

@@ -1,6 +1,8 @@
 // The layout from a phone to 4K under Weston (kiosk-shell gives the window the whole output):
 // every toolbar control and swatch inside the window and a finger's size, drawn where the app laid
-// it out, and the edit menu of a line near the window's edge inside the window.
+// it out, the edit menu of a line near the window's edge and New's banner inside the window. The
+// phone and 4K in the dark style too (TOUCHTRACKER_STYLE, as Weston has no portal): the canvas
+// dark, a black line light, every control's face distinct from the dark bar.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,13 +11,16 @@ import Testing
 import CompositorHarness
 import TouchKit
 import TouchTrackerKit
+import WaylandHost
 
 @Suite("Layout from a phone to 4K under Weston", .serialized)
 struct LayoutTests {
     struct Screen: Sendable, CustomTestStringConvertible {
         var name: String
         var width: Int, height: Int, scale: Int
-        var testDescription: String { "\(name), \(width)x\(height) points at scale \(scale)" }
+        var dark = false
+        var testDescription: String { "\(name), \(width)x\(height) points at scale \(scale)\(dark ? ", dark" : "")" }
+        var style: Appearance { Appearance(scheme: dark ? .dark : .light) }
     }
 
     @Test("Every control inside the window, 44 pt or more, on screen; the palette inside; the edit menu inside",
@@ -24,9 +29,12 @@ struct LayoutTests {
               Screen(name: "tablet", width: 800, height: 1280, scale: 1),
               Screen(name: "laptop", width: 1366, height: 768, scale: 1),
               Screen(name: "4k", width: 1920, height: 1080, scale: 2),
+              Screen(name: "phone-dark", width: 360, height: 640, scale: 2, dark: true),
+              Screen(name: "4k-dark", width: 1920, height: 1080, scale: 2, dark: true),
           ])
     func reach(_ screen: Screen) {
-        withApp(options: WestonSession.Options(width: screen.width, height: screen.height, scale: screen.scale)) { app in
+        withApp(options: WestonSession.Options(width: screen.width, height: screen.height, scale: screen.scale),
+                environment: ["TOUCHTRACKER_STYLE": screen.dark ? "dark" : "light"], paper: Pixel(screen.style.paper)) { app in
             let window = Rect(x: 0, y: 0, width: app.window.width, height: app.window.height)
             let scale = Double(screen.scale)
             func pixel(_ shot: Screenshot, _ x: Double, _ y: Double) -> Pixel? {
@@ -44,9 +52,19 @@ struct LayoutTests {
             let top = window.height - ToolbarView.height
             let toolbar = ToolbarView.layout(width: window.width).map { ("\($0.key)", $0.value.offsetBy(dx: 0, dy: top)) }
             #expect(toolbar.count == (window.width < ToolbarView.narrowBelow ? 7 : 10))
-            let shot = try app.session.screenshot()
+            // A line in the default black, on the canvas's style: black on white, light on dark.
+            let lineY = window.height / 4
+            try app.drawLine(1, from: (40, lineY), to: (window.width - 40, lineY))
+            let shot = try app.session.waitForScreen("the line finished") { shot in
+                guard let ink = pixel(shot, window.width / 2, lineY) else { return false }
+                return screen.dark ? ink.green > 0xD0 : ink == .black
+            }
             keepScreenshot(shot, "layout-\(screen.name).png")
             check(shot, toolbar)
+            #expect(pixel(shot, window.width / 2, window.height / 2) == Pixel(screen.style.paper), "the canvas in \(shot.path)")
+            let ink = try #require(pixel(shot, window.width / 2, lineY))
+            #expect(screen.dark ? ink.red > 0xD0 && ink.green > 0xD0 && ink.blue > 0xD0 : ink == .black,
+                    "the black line shows \(screen.dark ? "light" : "black"): \(ink) in \(shot.path)")
 
             let colours = toolbar.first { $0.0 == "colours" }!.1
             try app.tap(10, colours.midX, colours.midY)
@@ -59,6 +77,7 @@ struct LayoutTests {
                 pixel(shot, blue.midX, blue.midY) == Pixel(red: 0x35, green: 0x84, blue: 0xE4)
             }
             check(palette, swatches)
+            keepScreenshot(palette, "layout-\(screen.name)-palette.png")
             try app.tap(11, colours.midX, colours.midY)
 
             // A short line by the right edge, tapped: its menu stays inside the window.
@@ -69,6 +88,23 @@ struct LayoutTests {
             let menuRect = Rect(x: menu.x - app.window.x, y: menu.y - app.window.y, width: menu.width, height: menu.height)
             #expect(window.contains(menuRect), "the edit menu \(menuRect) inside the window \(window)")
             keepScreenshot(try app.session.screenshot(), "layout-\(screen.name)-menu.png")
+
+            // New (under More on a narrow bar): its banner across the canvas's top, in the style.
+            try app.tap(13, window.width / 2, window.height / 2)
+            if let new = toolbar.first(where: { $0.0 == "new" })?.1 {
+                try app.tap(14, new.midX, new.midY)
+            } else {
+                let more = toolbar.first { $0.0 == "more" }!.1
+                try app.tap(14, more.midX, more.midY)
+                let popup = try app.session.waitForPopup(of: app.app)
+                let item = WaylandHost.menuItemFrames(titles: ["New", "Angle", "Speed", "✓ Fingers"])[0]
+                try app.tap(15, popup.x - app.window.x + item.midX, popup.y - app.window.y + item.midY)
+            }
+            // Its corner, left clear of the words, in the banner's colour; the words wrapped inside.
+            let banner = try app.session.waitForScreen("the New banner") { shot in
+                pixel(shot, 2, 2) == Pixel(screen.style.bannerInfo)
+            }
+            keepScreenshot(banner, "layout-\(screen.name)-banner.png")
         }
     }
 }

@@ -114,13 +114,14 @@ final class PersistentApp {
         return app.waitForExit(timeout: 5)
     }
 
-    /// Whether the banner strip (red: an error) shows across the top of the canvas, with text.
+    /// Whether the banner strip (red: an error) shows across the top of the canvas, with text; a
+    /// long message wraps, and the strip grows to hold up to three lines.
     static func showsBanner(_ shot: Screenshot, in window: WindowInfo, red: Bool = true) -> Bool {
         let colour = red ? Pixel(red: 0xB3, green: 0x26, blue: 0x1E) : Pixel(red: 0x26, green: 0x32, blue: 0x38)
         let x0 = Int(window.x), y0 = Int(window.y)
         return shot.pixel(x: x0 + 4, y: y0 + 4) == colour && shot.pixel(x: x0 + Int(window.width) - 4, y: y0 + 30) == colour
             && shot.count(.white, inX: x0..<(x0 + Int(window.width)), y: y0..<(y0 + 36), tolerance: 60) > 150
-            && shot.pixel(x: x0 + 4, y: y0 + 40) == .white
+            && (40...70).contains { shot.pixel(x: x0 + 4, y: y0 + $0) == .white }
     }
 
     /// Waits for the banner; copies the screenshot to `keep` when given (to look at it).

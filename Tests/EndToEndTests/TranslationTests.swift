@@ -14,14 +14,17 @@ import WaylandHost
 
 /// The app's window as it first shows (or, `afterALine`, its toolbar once a line is drawn), drawn
 /// in this process at `scale`, its toolbar titles (English here: the tests run in the C locale)
-/// put through `translate`.
+/// put through `translate`, laid out in `direction`, in `style`.
 func expectedWindow(width: Double, height: Double, showsTitleBar: Bool = true, scale: Double = 1,
-                    afterALine: Bool = false, translate: (String) -> String) -> (image: ImageSurface, buttons: [Button]) {
+                    afterALine: Bool = false, direction: LayoutDirection = .leftToRight, style: Appearance = .light,
+                    translate: (String) -> String = { $0 }) -> (image: ImageSurface, buttons: [Button]) {
     let application = Application(clock: ManualClock())
     let window = WaylandHost.offscreenWindow(title: "TouchTracker", size: Size(width: width, height: height),
                                              showsTitleBar: showsTitleBar)
     application.addWindow(window)
+    window.desktopAppearance = style
     let controller = DrawViewController()
+    controller.toolbar.direction = direction
     window.rootViewController = controller
     let buttons = controller.toolbar.subviews.compactMap { $0 as? Button }
     for button in buttons { button.title = translate(button.title) }
@@ -89,11 +92,12 @@ struct TranslationTests {
     static let shots = NSTemporaryDirectory() + "tt-translation-shots"
 
     /// Runs the app under Weston with `environment` and compares its toolbar with the one drawn
-    /// with `language`'s words (nil: English). Returns the screenshot's path.
-        static func expectToolbar(environment: [String: String], language: String?, shotName: String) {
+    /// with `language`'s words (nil: English), laid out in `direction`.
+    static func expectToolbar(environment: [String: String], language: String?, direction: LayoutDirection = .leftToRight,
+                              shotName: String) {
         withApp(arguments: ["--verbose"], environment: environment) { app in
             let words = try language.map { try POFile($0 + ".po").translations } ?? [:]
-            let (expected, _) = expectedWindow(width: app.window.width, height: app.window.height) { words[$0] ?? $0 }
+            let (expected, _) = expectedWindow(width: app.window.width, height: app.window.height, direction: direction) { words[$0] ?? $0 }
             try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
             var last = (count: -1, example: "")
             // The first frames may still be on their way: wait for the toolbar to settle.
@@ -110,7 +114,7 @@ struct TranslationTests {
     }
 
     @Test("LANGUAGE=de: the toolbar shows po/de.po's German words (Rückgängig, Wiederholen, ...)")
-        func germanToolbar() throws {
+    func germanToolbar() throws {
         // The comparison tells the languages apart: German and English toolbars differ.
         let german = try POFile("de.po").translations
         #expect(german["Undo"] == "Rückgängig")
@@ -119,8 +123,8 @@ struct TranslationTests {
         Self.expectToolbar(environment: ["LANGUAGE": "de"], language: "de", shotName: "de")
     }
 
-    @Test("LANGUAGE=he: the toolbar shows po/he.po's Hebrew words, shaped right to left, each inside its button")
-        func hebrewToolbar() throws {
+    @Test("A12: LANGUAGE=he, the toolbar shows po/he.po's Hebrew words, shaped right to left, each inside its button, the bar mirrored")
+    func hebrewToolbar() throws {
         let hebrew = try POFile("he.po").translations
         let (_, buttons) = expectedWindow(width: 1024, height: 768) { hebrew[$0] ?? $0 }
         let measure = CairoContext(surface: ImageSurface(width: 10, height: 10))
@@ -132,11 +136,11 @@ struct TranslationTests {
             let room = button.bounds.width - 8 - Button.iconSize - 6
             #expect(width > 8 && width <= room + 0.01, "\(button.title) is \(width) pt wide beside the icon in a \(button.bounds.width) pt button")
         }
-        Self.expectToolbar(environment: ["LANGUAGE": "he"], language: "he", shotName: "he")
+        Self.expectToolbar(environment: ["LANGUAGE": "he"], language: "he", direction: .rightToLeft, shotName: "he")
     }
 
     @Test("A language with no catalogue, or no catalogues at all, leaves the window in English; Spanish shows Spanish")
-        func fallbackToEnglish() throws {
+    func fallbackToEnglish() throws {
         let english = expectedWindow(width: 1024, height: 768) { $0 }.image
         let spanishWords = try POFile("es.po").translations
         let spanish = expectedWindow(width: 1024, height: 768) { spanishWords[$0] ?? $0 }.image

@@ -15,12 +15,15 @@ struct MenuPlacementTests {
         #expect(place.above && place.dx == 0)
     }
 
-    @Test("Moved inside at the right and left edges; below when there is no room above")
+    @Test("Moved inside at the right and left edges, 6 pt from them; flush in a window too narrow for that; below when there is no room above")
     func edges() {
         let right = PopupMenu.placement(size: menu, pointingAt: Rect(x: 350, y: 300, width: 2, height: 2), in: window)
-        #expect(right.dx == 360 - 164 - (351 - 82))
+        #expect(right.dx == 360 - 6 - 164 - (351 - 82))
         let left = PopupMenu.placement(size: menu, pointingAt: Rect(x: 4, y: 300, width: 2, height: 2), in: window)
-        #expect(left.dx == 0 - (5 - 82))
+        #expect(left.dx == 6 - (5 - 82))
+        let narrow = PopupMenu.placement(size: menu, pointingAt: Rect(x: 4, y: 300, width: 2, height: 2),
+                                         in: Rect(x: 0, y: 0, width: 168, height: 720))
+        #expect(narrow.dx == 2 - (5 - 82))
         let top = PopupMenu.placement(size: menu, pointingAt: Rect(x: 180, y: 20, width: 2, height: 2), in: window)
         #expect(!top.above)
     }

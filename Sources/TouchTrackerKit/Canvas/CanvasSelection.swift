@@ -39,9 +39,10 @@ final class CanvasSelection {
         guard let menu else { return }
         // The canvas becomes the target of the menu items' actions (R4, R5).
         canvas.becomeFirstResponder()
-        menu.menuItems = [MenuController.Item(title: Strings.delete, action: DrawView.deleteAction),
-                          MenuController.Item(title: Strings.copy, action: DrawView.copyAction),
-                          MenuController.Item(title: Strings.paste, action: DrawView.pasteAction)]
+        // Right to left, Delete at the right (A12).
+        menu.menuItems = LayoutDirection.current.ordered([MenuController.Item(title: Strings.delete, action: DrawView.deleteAction),
+                                                          MenuController.Item(title: Strings.copy, action: DrawView.copyAction),
+                                                          MenuController.Item(title: Strings.paste, action: DrawView.pasteAction)])
         menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: canvas)
         menu.setMenuVisible(true)
     }

@@ -1,5 +1,6 @@
 // The colour palette over the canvas's bottom edge (a challenge of the book): one row of swatches
-// where the window is wide enough, rows of them on a phone, every swatch a finger's size.
+// where the window is wide enough, rows of them on a phone, every swatch a finger's size; right to
+// left, black first at the right (A12).
 import TouchKit
 
 /// Colour swatches; a three-finger swipe up or the Colours button shows them (a challenge of the book).
@@ -14,6 +15,10 @@ public final class PaletteView: View {
     public private(set) var swatches: [Button] = []
     /// Called with the chosen colour.
     public var onPick: ((Color) -> Void)?
+    /// Which way the swatches run; the language's direction unless set.
+    public var direction = LayoutDirection.current {
+        didSet { if direction != oldValue { setNeedsLayout() } }
+    }
 
     public override init(frame: Rect) {
         super.init(frame: frame)
@@ -55,20 +60,22 @@ public final class PaletteView: View {
         return rows * swatchSize + (rows - 1) * spacing + 2 * margin
     }
 
-    /// Each swatch's frame in a strip `width` points wide: rows centred, filled from the top.
-    public static func swatchFrames(width: Double) -> [Rect] {
+    /// Each swatch's frame in a strip `width` points wide: rows centred, filled from the top, each
+    /// from the left (right to left: from the right).
+    public static func swatchFrames(width: Double, direction: LayoutDirection = .leftToRight) -> [Rect] {
         let perRow = perRow(width: width)
         return colors.indices.map { index in
             let row = index / perRow, column = index % perRow
             let inRow = min(perRow, colors.count - row * perRow)
             let rowWidth = Double(inRow) * swatchSize + Double(inRow - 1) * spacing
-            return Rect(x: (width - rowWidth) / 2 + Double(column) * (swatchSize + spacing),
-                        y: margin + Double(row) * (swatchSize + spacing), width: swatchSize, height: swatchSize)
+            return direction.place(Rect(x: (width - rowWidth) / 2 + Double(column) * (swatchSize + spacing),
+                                        y: margin + Double(row) * (swatchSize + spacing), width: swatchSize, height: swatchSize),
+                                   in: width)
         }
     }
 
     public override func layoutSubviews() {
         super.layoutSubviews()
-        for (swatch, frame) in zip(swatches, Self.swatchFrames(width: bounds.width)) { swatch.frame = frame }
+        for (swatch, frame) in zip(swatches, Self.swatchFrames(width: bounds.width, direction: direction)) { swatch.frame = frame }
     }
 }

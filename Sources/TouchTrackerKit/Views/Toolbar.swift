@@ -3,7 +3,7 @@
 // Every button is a finger's size (44 pt), its icon with its words beside it where the buttons are
 // wide enough, alone where they are not. Where the window is narrow (a phone in portrait) the bar
 // keeps the most used controls, Undo, Redo, the tools and Colours, and moves New and the toggles
-// into an overflow menu behind More.
+// into an overflow menu behind More. In a right-to-left language the bar runs from the right (A12).
 import TouchKit
 
 /// The bar along the bottom of the window.
@@ -61,9 +61,28 @@ public final class ToolbarView: View {
     public override init(frame: Rect) {
         super.init(frame: frame)
         for item in Item.allCases { addSubview(button(item)) }
+        applyDirection()
     }
 
-    static func button(_ title: String, _ item: Item) -> ToolbarButton { ToolbarButton(title: title, icon: item.icon) }
+    static func button(_ title: String, _ item: Item) -> ToolbarButton {
+        ToolbarButton(title: title, icon: item.icon(.leftToRight))
+    }
+
+    /// Which way the bar runs; the language's direction unless set.
+    public var direction = LayoutDirection.current {
+        didSet {
+            guard direction != oldValue else { return }
+            applyDirection()
+            setNeedsLayout()
+        }
+    }
+
+    private func applyDirection() {
+        for item in Item.allCases {
+            button(item).direction = direction
+            button(item).icon = item.icon(direction)
+        }
+    }
 
     public override func appearanceDidChange() {
         backgroundColor = appearance.barBackground
@@ -77,8 +96,9 @@ public final class ToolbarView: View {
     /// Where each control shown in a bar `width` points wide sits (the bar's coordinates): 44 pt
     /// tall, at most 88 pt wide and at least 44, centred when the bar is wider than they need. A
     /// bar too narrow even for that (below 360 pt) lets the last ones run off rather than shrink
-    /// them below a finger's size.
-    public static func layout(width: Double, height: Double = ToolbarView.height) -> [Item: Rect] {
+    /// them below a finger's size. Right to left, the first control is at the right.
+    public static func layout(width: Double, height: Double = ToolbarView.height,
+                              direction: LayoutDirection = .leftToRight) -> [Item: Rect] {
         let narrow = width < narrowBelow
         let groups = narrow ? narrowGroups : wideGroups
         let count = Double(groups.joined().count)
@@ -92,7 +112,8 @@ public final class ToolbarView: View {
         for (index, group) in groups.enumerated() {
             if index > 0 { x += gap - spacing }
             for item in group {
-                frames[item] = Rect(x: x, y: (height - buttonHeight) / 2, width: buttonWidth, height: buttonHeight)
+                frames[item] = direction.place(Rect(x: x, y: (height - buttonHeight) / 2, width: buttonWidth, height: buttonHeight),
+                                               in: width)
                 x += buttonWidth + spacing
             }
         }
@@ -101,7 +122,7 @@ public final class ToolbarView: View {
 
     public override func layoutSubviews() {
         super.layoutSubviews()
-        let frames = Self.layout(width: bounds.width, height: bounds.height)
+        let frames = Self.layout(width: bounds.width, height: bounds.height, direction: direction)
         for item in Item.allCases {
             let button = button(item)
             button.isHidden = frames[item] == nil

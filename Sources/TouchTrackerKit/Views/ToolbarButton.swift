@@ -1,6 +1,7 @@
 // A toolbar control in the desktop's style: flat on the bar when off, filled with the desktop's
 // accent colour when on (the tool, the toggles), outlined in high contrast; its symbolic icon with
-// its words beside it where the button is wide enough, alone where it is not.
+// its words beside it where the button is wide enough, alone where it is not; right to left, the
+// icon on the words' right, where their reading starts.
 import TouchKit
 
 public final class ToolbarButton: Button {
@@ -9,6 +10,14 @@ public final class ToolbarButton: Button {
         self.icon = icon
         fontSize = 14
     }
+
+    /// Which way icon and words run.
+    public var direction = LayoutDirection.leftToRight {
+        didSet { if direction != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Between the icon and the words, as TouchKit's Button has it.
+    static let iconGap = 6.0
 
     /// Whether the tool or toggle is on.
     public var isOn: Bool {
@@ -44,6 +53,17 @@ public final class ToolbarButton: Button {
         context.setFillColor(currentFillColor)
         fillRoundedRect(body, radius: max(0, cornerRadius - (bounds.width - body.width) / 2), in: context)
         let ink = isSelected ? style.onAccent : style.foreground
-        drawLabel(in: context, color: isEnabled ? ink : ink.withAlpha(0.5))
+        let color = isEnabled ? ink : ink.withAlpha(0.5)
+        guard direction == .rightToLeft, let icon, let fontSize = titleFontSizeBesideIcon(in: context) else {
+            return drawLabel(in: context, color: color)
+        }
+        // Button's row of icon and words, mirrored.
+        let size = min(Self.iconSize, bounds.height - 8, bounds.width - 8)
+        let width = context.measureText(title, fontSize: fontSize).width
+        let right = bounds.midX + (size + Self.iconGap + width) / 2
+        context.drawIcon(icon, in: Rect(x: right - size, y: bounds.midY - size / 2, width: size, height: size), color: color,
+                         theme: style.iconTheme)
+        context.drawText(title, centeredIn: Rect(x: right - size - Self.iconGap - width, y: bounds.minY, width: width, height: bounds.height),
+                         color: color, fontSize: fontSize)
     }
 }

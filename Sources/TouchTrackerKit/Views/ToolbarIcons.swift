@@ -1,10 +1,19 @@
 // The toolbar's symbolic icons: the freedesktop names a desktop's icon theme may have them under
 // (Adwaita has New, Undo, Redo, Colours and More; Breeze the drawing tools too), and the app's own
 // drawing of each, used where the theme has none. The drawings are this project's own work, on a
-// 16-unit grid like the desktops' symbolic icons.
+// 16-unit grid like the desktops' symbolic icons. Right to left, the icons that point a way (Undo,
+// Redo) are mirrored: a theme's `-rtl` variant first, as GTK looks them up, and the app's own
+// drawing flipped.
 import TouchKit
 
 extension ToolbarView.Item {
+    func icon(_ direction: LayoutDirection) -> Icon {
+        guard direction == .rightToLeft, self == .undo || self == .redo else { return icon }
+        return Icon(names: icon.names.flatMap { [$0 + "-rtl", $0] },
+                    fallback: Self.svg(##"<g transform="matrix(-1 0 0 1 16 0)">"## + Self.shapes(of: icon.fallback) + "</g>"))
+    }
+
+    /// The icon left to right.
     var icon: Icon {
         switch self {
         case .new: Icon(names: ["document-new-symbolic"], fallback: Self.svg(
@@ -35,7 +44,10 @@ extension ToolbarView.Item {
 
     private static let undoArrow = ##"<path d="M 5.5 2L 1 6.5 5.5 11V 8H 10a 2.5 2.5 0 0 1 0 5H 7v 2h 3a 4.5 4.5 0 0 0 0-9H 5.5z"/>"##
 
-    private static func svg(_ shapes: String) -> String {
-        ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"## + shapes + "</svg>"
-    }
+    private static let svgStart = ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"##
+
+    private static func svg(_ shapes: String) -> String { svgStart + shapes + "</svg>" }
+
+    /// What ``svg(_:)`` wrapped.
+    private static func shapes(of svg: String) -> String { String(svg.dropFirst(svgStart.count).dropLast("</svg>".count)) }
 }
