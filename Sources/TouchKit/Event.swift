@@ -16,6 +16,8 @@ public final class Event {
     /// The touches in the order they went down, for deterministic delivery.
     let orderedTouches: [Touch]
     private let coalesced: [ObjectIdentifier: [Touch]]
+    /// Where moved touches are expected next (``predictedTouches(for:)``), set as the event goes out.
+    var predicted: [ObjectIdentifier: [Touch]] = [:]
     /// Touches that must not reach any view in this event (while interaction is ignored).
     var suppressed: Set<ObjectIdentifier> = []
 
@@ -59,6 +61,14 @@ public final class Event {
         return [touch.snapshot(location: touch.windowLocation,
                                previousLocation: touch.previousWindowLocation,
                                timestamp: touch.timestamp, phase: touch.phase)]
+    }
+
+    /// Where `touch` is expected to be from its newest sample until the frame answering this
+    /// event is shown, oldest first, each a snapshot `Touch` that stands for no real sample and is
+    /// replaced by real ones in later events (T12). Empty for a touch that did not move in this
+    /// event, has one sample, is at rest or slowing to a stop, has just turned, or ended.
+    public func predictedTouches(for touch: Touch) -> [Touch] {
+        predicted[ObjectIdentifier(touch)] ?? []
     }
 
     func isSuppressed(_ touch: Touch) -> Bool {

@@ -48,6 +48,7 @@ extension TouchInput {
             touch.force = track.force
             touch.timestamp = max(touch.timestamp, track.time)
             touch.phase = .cancelled
+            prediction.end(touch)
         }
         for track in tracks where track.isDelivered {
             track.touch.phase = .stationary
@@ -64,6 +65,7 @@ extension TouchInput {
         var finished: [ObjectIdentifier] = []
         var coalesced: [ObjectIdentifier: [Touch]] = [:]
         var timestamp = -Double.infinity
+        var movedTouches: [Touch] = []
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
@@ -80,6 +82,7 @@ extension TouchInput {
                 touch.previousWindowLocation = landing.0
                 touch.force = track.force
                 touch.timestamp = landing.1
+                prediction.add([landing], of: touch)
                 began.append(touch)
             case .lifted:
                 coalesced[id] = snapshots(of: track, phase: .ended)
@@ -89,6 +92,7 @@ extension TouchInput {
                 touch.force = track.force
                 touch.timestamp = track.time
                 finished.append(id)
+                prediction.end(touch)
                 recordTap(track)
             case .moved:
                 coalesced[id] = snapshots(of: track, phase: .moved)
@@ -98,6 +102,8 @@ extension TouchInput {
                 touch.windowLocation = track.location
                 touch.force = track.force
                 touch.timestamp = track.time
+                prediction.add(track.samples, of: touch)
+                movedTouches.append(touch)
             case .stationary:
                 touch.phase = .stationary
                 touch.previousWindowLocation = touch.windowLocation
@@ -110,6 +116,7 @@ extension TouchInput {
         // response (even feeding this adapter) sees a consistent state.
         tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
         let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        for touch in movedTouches { event.predicted[ObjectIdentifier(touch)] = prediction.predictedTouches(for: touch) }
         window.attachBeganTouches(began, in: event)
         application.sendEvent(event)
     }

@@ -67,6 +67,8 @@ public final class TouchInput {
     var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
+    /// Predicted touches (``Event/predictedTouches(for:)``): on, and when frames are shown.
+    public let prediction = TouchPrediction()
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
 
