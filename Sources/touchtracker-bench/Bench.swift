@@ -40,6 +40,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case desktops
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
     case soak
+    /// Touch predictors over scripted paths, in process: how the app's estimator was chosen.
+    case predictors
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
@@ -147,7 +149,7 @@ struct TouchTrackerBench: ParsableCommand {
         var chosen = only.isEmpty
             ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) + (recording != nil ? [.recording] : [])
             : only
-        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind].contains($0) } }
+        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind, .predictors].contains($0) } }
         return BenchPhase.allCases.filter { chosen.contains($0) && !skip.contains($0) }
     }
 
@@ -166,6 +168,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.inProcess) { inProcessTables() }
         if phases.contains(.gestures) { gestureTable(targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
+        if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.cadences) { try cadenceSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.screens) { try screenSweep(appPath: appPath, targets: &targets) }

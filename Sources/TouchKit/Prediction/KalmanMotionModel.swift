@@ -18,7 +18,7 @@ public struct KalmanMotionModel: MotionModel {
     private var count = 0
 
     public init() {
-        self.init(jerkNoise: 4e9, positionNoise: 0.5)
+        self.init(jerkNoise: 1e12, positionNoise: 2)
     }
 
     public init(jerkNoise: Double, positionNoise: Double) {
@@ -88,9 +88,9 @@ private struct AxisFilter {
         for i in 0..<3 { for j in 0..<3 { fp[i * 3 + j] = f[i * 3] * p[j] + f[i * 3 + 1] * p[3 + j] + f[i * 3 + 2] * p[6 + j] } }
         var next = [Double](repeating: 0, count: 9)
         for i in 0..<3 { for j in 0..<3 { next[i * 3 + j] = fp[i * 3] * f[j * 3] + fp[i * 3 + 1] * f[j * 3 + 1] + fp[i * 3 + 2] * f[j * 3 + 2] } }
-        // Q = q · g gᵀ · dt-integrated: the discrete white-jerk noise.
+        // Q = q · g gᵀ: a jerk of variance q held over the step.
         let g = [dt * dt * dt / 6, dt2, dt]
-        for i in 0..<3 { for j in 0..<3 { next[i * 3 + j] += q * g[i] * g[j] * dt } }
+        for i in 0..<3 { for j in 0..<3 { next[i * 3 + j] += q * g[i] * g[j] } }
         p = next
     }
 }

@@ -14,14 +14,22 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// Below this speed (pt/s) nothing is guessed.
     public var stopSpeed: Double
 
-    private var model = Model()
+    private var model: Model
     private var newest: (location: Point, time: Double)?
     private var step = Point.zero
+    /// The sample two before the newest: how far the finger really went lately.
+    private var recent: [(location: Point, time: Double)] = []
     /// The usual time between samples, for spacing the predicted positions.
     private(set) var sampleInterval: Double?
     private(set) var count = 0
 
     public init(maximumInterval: Double = 0.032, stopSpeed: Double = 40) {
+        self.init(model: Model(), maximumInterval: maximumInterval, stopSpeed: stopSpeed)
+    }
+
+    /// A predictor over `model` as configured (the benchmark compares settings).
+    public init(model: Model, maximumInterval: Double = 0.032, stopSpeed: Double = 40) {
+        self.model = model
         self.maximumInterval = maximumInterval
         self.stopSpeed = stopSpeed
     }
@@ -34,7 +42,10 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             if dt > 0 { sampleInterval = sampleInterval.map { $0 * 0.75 + dt * 0.25 } ?? dt }
         }
         model.add(location, at: time)
-        newest = (location, max(time, newest?.time ?? time))
+        let sample = (location: location, time: max(time, newest?.time ?? time))
+        newest = sample
+        recent.append(sample)
+        if recent.count > 3 { recent.removeFirst() }
         count += 1
     }
 
@@ -48,6 +59,9 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         let v = motion.velocity, a = motion.acceleration
         let speed = motion.speed
         guard speed >= stopSpeed else { return nil }
+        // The filter's speed decays over a few samples; the samples themselves show a stop first.
+        if let oldest = recent.first, newest.time > oldest.time,
+           oldest.location.distance(to: newest.location) / (newest.time - oldest.time) < stopSpeed { return nil }
         // The newest step points back: the finger turned.
         if step.x * v.x + step.y * v.y < 0 { return nil }
         var h = min(time - newest.time, maximumInterval)
