@@ -18,6 +18,10 @@ public final class TouchPrediction {
     public static let maximumInterval = 0.032
 
     private var predictors: [ObjectIdentifier: MotionPredictor<KalmanMotionModel>] = [:]
+    /// Each touch's newest guess: its newest sample, the predicted tip (nil: none) and the time
+    /// the guess is for, in the order the guesses were made.
+    private var guesses: [ObjectIdentifier: (sample: Point, tip: Point?, time: Double)] = [:]
+    private var guessOrder: [ObjectIdentifier] = []
 
     public init() {}
 
@@ -32,7 +36,28 @@ public final class TouchPrediction {
 
     /// `touch` lifted or was cancelled: nothing more is guessed for it.
     func end(_ touch: Touch) {
-        predictors[ObjectIdentifier(touch)] = nil
+        let key = ObjectIdentifier(touch)
+        predictors[key] = nil
+        guesses[key] = nil
+        guessOrder.removeAll { $0 == key }
+    }
+
+    /// The newest guess of each touch down, for a log (`touchtracker --latency`): where the
+    /// finger was last seen, the tip predicted and how far ahead of that sample; nil when no
+    /// touch moved.
+    public var latestGuess: String? {
+        let parts = guessOrder.compactMap { key -> String? in
+            guard let g = guesses[key] else { return nil }
+            let seen = "(\(Self.format(g.sample.x)), \(Self.format(g.sample.y)))"
+            guard let tip = g.tip else { return "seen \(seen), no guess" }
+            return "seen \(seen), tip (\(Self.format(tip.x)), \(Self.format(tip.y))) for +\(Self.format(g.time * 1000)) ms"
+        }
+        return parts.isEmpty ? nil : "prediction: " + parts.joined(separator: "; ")
+    }
+
+    private static func format(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     /// Snapshot touches for where `touch` is expected from its newest sample until the frame is
@@ -42,7 +67,11 @@ public final class TouchPrediction {
         let newest = touch.timestamp
         let lead = presentationLead?(newest) ?? Self.defaultLead
         var previous = touch.windowLocation
-        return predictor.predictedPath(until: newest + max(lead, 0)).map { location, time in
+        let path = predictor.predictedPath(until: newest + max(lead, 0))
+        let key = ObjectIdentifier(touch)
+        if guesses[key] == nil { guessOrder.append(key) }
+        guesses[key] = (touch.windowLocation, path.last?.location, (path.last?.time ?? newest) - newest)
+        return path.map { location, time in
             defer { previous = location }
             return touch.snapshot(location: location, previousLocation: previous, timestamp: time, phase: .moved)
         }
