@@ -36,12 +36,16 @@ struct PresentationDelay {
         return refresh.map { min(median, 2 * $0) } ?? median
     }
 
+    /// The delay assumed before any feedback (a compositor without wp_presentation, the first
+    /// frames): one refresh of a 60 Hz output.
+    static let assumed = 1.0 / 60
+
     /// How long after an input event stamped `sampleTime` (the compositor's millisecond clock, in
     /// seconds, T6) a frame committed at `now` (CLOCK_MONOTONIC seconds) is expected on screen.
     /// The stamps are the low 32 bits of the monotonic clock in milliseconds: the sample's age is
-    /// their difference, modulo 2³².
+    /// their difference, modulo 2³². Nil for a stamp that is no recent time of that clock.
     func lead(sampleTime: Double, now: Double) -> Double? {
-        guard let expected else { return nil }
+        let expected = self.expected ?? Self.assumed
         let nowMs = UInt32(truncatingIfNeeded: UInt64(now * 1000))
         let sampleMs = UInt32(truncatingIfNeeded: UInt64((sampleTime * 1000).rounded()))
         let age = Double(nowMs &- sampleMs) / 1000

@@ -55,6 +55,13 @@ public final class WaylandHost {
     /// Set with `latencyLogger`: logs input-to-commit and input-to-presentation per frame.
     private let latencyReporter: LatencyReporter?
 
+    /// Whether touch events carry predicted touches (``Event/predictedTouches(for:)``); on by
+    /// default.
+    public var predictsTouches: Bool {
+        get { input.prediction.isEnabled }
+        set { input.prediction.isEnabled = newValue }
+    }
+
     /// Connects to `displayName` (nil: `$WAYLAND_DISPLAY`) and maps a window. With `latencyLogger`,
     /// every frame that carries input is logged there with its latency (`--latency`).
     public init(title: String, appID: String, displayName: String? = nil, logger: Logger,

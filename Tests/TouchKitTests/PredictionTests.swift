@@ -122,13 +122,16 @@ import Testing
         #expect(event.predictedTouches(for: touch).isEmpty)
     }
 
-    @Test("T12: without a presentation time from the host, a guess reaches one 60 Hz refresh ahead")
-    func defaultLead() throws {
+    @Test("T12: without a host that says when frames are shown, nothing is guessed")
+    func noHost() throws {
         let h = Harness()
         h.addView("a", Rect(x: 0, y: 0, width: 400, height: 300))
         let (event, touch) = try swipe(h, lead: nil)
-        let last = try #require(event.predictedTouches(for: touch).last)
-        #expect(abs(last.timestamp - touch.timestamp - TouchPrediction.defaultLead) < 1e-9)
+        #expect(event.predictedTouches(for: touch).isEmpty)
+        h.input.prediction.presentationLead = nil
+        h.move(1, 230, 100, at: 1.11)
+        let last = try #require(h.log.entries.last { $0.method == .moved })
+        #expect(last.event.predictedTouches(for: touch).isEmpty)
     }
 }
 

@@ -4,9 +4,11 @@ import Testing
 @testable import WaylandHost
 
 @Suite struct PredictionLeadTests {
-    @Test("T12: before any feedback the host knows no lead (TouchKit's default applies)")
-    func unknown() {
-        #expect(PresentationDelay().lead(sampleTime: 100, now: 100.004) == nil)
+    @Test("T12: before any feedback the host assumes one 60 Hz refresh from commit to screen; a stamp that is no recent time gets no lead")
+    func unknown() throws {
+        let lead = try #require(PresentationDelay().lead(sampleTime: 100, now: 100.004))
+        #expect(abs(lead - (0.004 + 1.0 / 60)) < 0.0006)
+        #expect(PresentationDelay().lead(sampleTime: 100, now: 160) == nil)
     }
 
     @Test("T12: the lead is the sample's age plus the median recent delay, following a change within a few frames")

@@ -1,18 +1,16 @@
 // The predicted touches of an event (Event.predictedTouches(for:)): a MotionPredictor per touch,
 // fed every sample as the input adapter delivers it, and asked, as each event goes out, where the
 // touch will be when the frame answering that event is shown. The host says when that is
-// (`presentationLead`, learned from the compositor's presentation feedback); without it a guess
-// reaches one 60 Hz refresh past the newest sample.
+// (`presentationLead`, learned from the compositor's presentation feedback). Without a host that
+// shows frames (a test, a replay into a file) nothing is guessed: there is no moment to aim at.
 
 /// Predicted touches for one input adapter (``TouchInput/prediction``).
 public final class TouchPrediction {
     /// Off, events carry no predicted touches.
     public var isEnabled = true
     /// For a touch's newest sample time (T6), how long after it the frame being built is
-    /// expected to be shown, in seconds; nil when not known (``defaultLead`` applies).
+    /// expected to be shown, in seconds; nil (or no closure): not known, and nothing is guessed.
     public var presentationLead: ((_ sampleTime: Double) -> Double?)?
-    /// The lead when the host knows none.
-    public static let defaultLead = 1.0 / 60
     /// The furthest a guess reaches past the newest sample, as Android's and Chromium's
     /// predictors cap theirs.
     public static let maximumInterval = 0.032
@@ -65,7 +63,7 @@ public final class TouchPrediction {
     func predictedTouches(for touch: Touch) -> [Touch] {
         guard isEnabled, let predictor = predictors[ObjectIdentifier(touch)] else { return [] }
         let newest = touch.timestamp
-        let lead = presentationLead?(newest) ?? Self.defaultLead
+        guard let lead = presentationLead?(newest) else { return [] }
         var previous = touch.windowLocation
         let path = predictor.predictedPath(until: newest + max(lead, 0))
         let key = ObjectIdentifier(touch)
