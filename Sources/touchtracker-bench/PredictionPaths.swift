@@ -5,13 +5,24 @@ import Foundation
 import CompositorHarness
 import TouchKit
 
-/// A finger's path: its position at each time from 0 to `duration` seconds, in points.
+/// A finger's path: its position at each time from 0 to `duration` seconds, in points, within
+/// the box ``PredictionPaths/box`` (both clients' windows hold it); at rest after `duration`.
 struct ScriptedPath: Sendable {
     let name: String
     let duration: Double
     /// Marks paths whose turns and stops are what is measured (overshoot, wrong way).
     let turns: Bool
-    let position: @Sendable (Double) -> Point
+    private let at: @Sendable (Double) -> Point
+
+    init(name: String, duration: Double, turns: Bool, position: @escaping @Sendable (Double) -> Point) {
+        self.name = name
+        self.duration = duration
+        self.turns = turns
+        self.at = position
+    }
+
+    /// Where the finger is at `t` (held at the ends before 0 and after `duration`).
+    func position(_ t: Double) -> Point { at(min(max(t, 0), duration)) }
 
     /// The unit direction of motion at `t` (zero at rest).
     func direction(at t: Double) -> Point {
@@ -45,8 +56,11 @@ private func minimumJerk(_ s: Double) -> Double {
 }
 
 enum PredictionPaths {
-    /// A straight line across `origin` at `speed`, easing in and out over 60 ms.
-    static func line(speed: Double, length: Double = 700, origin: Point = Point(x: 150, y: 300)) -> ScriptedPath {
+    /// The box every path stays in, in points from its top left.
+    static let box = Size(width: 560, height: 420)
+
+    /// A straight line from `origin` at `speed`, easing in and out over 60 ms.
+    static func line(speed: Double, length: Double = 500, origin: Point = Point(x: 30, y: 150)) -> ScriptedPath {
         let cruise = length / speed, ease = 0.06
         let duration = cruise + ease
         return ScriptedPath(name: "line \(Int(speed)) pt/s", duration: duration, turns: false) { t in
@@ -62,31 +76,32 @@ enum PredictionPaths {
     }
 
     /// A circle of `radius` once a second for `turnsCount` turns.
-    static func circle(radius: Double = 150, center: Point = Point(x: 500, y: 350), turnsCount: Double = 1.5) -> ScriptedPath {
+    static func circle(radius: Double = 150, center: Point = Point(x: 280, y: 210), turnsCount: Double = 0.9) -> ScriptedPath {
         ScriptedPath(name: "circle r\(Int(radius)) 1/s", duration: turnsCount, turns: false) { t in
             let a = 2 * Double.pi * t
             return Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
         }
     }
 
-    /// Strokes of 200 pt back and forth, each 0.2 s with a minimum-jerk profile, sliding down.
+    /// Strokes of 200 pt back and forth, each 0.2 s with a minimum-jerk profile, sliding down
+    /// far enough that each stroke lies clear of the one before (10 pt wide lines).
     static func zigzag(strokes: Int = 8) -> ScriptedPath {
         let each = 0.2
         return ScriptedPath(name: "zig-zag 200 pt", duration: each * Double(strokes), turns: true) { t in
             let k = min(Int(t / each), strokes - 1)
             let s = minimumJerk((t - Double(k) * each) / each)
-            let x = k % 2 == 0 ? 200 + 200 * s : 400 - 200 * s
-            return Point(x: x, y: 200 + 30 * t)
+            let x = k % 2 == 0 ? 150 + 200 * s : 350 - 200 * s
+            return Point(x: x, y: 40 + 150 * t)
         }
     }
 
-    /// Moves of 200 pt in 0.3 s, each followed by 0.2 s at rest.
+    /// Moves of 120 pt in 0.3 s, each followed by 0.2 s at rest.
     static func stopAndGo(moves: Int = 4) -> ScriptedPath {
         let move = 0.3, rest = 0.2
         return ScriptedPath(name: "stop-and-go", duration: Double(moves) * (move + rest), turns: true) { t in
             let k = min(Int(t / (move + rest)), moves - 1)
             let s = minimumJerk((t - Double(k) * (move + rest)) / move)
-            return Point(x: 150 + 200 * (Double(k) + s), y: 400)
+            return Point(x: 30 + 120 * (Double(k) + s), y: 380)
         }
     }
 
@@ -94,7 +109,7 @@ enum PredictionPaths {
     static func flick() -> ScriptedPath {
         ScriptedPath(name: "flick", duration: 0.12, turns: false) { t in
             let s = t / 0.12
-            return Point(x: 200 + 180 * s * s, y: 500 - 60 * s * s)
+            return Point(x: 100 + 180 * s * s, y: 330 - 60 * s * s)
         }
     }
 
