@@ -1,60 +1,11 @@
 // What the compositor showed of a stroke, read from the plugin's `capture` (a mask of the
 // stroke's colour at every repaint): where the stroke ends in each composed picture, measured
 // along the finger's scripted path, against where the finger truly was when that picture was
-// shown. Used by the prediction phase for the app and weston-simple-touch alike.
+// shown (RepaintCapture, the harness's reading of the plugin's capture). Used by the prediction
+// phase for the app and weston-simple-touch alike.
 import Foundation
+import CompositorHarness
 import TouchKit
-
-/// The plugin's capture file: per repaint its time, the output's presentation time of it, and
-/// which pixels of the rectangle had the colour.
-struct CaptureFile {
-    var x = 0, y = 0, width = 0, height = 0
-    /// CLOCK_MONOTONIC seconds; `presented`: when the output showed that repaint (the next
-    /// presentation time the output reported after it), nil when unknown.
-    var frames: [(repaint: Double, presented: Double?, mask: [UInt8])] = []
-
-    init(path: String) throws {
-        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        guard let newline = data.firstIndex(of: 10) else { throw HarnessErrorText("capture file without header") }
-        let fields = String(decoding: data[..<newline], as: UTF8.self).split(separator: " ")
-        guard fields.count == 7, fields[0] == "tt-capture", let x = Int(fields[2]), let y = Int(fields[3]),
-              let w = Int(fields[4]), let h = Int(fields[5]), let n = Int(fields[6]) else {
-            throw HarnessErrorText("bad capture header")
-        }
-        (self.x, self.y, width, height) = (x, y, w, h)
-        let maskBytes = (w * h + 7) / 8, frameBytes = 16 + maskBytes
-        var at = newline + 1
-        var raw: [(Double, Double, [UInt8])] = []
-        for _ in 0..<n {
-            guard at + frameBytes <= data.count else { break }
-            func u64(_ o: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(data[o + $1]) << (8 * UInt64($1)) } }
-            raw.append((Double(u64(at)) / 1e9, Double(u64(at + 8)) / 1e9, Array(data[(at + 16)..<(at + frameBytes)])))
-            at += frameBytes
-        }
-        // A repaint is shown at the first presentation the output reports after it.
-        for (i, frame) in raw.enumerated() {
-            let shown = raw[(i + 1)...].first { $0.1 > frame.0 }?.1
-            frames.append((frame.0, shown, frame.2))
-        }
-    }
-
-    /// The pixels set in `mask`, in global coordinates.
-    func points(_ mask: [UInt8]) -> [Point] {
-        var result: [Point] = []
-        for (i, byte) in mask.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (1 << bit) != 0 {
-                let n = i * 8 + bit
-                result.append(Point(x: Double(x + n % width) + 0.5, y: Double(y + n / width) + 0.5))
-            }
-        }
-        return result
-    }
-}
-
-struct HarnessErrorText: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// A path sampled every millisecond, with the distance along it, for reading pixels against it.
 struct SampledPath {

@@ -84,8 +84,7 @@ extension TouchTrackerBench {
                     try settle(running.session, pid: running.pid)
                 }
                 let file = running.session.runtimeDirectory + "/capture.bin"
-                let t0 = try playPath(path, at: origin, rate: rate, control: control, rng: &rng, capture: file)
-                let capture = try CaptureFile(path: file)
+                let (t0, capture) = try playPath(path, at: origin, rate: rate, session: running.session, rng: &rng, capture: file)
                 let sampled = SampledPath(path, placedAt: origin)
                 // weston-simple-touch draws a diamond of radius 2 pixels per sample; the app a
                 // 10 pt line (DrawView.lineWidth) from where the finger landed.
@@ -102,16 +101,18 @@ extension TouchTrackerBench {
         return (results, latency.toCommit.p99)
     }
 
-    /// Plays `path` with the colour captured; returns the monotonic time the finger landed.
-    private func playPath(_ path: ScriptedPath, at origin: Point, rate: Double, control: ControlClient,
-                          rng: inout SeededRandom, capture file: String) throws -> Double {
+    /// Plays `path` with the stroke's colour captured; returns the monotonic time the finger
+    /// landed, and the capture.
+    private func playPath(_ path: ScriptedPath, at origin: Point, rate: Double, session: WestonSession,
+                          rng: inout SeededRandom, capture file: String) throws -> (Double, RepaintCapture) {
+        let control = session.control
         func place(_ t: Double) -> String {
             let p = path.position(t)
             return String(format: "%.2f %.2f", p.x + origin.x, p.y + origin.y)
         }
         let box = PredictionPaths.box, margin = 40.0
-        let rect = "\(Int(origin.x - margin)) \(Int(origin.y - margin)) \(Int(box.width + 2 * margin)) \(Int(box.height + 2 * margin))"
-        _ = try control.send("capture start \(rect) ff0000")
+        try session.startCapture(x: Int(origin.x - margin), y: Int(origin.y - margin), width: Int(box.width + 2 * margin),
+                                 height: Int(box.height + 2 * margin), rgb: 0xff0000)
         let t0 = tt_monotonic_now() + 0.05
         sleep(until: t0)
         _ = try control.send("touch batch d 0 \(place(0)) f")
@@ -125,20 +126,19 @@ extension TouchTrackerBench {
         // The finger rests a while before it lifts: the frames then show where the stroke ends at
         // rest, which calibrates each client's end cap.
         sleep(until: t0 + path.duration + 0.4)
-        _ = try control.send("capture stop")
-        _ = try control.send("capture write \(file)", timeout: 60)
+        let capture = try session.stopCapture(writingTo: file)
         _ = try control.send("touch batch u 0 f")
-        return t0
+        return (t0, capture)
     }
 
-    private func analyse(_ capture: CaptureFile, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
+    private func analyse(_ capture: RepaintCapture, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
         var result = OnScreenResult(client: "", path: path.path, rate: 0)
         var tips: [ShownTip] = []
         var previous: [UInt8]?
         for frame in capture.frames {
             defer { previous = frame.mask }
             guard let presented = frame.presented, frame.mask != previous else { continue }
-            let points = capture.points(frame.mask)
+            let points = capture.points(frame.mask).map { Point(x: $0.x, y: $0.y) }
             guard !points.isEmpty,
                   let tip = readTip(points, on: path, shown: presented - t0, shape: shape) else { continue }
             tips.append(tip)
