@@ -70,9 +70,10 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         let along = (a.x * v.x + a.y * v.y) / speed
         if along < 0 { h = min(h, speed / -along) }
         var dx = v.x * h + a.x * h * h / 2, dy = v.y * h + a.y * h * h / 2
-        // Acceleration may lengthen the guess by half at most: a flick's start is real, a spike of
-        // noise in the estimate is not.
-        let length = (dx * dx + dy * dy).squareRoot(), limit = speed * h * 1.5
+        // Acceleration may bend or shorten the guess, never lengthen it past what the speed alone
+        // reaches: a finger speeding up is followed a frame later, but the estimate's acceleration
+        // lags behind a finger braking into a turn and would carry the guess past it.
+        let length = (dx * dx + dy * dy).squareRoot(), limit = speed * h * 1.0
         if length > limit {
             dx *= limit / length
             dy *= limit / length
