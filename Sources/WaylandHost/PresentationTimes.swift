@@ -14,7 +14,7 @@ import Wayland
 struct PresentationDelay {
     /// Delays kept, newest last.
     private var delays: [Double] = []
-    static let kept = 31
+    static let kept = 9
     /// The output's refresh period as last reported, seconds (nil: not reported, or variable).
     private(set) var refresh: Double?
 
