@@ -116,7 +116,8 @@ extension TouchInput {
         // response (even feeding this adapter) sees a consistent state.
         tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
         let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
-        for touch in movedTouches { event.predicted[ObjectIdentifier(touch)] = prediction.predictedTouches(for: touch) }
+        // Set whole, so that no guess outlives the delivery it was made for.
+        event.predicted = Dictionary(uniqueKeysWithValues: movedTouches.map { (ObjectIdentifier($0), prediction.predictedTouches(for: $0)) })
         window.attachBeganTouches(began, in: event)
         application.sendEvent(event)
     }
