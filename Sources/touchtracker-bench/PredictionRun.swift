@@ -63,7 +63,10 @@ extension TouchTrackerBench {
     private func measureOnScreen(_ client: PredictionClient, appPath: String, rates: [Double],
                                  screen: BenchScreen) throws -> ([OnScreenResult], Double) {
         let base: Client = client == .reference ? .reference : .app(path: appPath, drawing: .empty)
-        var running = try start(base, extraArguments: client == .off ? ["--no-prediction"] : [], on: screen)
+        // Both app runs log their frames (--latency): the same work, and the app's own account of
+        // its guesses to set beside the pixels.
+        let arguments = client == .reference ? [] : ["--latency"] + (client == .off ? ["--no-prediction"] : [])
+        var running = try start(base, extraArguments: arguments, on: screen)
         defer { finish(running) }
         let control = running.session.control
         // The paths' box, centred in the client's drawing area.
@@ -111,7 +114,25 @@ extension TouchTrackerBench {
             _ = toCommit.record(max(1, (record.commit - record.input) / 1000))
         }
         say(read + "; input→commit of the moves p50/p99 \(formatMs(toCommit.p50))/\(formatMs(toCommit.p99)) ms over \(toCommit.totalCount) frames")
+        if client == .on { reportGuessedLeads(running.child.standardError) }
         return (results, toCommit.p99)
+    }
+
+    /// The app's own account (`--latency`): how far ahead of its newest sample each frame's guess
+    /// reached, against when the compositor then said the frame was shown (input→presented).
+    private func reportGuessedLeads(_ log: String) {
+        var error: [Double] = []
+        for line in log.split(separator: "\n") where line.contains(" for +") && line.contains("input→presented ") {
+            func value(after key: String) -> Double? {
+                guard let r = line.range(of: key, options: .backwards) else { return nil }
+                return Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "-" })
+            }
+            guard let lead = value(after: " for +"), let presented = value(after: "input→presented ") else { continue }
+            error.append(lead - presented)
+        }
+        guard !error.isEmpty else { return say("    (no frame of the --latency log had a guess and a presentation time)") }
+        say(String(format: "    its --latency log: the guess's lead minus input→presented, p5/p50/p95 %.1f/%.1f/%.1f ms over %d presented frames with a guess",
+                   percentile(error, 5), percentile(error, 50), percentile(error, 95), error.count))
     }
 
     /// Plays `path` with the stroke's colour captured; returns the monotonic time the finger
