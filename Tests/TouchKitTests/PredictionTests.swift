@@ -86,11 +86,12 @@ import Testing
         let h = Harness()
         h.addView("a", Rect(x: 0, y: 0, width: 400, height: 300))
         let (_, touch) = try swipe(h)
-        // From x = 110 going right, one step back to the left.
-        h.move(1, 102, 100, at: 1.11)
+        // From x = 110 going right at 1,000 pt/s, a small step back to the left: the estimate
+        // still points right.
+        h.move(1, 109, 100, at: 1.11)
         let last = try #require(h.log.entries.last { $0.method == .moved })
         let predicted = last.event.predictedTouches(for: touch)
-        #expect(predicted.allSatisfy { $0.location(in: nil).x <= 102 })
+        #expect(predicted.allSatisfy { $0.location(in: nil).x <= 109 }, "\(predicted)")
     }
 
     @Test("T12: a braking finger is followed to where it would stop, not past it")
@@ -101,8 +102,9 @@ import Testing
             let t = Double(i) / 1000
             predictor.add(Point(x: 1000 * t - 10000 * t * t, y: 0), at: t)
         }
+        // Ahead of the last sample (23.04) as far as the stop, not past it, and not back.
         let guess = predictor.predictedLocation(at: 0.036 + 0.030)
-        #expect((guess?.x ?? 0) <= 25.5)
+        #expect((guess?.x ?? 0) <= 25.5 && (guess?.x ?? 0) >= 24.5, "\(String(describing: guess))")
     }
 
     @Test("T12: nothing is guessed from a single sample")
