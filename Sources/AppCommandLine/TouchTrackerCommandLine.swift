@@ -17,6 +17,9 @@ public struct AppOptions: Equatable, Sendable {
     public var trace = false
     public var verbose = false
     public var latency = false
+    /// Off (`--no-prediction`): touches carry no predicted positions and lines in progress end
+    /// where the finger was last seen, whatever the preferences say.
+    public var prediction = true
     /// nil: $WAYLAND_DISPLAY.
     public var display: String?
     /// nil: the default drawing under $XDG_DATA_HOME.
@@ -155,6 +158,7 @@ public struct TouchTrackerCommandLine: Sendable {
             app.trace = parsed.flag("trace")
             app.verbose = parsed.flag("verbose")
             app.latency = parsed.flag("latency")
+            app.prediction = !parsed.flag("no-prediction")
             app.display = parsed.values["display"]
             // The drawing, positionally (a file manager's "open with") or with --file.
             if let drawing = parsed.arguments.first {
@@ -278,6 +282,7 @@ public struct TouchTrackerCommandLine: Sendable {
                 .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),
                 .option("display", value: "display", help: "The Wayland display to connect to (default: $WAYLAND_DISPLAY)."),
                 .flag("latency", help: "Log, for every frame with input, input-to-commit and input-to-presentation times (wp_presentation) to standard error, and where the CPU time of any turn over 2 ms went."),
+                .flag("no-prediction", help: "Draw lines in progress only to where the finger was last seen, not to where it is expected when the frame is shown (the preference prediction = false keeps this)."),
                 .option("file", value: "path", help: "The drawing to open, created if missing (default: $XDG_DATA_HOME/touchtracker/drawing.json)."),
                 .option("autosave-delay", value: "seconds", help: "Seconds from a change to its autosave.", hidden: true),
                 .option("record", value: "file", help: "Write every input event to this file as it comes, to replay it or attach it to a bug report."),

@@ -210,3 +210,69 @@ public final class WestonSession: CompositorSession, InputInjecting {
                               lines: 40)
     }
 }
+
+// MARK: Capturing repaints
+
+/// What the plugin's `capture` kept: for every repaint of the output, which pixels of a rectangle
+/// showed one colour, when the repaint ended and when the output showed it.
+public struct RepaintCapture: Sendable {
+    /// The rectangle, in global pixels.
+    public var x = 0, y = 0, width = 0, height = 0
+    /// CLOCK_MONOTONIC seconds. `presented`: the first presentation time the output reported
+    /// after the repaint (when it was on screen), nil for the last repaints.
+    public var frames: [(repaint: Double, presented: Double?, mask: [UInt8])] = []
+
+    /// Reads the plugin's capture file (meson-helpers/README.md, `capture`).
+    public init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path).map([UInt8].init),
+              let newline = data.firstIndex(of: 10) else { throw HarnessError("no capture at \(path)") }
+        let fields = String(decoding: data[..<newline], as: UTF8.self).split(separator: " ")
+        guard fields.count == 7, fields[0] == "tt-capture", let x = Int(fields[2]), let y = Int(fields[3]),
+              let w = Int(fields[4]), let h = Int(fields[5]), let n = Int(fields[6]) else {
+            throw HarnessError("bad capture header in \(path)")
+        }
+        (self.x, self.y, width, height) = (x, y, w, h)
+        let frameBytes = 16 + (w * h + 7) / 8
+        var raw: [(repaint: Double, latestPresentation: Double, mask: [UInt8])] = []
+        var at = newline + 1
+        func u64(_ o: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(data[o + $1]) << (8 * UInt64($1)) } }
+        for _ in 0..<n where at + frameBytes <= data.count {
+            raw.append((Double(u64(at)) / 1e9, Double(u64(at + 8)) / 1e9, Array(data[(at + 16)..<(at + frameBytes)])))
+            at += frameBytes
+        }
+        frames = raw.enumerated().map { i, frame in
+            (frame.repaint, raw[(i + 1)...].first { $0.latestPresentation > frame.repaint }?.latestPresentation, frame.mask)
+        }
+    }
+
+    /// The centres of the pixels set in `mask`, in global coordinates.
+    public func points(_ mask: [UInt8]) -> [(x: Double, y: Double)] {
+        var result: [(x: Double, y: Double)] = []
+        for (i, byte) in mask.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                let n = i * 8 + bit
+                result.append((Double(x + n % width) + 0.5, Double(y + n / width) + 0.5))
+            }
+        }
+        return result
+    }
+}
+
+extension WestonSession {
+    /// Starts keeping, at every repaint, which pixels of the rectangle (global pixels) show
+    /// `rgb` (0xRRGGBB) exactly.
+    public func startCapture(x: Int, y: Int, width: Int, height: Int, rgb: UInt32) throws {
+        try control.send("capture start \(x) \(y) \(width) \(height) \(String(rgb, radix: 16).leftPadded(to: 6))")
+    }
+
+    /// Stops capturing and reads what was kept (written to `path`).
+    public func stopCapture(writingTo path: String) throws -> RepaintCapture {
+        try control.send("capture stop")
+        try control.send("capture write \(path)", timeout: 60)
+        return try RepaintCapture(path: path)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -20,6 +20,8 @@ public final class Event {
     /// The touches in the order they went down, for deterministic delivery.
     private(set) var orderedTouches: [Touch]
     private var coalesced: [ObjectIdentifier: [Touch]]
+    /// Where moved touches are expected next (``predictedTouches(for:)``), set with each delivery.
+    var predicted: [ObjectIdentifier: [Touch]] = [:]
     /// Touches that must not reach any view in this event (while interaction is ignored).
     var suppressed: Set<ObjectIdentifier> = []
     /// How many deliveries the object has carried: what tells two frames of one sequence apart
@@ -33,8 +35,9 @@ public final class Event {
     }
 
     /// Carries the next delivery of the same sequence (T12).
-    func refill(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]]) {
-        contents = Contents(timestamp: timestamp, touches: touches, coalesced: coalesced,
+    func refill(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]],
+                predicted: [ObjectIdentifier: [Touch]] = [:]) {
+        contents = Contents(timestamp: timestamp, touches: touches, coalesced: coalesced, predicted: predicted,
                             suppressed: [], deliveryNumber: deliveryNumber + 1)
     }
 
@@ -44,19 +47,21 @@ public final class Event {
         var timestamp: Double
         var touches: [Touch]
         var coalesced: [ObjectIdentifier: [Touch]]
+        var predicted: [ObjectIdentifier: [Touch]]
         var suppressed: Set<ObjectIdentifier>
         var deliveryNumber: Int
     }
 
     var contents: Contents {
         get {
-            Contents(timestamp: timestamp, touches: orderedTouches, coalesced: coalesced,
+            Contents(timestamp: timestamp, touches: orderedTouches, coalesced: coalesced, predicted: predicted,
                      suppressed: suppressed, deliveryNumber: deliveryNumber)
         }
         set {
             timestamp = newValue.timestamp
             orderedTouches = newValue.touches
             coalesced = newValue.coalesced
+            predicted = newValue.predicted
             suppressed = newValue.suppressed
             deliveryNumber = newValue.deliveryNumber
         }
@@ -96,6 +101,14 @@ public final class Event {
         return [touch.snapshot(location: touch.windowLocation,
                                previousLocation: touch.previousWindowLocation,
                                timestamp: touch.timestamp, phase: touch.phase)]
+    }
+
+    /// Where `touch` is expected to be from its newest sample until the frame answering this
+    /// event is shown, oldest first, each a snapshot `Touch` that stands for no real sample and is
+    /// replaced by real ones in later events (T14). Empty for a touch that did not move in this
+    /// event, has one sample, is at rest or slowing to a stop, has just turned, or ended.
+    public func predictedTouches(for touch: Touch) -> [Touch] {
+        predicted[ObjectIdentifier(touch)] ?? []
     }
 
     func isSuppressed(_ touch: Touch) -> Bool {

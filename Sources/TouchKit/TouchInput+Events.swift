@@ -49,6 +49,7 @@ extension TouchInput {
             touch.force = track.force
             touch.timestamp = max(touch.timestamp, track.time)
             touch.phase = .cancelled
+            prediction.end(touch)
         }
         for track in tracks where track.isDelivered {
             track.touch.phase = .stationary
@@ -61,15 +62,17 @@ extension TouchInput {
     /// every touch is gone (T12). A delivery made while another is under way (a view feeding the
     /// adapter from a touch method) gets an event of its own, so the outer one stays intact.
     private func send(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]],
-                      attaching began: [Touch] = []) {
+                      predicted: [ObjectIdentifier: [Touch]] = [:], attaching began: [Touch] = []) {
         let event: Event
         if isSending {
             event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+            event.predicted = predicted
         } else if let sequenceEvent {
             event = sequenceEvent
-            event.refill(timestamp: timestamp, touches: touches, coalesced: coalesced)
+            event.refill(timestamp: timestamp, touches: touches, coalesced: coalesced, predicted: predicted)
         } else {
             event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+            event.predicted = predicted
             sequenceEvent = event
         }
         let outer = isSending
@@ -86,6 +89,7 @@ extension TouchInput {
         var finished: [ObjectIdentifier] = []
         var coalesced: [ObjectIdentifier: [Touch]] = [:]
         var timestamp = -Double.infinity
+        var movedTouches: [Touch] = []
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
@@ -103,6 +107,7 @@ extension TouchInput {
                 touch.previousWindowLocation = landing.0
                 touch.force = track.force
                 touch.timestamp = landing.1
+                prediction.add([landing], of: touch)
                 began.append(touch)
             case .lifted:
                 coalesced[id] = snapshots(of: track, phase: .ended)
@@ -112,6 +117,7 @@ extension TouchInput {
                 touch.force = track.force
                 touch.timestamp = track.time
                 finished.append(id)
+                prediction.end(touch)
                 recordTap(track)
             case .moved:
                 coalesced[id] = snapshots(of: track, phase: .moved)
@@ -121,6 +127,8 @@ extension TouchInput {
                 touch.windowLocation = track.location
                 touch.force = track.force
                 touch.timestamp = track.time
+                prediction.add(track.samples, of: touch)
+                movedTouches.append(touch)
             case .stationary:
                 touch.phase = .stationary
                 touch.previousWindowLocation = touch.windowLocation
@@ -132,7 +140,9 @@ extension TouchInput {
         // Ended touches leave the bookkeeping before views run, so that anything a view does in
         // response (even feeding this adapter) sees a consistent state.
         tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
-        send(timestamp: timestamp, touches: touches, coalesced: coalesced, attaching: began)
+        // Set whole with each delivery, so that no guess outlives the delivery it was made for.
+        let predicted = Dictionary(uniqueKeysWithValues: movedTouches.map { (ObjectIdentifier($0), prediction.predictedTouches(for: $0)) })
+        send(timestamp: timestamp, touches: touches, coalesced: coalesced, predicted: predicted, attaching: began)
     }
 
     /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier

@@ -73,6 +73,8 @@ public final class TouchInput {
     var isSending = false
     /// What each device last reported besides its place (T13), merged over its reports.
     var deviceAttributes: [ID: Touch.Attributes] = [:]
+    /// Predicted touches (``Event/predictedTouches(for:)``): on, and when frames are shown.
+    public let prediction = TouchPrediction()
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
     /// The scroll view a touchpad's scroll goes to until its fingers lift (TouchInput+Scroll.swift).

@@ -69,6 +69,7 @@ public final class DrawViewController: ViewController {
             p.widthFollowsSpeed = drawView.widthFollowsSpeed
             p.drawsWithFingers = drawView.drawsWithFingers
             p.penColor = drawView.penColor
+            p.drawsPredictedTouches = drawView.drawsPredictedTouches
             return p
         }
         set {
@@ -77,6 +78,7 @@ public final class DrawViewController: ViewController {
             drawView.widthFollowsSpeed = newValue.widthFollowsSpeed
             drawView.drawsWithFingers = newValue.drawsWithFingers
             drawView.penColor = newValue.penColor
+            drawView.drawsPredictedTouches = newValue.drawsPredictedTouches
             updateToolbar()
         }
     }

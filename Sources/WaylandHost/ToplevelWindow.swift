@@ -1,6 +1,7 @@
 // The app's main window on Wayland: wl_surface + xdg_surface + xdg_toplevel, its buffers and frame
 // pacing. Paints TouchKit's Window into wl_shm buffers only when something changed, at most once per
 // frame callback, never into a buffer the compositor still holds, and damages only what changed.
+import CShims
 import Graphics
 import Limits
 import Logging
@@ -343,7 +344,11 @@ final class ToplevelWindow {
             }
             frameCallback = callback
         }
-        latencyReporter?.willCommit(surface)
+        if let latencyReporter {
+            latencyReporter.willCommit(surface, presentation: presentationTimes)
+        } else {
+            presentationTimes.willCommit(surface, at: tt_monotonic_now())
+        }
         surface.commit()
         framesPainted += 1
     }
@@ -360,6 +365,8 @@ final class ToplevelWindow {
 
     /// Logs input-to-commit and input-to-presentation per frame (`--latency`).
     var latencyReporter: LatencyReporter?
+    /// Feedback on every commit: when frames are shown (predicted touches reach that moment).
+    let presentationTimes = PresentationTimes()
     /// A frame that answers input found every buffer held: the next release commits it.
     private var inputAwaitsBuffer = false
 

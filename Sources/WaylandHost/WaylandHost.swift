@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import InputReplay
 import Logging
 import TouchKit
@@ -53,6 +54,13 @@ public final class WaylandHost {
     private var spareBufferTimer: TimerToken?
     /// Set with `latencyLogger`: logs input-to-commit and input-to-presentation per frame.
     private let latencyReporter: LatencyReporter?
+
+    /// Whether touch events carry predicted touches (``Event/predictedTouches(for:)``); on by
+    /// default.
+    public var predictsTouches: Bool {
+        get { input.prediction.isEnabled }
+        set { input.prediction.isEnabled = newValue }
+    }
 
     /// Connects to `displayName` (nil: `$WAYLAND_DISPLAY`) and maps a window. With `latencyLogger`,
     /// every frame that carries input is logged there with its latency (`--latency`).
@@ -120,6 +128,11 @@ public final class WaylandHost {
     private func wireToplevel() {
         toplevel.latencyReporter = latencyReporter
         toplevel.now = { [unowned self] in self.loop.clock.now }
+        // Predicted touches reach the moment the frame answering them is expected on screen.
+        input.prediction.presentationLead = { [unowned toplevel] sampleTime in
+            toplevel.presentationTimes.delay.lead(sampleTime: sampleTime, now: tt_monotonic_now())
+        }
+        latencyReporter?.prediction = { [unowned self] in self.input.prediction.latestGuess }
         toplevel.sync = { [unowned self] in self.connection.display.sync() }
         if let manager = globals.fractionalScaleManager, let viewporter = globals.viewporter {
             toplevel.enableFractionalScale(manager: manager, viewporter: viewporter)
@@ -189,7 +202,7 @@ public final class WaylandHost {
             dataDeviceManager = registry.bind(name: name, as: WlDataDeviceManager.self, version: min(version, 3))
             makeClipboard()
         case WpPresentation.interfaceName:
-            latencyReporter?.bind(registry, name: name)
+            toplevel.presentationTimes.bind(registry, name: name)
         case WlSeat.interfaceName:
             bindSeat(name: name, version: version)
         default:

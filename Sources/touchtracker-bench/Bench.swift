@@ -40,6 +40,10 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case desktops
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
     case soak
+    /// Touch predictors over scripted paths, in process: how the app's estimator was chosen.
+    case predictors
+    /// Lag at presentation from the compositor's pixels, prediction on and off, under Weston.
+    case prediction
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
@@ -147,7 +151,7 @@ struct TouchTrackerBench: ParsableCommand {
         var chosen = only.isEmpty
             ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) + (recording != nil ? [.recording] : [])
             : only
-        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind].contains($0) } }
+        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind, .predictors].contains($0) } }
         return BenchPhase.allCases.filter { chosen.contains($0) && !skip.contains($0) }
     }
 
@@ -157,7 +161,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording].contains($0) }
+        let underWeston = phases.contains { [.sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -166,12 +170,14 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.inProcess) { inProcessTables() }
         if phases.contains(.gestures) { gestureTable(targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
+        if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.cadences) { try cadenceSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.screens) { try screenSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
         if phases.contains(.shortLines) { try shortLinesRamp(appPath: appPath, targets: &targets) }
         if phases.contains(.desktops) { try desktopSweep(appPath: appPath, targets: &targets) }
+        if phases.contains(.prediction) { try predictionPhase(appPath: appPath, targets: &targets) }
         if phases.contains(.soak) {
             try soak(.app(path: appPath, drawing: .dense(denseLines)), minutes: soak ?? 10, targets: &targets)
         }

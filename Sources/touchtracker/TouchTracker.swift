@@ -98,6 +98,7 @@ struct App {
             printError("touchtracker: \(error)")
             throw ExitStatus(1)
         }
+        host.predictsTouches = options.prediction
         let document = DrawingDocument(opening: drawingPath, clock: host.application.clock,
                                        logger: logger, autosaveDelay: options.autosaveDelay)
         // The document holds the lock from here on, and moves it to the new file on New.

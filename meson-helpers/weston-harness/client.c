@@ -178,6 +178,8 @@ handle_line(struct hclient *cl, char *line)
 		harness_cmd_latency(cl, argv, argc);
 	} else if (strcmp(argv[0], "backlog") == 0) {
 		harness_cmd_backlog(cl, argv, argc);
+	} else if (strcmp(argv[0], "capture") == 0) {
+		harness_cmd_capture(cl, argv, argc);
 	} else if (strcmp(argv[0], "commits") == 0) {
 		if (argc != 1)
 			harness_client_reply(cl, "error usage: commits");
@@ -192,7 +194,7 @@ handle_line(struct hclient *cl, char *line)
 		weston_log("tt-harness: quit requested\n");
 		weston_compositor_exit(h->compositor);
 	} else {
-		harness_client_reply(cl, "error unknown command '%s' (ping, output, touch, pointer, key, windows, close, resize, screenshot, commits, latency, backlog, quit)",
+		harness_client_reply(cl, "error unknown command '%s' (ping, output, touch, pointer, key, windows, close, resize, screenshot, commits, latency, backlog, capture, quit)",
 			     argv[0]);
 	}
 }

@@ -148,6 +148,21 @@ struct latency_state {
 	struct wl_listener output_destroy_listener;
 };
 
+/* "capture start": per repaint, a mask of the pixels of one colour in a rectangle. Kept as
+ * frames of 16 bytes of times (repaint, latest presentation; CLOCK_MONOTONIC ns) and the mask
+ * (one bit per pixel, row by row, least significant bit first). */
+struct capture_state {
+	bool active;
+	int x, y, width, height;
+	uint32_t color; /* 0xRRGGBB */
+	uint32_t *pixels;
+	uint8_t *data;
+	size_t size, cap, frames;
+	struct weston_output *output;
+	struct wl_listener frame_listener;
+	struct wl_listener output_destroy_listener;
+};
+
 struct harness {
 	struct weston_compositor *compositor;
 	struct wl_event_loop *loop;
@@ -180,6 +195,7 @@ struct harness {
 	bool frame_armed;
 
 	struct latency_state latency;
+	struct capture_state capture;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -231,5 +247,10 @@ void harness_latency_detach(struct harness *h);
 void harness_latency_input_frame(struct harness *h);
 void harness_cmd_latency(struct hclient *cl, char **argv, int argc);
 void harness_cmd_backlog(struct hclient *cl, char **argv, int argc);
+
+/* capture.c */
+void harness_capture_detach(struct harness *h);
+void harness_capture_free(struct harness *h);
+void harness_cmd_capture(struct hclient *cl, char **argv, int argc);
 
 #endif /* TT_WESTON_HARNESS_H */

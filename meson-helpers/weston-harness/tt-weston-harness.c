@@ -158,6 +158,7 @@ harness_destroy(struct harness *h)
 	free(h->socket_path);
 
 	harness_latency_detach(h);
+	harness_capture_free(h);
 	free(h->latency.records);
 
 	wl_list_for_each_safe(t, ttmp, &h->trackers, link)

@@ -25,6 +25,8 @@ final class LineTool {
     private unowned let canvas: DrawView
     /// Per finger: when it landed, to know its speed.
     private var startTimes: [ObjectIdentifier: Double] = [:]
+    /// Per finger: its newest sample's time, to know when the next is due.
+    private var sampleTimes: [ObjectIdentifier: Double] = [:]
 
     init(canvas: DrawView) {
         self.canvas = canvas
@@ -37,6 +39,7 @@ final class LineTool {
             let key = ObjectIdentifier(touch)
             let location = touch.location(in: canvas)
             startTimes[key] = touch.timestamp
+            sampleTimes[key] = touch.timestamp
             let width = touch.type == .pencil ? DrawView.penWidth(force: touch.force) : DrawView.lineWidth
             var line = Stroke.line(StrokeID(0), from: location, to: location, color: DrawView.inProgressColor, width: width)
             if freehand {
@@ -54,24 +57,40 @@ final class LineTool {
             guard var line = lines[key] else { continue }
             // A pen's line is as wide as it was pressed hardest.
             let pressed = touch.type == .pencil ? max(line.width, DrawView.penWidth(force: touch.force)) : line.width
+            let coalesced = event.coalescedTouches(for: touch)
+            let predicted = prediction(for: touch, in: event, samples: max(coalesced.count, 1))
             if line.kind == .freehand {
                 // Every sample between frames (T11), so fast curves stay smooth.
-                let samples = event.coalescedTouches(for: touch).map { $0.location(in: canvas) }
+                let samples = coalesced.map { $0.location(in: canvas) }
                 let added = samples.isEmpty ? [touch.location(in: canvas)] : samples
                 line.points.append(contentsOf: added)
                 line.width = pressed
-                lines.extend(key, to: line, added: added.count)
+                lines.extend(key, to: line, added: added.count, predicted: predicted)
             } else {
                 line.points[1] = touch.location(in: canvas)
                 line.width = pressed
-                lines.move(key, to: line)
+                lines.move(key, to: line, predicted: predicted)
             }
         }
+    }
+
+    /// Where `touch`'s line is expected to reach when this frame is shown (A13), shown until a
+    /// sample due after its `samples` newest ones fails to come; nil with prediction off.
+    private func prediction(for touch: Touch, in event: Event, samples: Int) -> LinesInProgress.Prediction? {
+        let key = ObjectIdentifier(touch)
+        let previous = sampleTimes.updateValue(touch.timestamp, forKey: key) ?? touch.timestamp
+        guard canvas.drawsPredictedTouches, let now = canvas.window?.application?.clock.now else { return nil }
+        let points = event.predictedTouches(for: touch).map { $0.location(in: canvas) }
+        guard !points.isEmpty else { return nil }
+        // Half a sample interval of grace on top of the one due (a panel's timing wavers).
+        let interval = min(max((touch.timestamp - previous) / Double(samples), 0.004), 0.034)
+        return LinesInProgress.Prediction(points: points, expires: now + 1.5 * interval)
     }
 
     func ended(_ touches: [Touch]) {
         for touch in touches {
             let key = ObjectIdentifier(touch)
+            sampleTimes[key] = nil
             guard var line = lines.end(key) else { continue }
             let end = touch.location(in: canvas)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
@@ -95,6 +114,7 @@ final class LineTool {
         for touch in touches {
             let key = ObjectIdentifier(touch)
             startTimes[key] = nil
+            sampleTimes[key] = nil
             lines.cancel(key)
         }
     }

@@ -41,6 +41,10 @@ public final class DrawView: View {
     public var colorsByAngle = false
     /// A challenge of the book: a faster finger draws a thicker line.
     public var widthFollowsSpeed = false
+    /// Whether a line in progress is shown reaching where its finger is expected when the frame
+    /// is shown (``Event/predictedTouches(for:)``, A13). Only what the finger really drew becomes
+    /// the drawing either way.
+    public var drawsPredictedTouches = true
 
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger? {

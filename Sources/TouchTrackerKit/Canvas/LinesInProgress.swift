@@ -5,6 +5,11 @@
 // instead of the canvas repainting bands along each line where it was and where it is. Fingers
 // moving, ten or a flood, then cost the lines' own pixels. This type is the one place that
 // decides which, so every change to a line in progress is shown the same way.
+//
+// A line in progress may be shown longer than the finger has drawn it: its predicted extension
+// (Event.predictedTouches, A13) reaches where the finger is expected when the frame is shown.
+// The extension is part of what is shown only, replaced by the next frame's; `strokes` holds the
+// real samples alone, and only they become the drawing.
 import TouchKit
 
 final class LinesInProgress {
@@ -13,6 +18,9 @@ final class LinesInProgress {
     /// One stroke per finger on the glass (a line, or a freehand stroke), keyed by its touch (T1:
     /// the touch object is the identity).
     private(set) var strokes: [ObjectIdentifier: Stroke] = [:]
+    /// Each line's predicted extension, in the canvas's coordinates (A13).
+    private var predictions: [ObjectIdentifier: Prediction] = [:]
+    private var expiry: TimerToken?
     /// Live lines are drafted (drawn unsmoothed) in frames that would cost too much otherwise.
     private var quality = LiveLineQuality()
     /// Whether the last frame's live lines went to the window.
@@ -39,48 +47,123 @@ final class LinesInProgress {
         canvas.setNeedsDisplay(stroke.bounds)
     }
 
-    /// A straight line's finger moved.
-    func move(_ touch: ObjectIdentifier, to stroke: Stroke) {
-        guard let old = strokes.updateValue(stroke, forKey: touch) else { return }
-        show { canvas.setNeedsDisplay(along: old, and: stroke) }
+    /// A line's guessed extension and when it goes stale.
+    struct Prediction {
+        var points: [Point]
+        /// The canvas clock's time after which no new sample came when one was due: the finger
+        /// stopped, and the guess is taken back.
+        var expires: Double
     }
 
-    /// A freehand stroke grew by its `added` newest points (or widened under a pen).
-    func extend(_ touch: ObjectIdentifier, to stroke: Stroke, added: Int) {
+    /// The line of `touch` as shown: its real samples and their predicted extension.
+    func shown(_ touch: ObjectIdentifier) -> Stroke? {
+        guard var line = strokes[touch] else { return nil }
+        guard let ahead = predictions[touch]?.points.last else { return line }
+        if line.kind == .line {
+            line.points[1] = ahead
+        } else if let predicted = predictions[touch]?.points {
+            line.points += predicted
+        }
+        return line
+    }
+
+    /// Every line in progress as shown.
+    private var shownLines: [Stroke] { strokes.keys.compactMap(shown) }
+
+    /// A straight line's finger moved; `predicted`: where it is expected next (A13).
+    func move(_ touch: ObjectIdentifier, to stroke: Stroke, predicted: Prediction? = nil) {
+        guard let old = shown(touch) else { return }
+        strokes[touch] = stroke
+        setPrediction(predicted, for: touch)
+        guard let new = shown(touch) else { return }
+        show { canvas.setNeedsDisplay(along: old, and: new) }
+    }
+
+    /// A freehand stroke grew by its `added` newest points (or widened under a pen); `predicted`:
+    /// where it is expected next (A13).
+    func extend(_ touch: ObjectIdentifier, to stroke: Stroke, added: Int, predicted: Prediction? = nil) {
         guard let old = strokes.updateValue(stroke, forKey: touch) else { return }
-        // Only the newest segments need repainting, unless the pen widened the whole stroke.
+        let oldGuess = predictions[touch]?.points ?? []
+        setPrediction(predicted, for: touch)
+        let newGuess = predictions[touch]?.points ?? []
+        // Only the newest segments need repainting, and the old guess beyond them, unless the pen
+        // widened the whole stroke.
         if stroke.width == old.width {
-            canvas.setNeedsDisplay(along: Stroke(id: stroke.id, kind: .freehand, points: Array(stroke.points.suffix(added + 1)),
+            canvas.setNeedsDisplay(along: Stroke(id: stroke.id, kind: .freehand, points: Array(stroke.points.suffix(added + 1)) + newGuess,
                                                  width: stroke.width))
+            if let last = old.points.last, !oldGuess.isEmpty {
+                canvas.setNeedsDisplay(along: Stroke(id: stroke.id, kind: .freehand, points: [last] + oldGuess, width: stroke.width))
+            }
         } else {
-            canvas.setNeedsDisplay(stroke.bounds)
+            canvas.setNeedsDisplay(stroke.bounds.union(shown(touch)?.bounds ?? stroke.bounds))
+            if let last = old.points.last, !oldGuess.isEmpty {
+                canvas.setNeedsDisplay(Stroke(id: stroke.id, kind: .freehand, points: [last] + oldGuess, width: old.width).bounds)
+            }
         }
     }
 
     /// The finger lifted: its line leaves the lines in progress (the caller adds it to the
-    /// drawing); returns it.
+    /// drawing); returns it, its real samples only.
     func end(_ touch: ObjectIdentifier) -> Stroke? {
+        let wasShown = shown(touch)
         guard let line = strokes.removeValue(forKey: touch) else { return nil }
-        show { canvas.setNeedsDisplay(along: line) }
+        predictions[touch] = nil
+        show { canvas.setNeedsDisplay(along: wasShown ?? line) }
         return line
     }
 
     /// The touch was cancelled: its line goes (A2).
     func cancel(_ touch: ObjectIdentifier) {
-        guard let line = strokes.removeValue(forKey: touch) else { return }
+        guard let line = shown(touch) else { return }
+        strokes[touch] = nil
+        predictions[touch] = nil
         show { canvas.setNeedsDisplay(line.bounds) }
     }
 
     /// Every line goes (a tool change).
     func cancelAll() {
-        show { for line in strokes.values { canvas.setNeedsDisplay(line.bounds) } }
+        let lines = shownLines
+        show { for line in lines { canvas.setNeedsDisplay(line.bounds) } }
         strokes.removeAll()
+        predictions.removeAll()
     }
 
     /// Every line goes, its box repainted (a clear, a long press that picked a line up).
     func removeAll() {
-        for line in strokes.values { canvas.setNeedsDisplay(line.bounds) }
+        for line in shownLines { canvas.setNeedsDisplay(line.bounds) }
         strokes.removeAll()
+        predictions.removeAll()
+    }
+
+    // MARK: Predicted extensions (A13)
+
+    private func setPrediction(_ prediction: Prediction?, for touch: ObjectIdentifier) {
+        guard let prediction, !prediction.points.isEmpty else {
+            predictions[touch] = nil
+            return
+        }
+        predictions[touch] = prediction
+        scheduleExpiry()
+    }
+
+    /// Takes back guesses whose finger sent no sample when one was due.
+    private func scheduleExpiry() {
+        guard let clock = canvas.window?.application?.clock,
+              let next = predictions.values.map(\.expires).min() else { return }
+        expiry?.cancel()
+        expiry = clock.schedule(at: next) { [weak self] in self?.expire() }
+    }
+
+    private func expire() {
+        expiry = nil
+        guard let now = canvas.window?.application?.clock.now else { return }
+        for (touch, prediction) in predictions where prediction.expires <= now {
+            guard let before = shown(touch) else { continue }
+            predictions[touch] = nil
+            guard let after = shown(touch) else { continue }
+            show { canvas.setNeedsDisplay(along: before, and: after) }
+        }
+        scheduleExpiry()
     }
 
     /// Shows a change to the lines: the window redraws them when it draws them, else `mark`
@@ -126,7 +209,7 @@ final class LinesInProgress {
         let pending = cache.pending.isEmpty ? [] : Set(cache.pending.map(\.id))
         defer { pendingAtLastFrame = pending }
         guard !strokes.isEmpty || windowDrawsThem else { return nil }
-        let lines = strokes.values
+        let lines = shownLines
         if lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }), cacheAlone,
            pending.isDisjoint(with: pendingAtLastFrame),
            let backdrop = cache.currentImage, let clock {
@@ -155,7 +238,7 @@ final class LinesInProgress {
 
     /// Draws the lines the window does not draw this frame into `context` (the canvas's `draw`).
     func draw(_ rect: Rect, in context: GraphicsContext, clock: Clock?) {
-        let live = context.omitsLiveLines(of: canvas) ? [] : strokes.values.filter { $0.bounds.intersects(rect) }
+        let live = context.omitsLiveLines(of: canvas) ? [] : shownLines.filter { $0.bounds.intersects(rect) }
         let scale = context.deviceScale
         let cost = live.reduce(0) { $0 + LiveLineQuality.cost(of: $1, scale: scale) }
         let antialiasing = clock.map { quality.antialiasing(cost: cost, at: $0.now) } ?? .fast
@@ -174,7 +257,7 @@ final class LinesInProgress {
         guard let clock = canvas.window?.application?.clock else { return quality.reset() }
         if quality.polishFired(at: clock.now) {
             // Live lines the window draws are smoothed by its next frame.
-            show { for line in strokes.values { canvas.setNeedsDisplay(along: line) } }
+            show { for line in shownLines { canvas.setNeedsDisplay(along: line) } }
         } else {
             schedulePolish(on: clock)
         }

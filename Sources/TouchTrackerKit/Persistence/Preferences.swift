@@ -1,5 +1,5 @@
 // What the user chose in the toolbar and the palette (the tool, the three toggles, the pen's
-// colour), kept in `$XDG_CONFIG_HOME/touchtracker/preferences` so that the app starts as it was
+// colour) and whether lines in progress show their predicted extension, kept in `$XDG_CONFIG_HOME/touchtracker/preferences` so that the app starts as it was
 // left. A line a setting, `name = value`; a file that cannot be read, a line that makes no sense
 // or a value out of range is skipped with a warning naming it, and that setting keeps its default:
 // preferences are never worth refusing to start over.
@@ -15,6 +15,8 @@ public struct Preferences: Equatable, Sendable {
     public var widthFollowsSpeed = false
     public var drawsWithFingers = true
     public var penColor = Color.black
+    /// Lines in progress reach where the finger is expected when the frame is shown (A13).
+    public var drawsPredictedTouches = true
 
     public init() {}
 
@@ -35,6 +37,7 @@ public struct Preferences: Equatable, Sendable {
             width-by-speed = \(widthFollowsSpeed)
             fingers-draw = \(drawsWithFingers)
             pen-colour = \(c.red) \(c.green) \(c.blue) \(c.alpha)
+            prediction = \(drawsPredictedTouches)
 
             """
     }
@@ -80,6 +83,7 @@ public struct Preferences: Equatable, Sendable {
             case "colours-by-angle": if let v = flag() { result.colorsByAngle = v }
             case "width-by-speed": if let v = flag() { result.widthFollowsSpeed = v }
             case "fingers-draw": if let v = flag() { result.drawsWithFingers = v }
+            case "prediction": if let v = flag() { result.drawsPredictedTouches = v }
             case "pen-colour":
                 let parts = value.split(separator: " ").compactMap { Double($0) }
                 if parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) {

@@ -1,0 +1,48 @@
+// How far ahead predicted touches reach: the usual delay from commit to presentation, learned
+// from wp_presentation feedback, plus the age of the touch's newest sample (T14).
+import Testing
+@testable import WaylandHost
+
+@Suite struct PredictionLeadTests {
+    @Test("T14: before any feedback the host assumes one 60 Hz refresh from commit to screen; a stamp that is no recent time gets no lead")
+    func unknown() throws {
+        let lead = try #require(PresentationDelay().lead(sampleTime: 100, now: 100.004))
+        #expect(abs(lead - (0.004 + 1.0 / 60)) < 0.0006)
+        #expect(PresentationDelay().lead(sampleTime: 100, now: 160) == nil)
+    }
+
+    @Test("T14: the lead is the sample's age plus the median recent delay, following a change within a few frames")
+    func learned() throws {
+        var delay = PresentationDelay()
+        for d in [0.010, 0.011, 0.009, 0.030, 0.010] { delay.presented(after: d, refresh: 1.0 / 60) }
+        // Median 10 ms: one slow frame does not move it.
+        #expect(abs(try #require(delay.expected) - 0.010) < 1e-9)
+        // A sample 4 ms old (stamps are milliseconds of the monotonic clock).
+        let lead = try #require(delay.lead(sampleTime: 5_000.000, now: 5_000.0045))
+        #expect(abs(lead - 0.014) < 0.0006)
+        // The compositor slows down (a longer repaint schedule): the median follows.
+        for _ in 0..<20 { delay.presented(after: 0.022, refresh: 1.0 / 60) }
+        #expect(abs(try #require(delay.expected) - 0.022) < 1e-9)
+    }
+
+    @Test("T14: the learned delay is at most two refreshes, and nonsense delays are ignored")
+    func bounded() throws {
+        var delay = PresentationDelay()
+        for _ in 0..<5 { delay.presented(after: 0.1, refresh: 1.0 / 120) }
+        delay.presented(after: -0.5, refresh: 0)
+        delay.presented(after: 3, refresh: 0)
+        #expect(abs(try #require(delay.expected) - 2.0 / 120) < 1e-9)
+        #expect(delay.refresh == 1.0 / 120)
+    }
+
+    @Test("T14: a sample stamped before the millisecond clock wrapped still has its true age")
+    func wrap() throws {
+        var delay = PresentationDelay()
+        delay.presented(after: 0.008, refresh: 0)
+        // now is 3 ms past a 2^32 ms wrap; the stamp (low 32 bits) is 2 ms before it.
+        let now = (4_294_967_296.0 + 3) / 1000
+        let stamp = (4_294_967_296.0 - 2) / 1000
+        let lead = try #require(delay.lead(sampleTime: stamp, now: now))
+        #expect(abs(lead - 0.013) < 0.0006)
+    }
+}
