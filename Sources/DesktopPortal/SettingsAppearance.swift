@@ -21,6 +21,9 @@ extension SettingsPortal {
         }
         /// The icon theme's name.
         public var iconTheme: String?
+        /// Whether the desktop turned its animations off: GNOME's `enable-animations` false,
+        /// Plasma's animation speed at its instant end (`AnimationDurationFactor` 0).
+        public var reduceMotion: Bool?
 
         private var standardAccent, desktopAccent: (red: Double, green: Double, blue: Double)?
         private var standardContrast, desktopContrast: UInt32?
@@ -34,12 +37,12 @@ extension SettingsPortal {
         }
 
         public static func == (a: Appearance, b: Appearance) -> Bool {
-            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme
+            a.colorScheme == b.colorScheme && a.contrast == b.contrast && a.iconTheme == b.iconTheme && a.reduceMotion == b.reduceMotion
                 && a.accentColor.map { [$0.red, $0.green, $0.blue] } == b.accentColor.map { [$0.red, $0.green, $0.blue] }
         }
 
         /// The settings read, by where they come from.
-        enum Setting: Hashable { case colorScheme, accentColor, contrast, iconTheme, desktopAccent, desktopContrast }
+        enum Setting: Hashable { case colorScheme, accentColor, contrast, iconTheme, desktopAccent, desktopContrast, reduceMotion }
 
         /// Takes one setting and says which; nil for a namespace or key it does not know or a
         /// value of the wrong type (which changes nothing).
@@ -49,6 +52,16 @@ extension SettingsPortal {
                 guard let name = reader.string(), !name.isEmpty else { return nil }
                 iconTheme = name
                 return .iconTheme
+            case (SettingsPortal.gnomeInterface, "enable-animations"):
+                guard let on = reader.boolean() else { return nil }
+                reduceMotion = !on
+                return .reduceMotion
+            case (SettingsPortal.kdeKDE, "AnimationDurationFactor"):
+                // KConfig's text of a number: 0 is Plasma's "Instant" animation speed.
+                guard let text = reader.string() else { return nil }
+                guard let factor = Double(text.filter { $0 != " " }), factor.isFinite else { return nil }
+                reduceMotion = factor <= 0
+                return .reduceMotion
             case (SettingsPortal.gnomeA11y, "high-contrast"):
                 // GNOME's Accessibility > High Contrast (43 has no contrast key in the portal).
                 guard let on = reader.boolean() else { return nil }

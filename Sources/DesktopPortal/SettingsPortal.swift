@@ -21,7 +21,7 @@ import CDBus
 public final class SettingsPortal {
     static let namespace = "org.freedesktop.appearance"
     /// Every namespace read: the style's, and where each desktop names its icon theme.
-    static let namespaces = [namespace, gnomeInterface, gnomeA11y, kdeIcons, kdeGeneral]
+    static let namespaces = [namespace, gnomeInterface, gnomeA11y, kdeIcons, kdeGeneral, kdeKDE]
     static let interface = "org.freedesktop.portal.Settings"
     static let path = "/org/freedesktop/portal/desktop"
 
@@ -31,12 +31,16 @@ public final class SettingsPortal {
     /// high-contrast switch, Plasma's accent colour.
     static let gnomeInterface = "org.gnome.desktop.interface", gnomeA11y = "org.gnome.desktop.a11y.interface"
     static let kdeIcons = "org.kde.kdeglobals.Icons", kdeGeneral = "org.kde.kdeglobals.General"
+    /// Plasma's animation speed.
+    static let kdeKDE = "org.kde.kdeglobals.KDE"
 
     private let bus: SessionBus
     /// Whether the session is Plasma's (`XDG_CURRENT_DESKTOP` names KDE).
     private let onPlasma: Bool
     /// The other desktop's namespaces, not taken.
-    private var ignored: Set<String> { onPlasma ? [Self.gnomeInterface, Self.gnomeA11y] : [Self.kdeIcons, Self.kdeGeneral] }
+    private var ignored: Set<String> {
+        onPlasma ? [Self.gnomeInterface, Self.gnomeA11y] : [Self.kdeIcons, Self.kdeGeneral, Self.kdeKDE]
+    }
     private var readSerial: UInt32?
     /// The portal's unique name, from its answer to ReadAll.
     private var portal: String?

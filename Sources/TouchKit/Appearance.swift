@@ -11,12 +11,17 @@ public struct Appearance: Hashable, Sendable {
     public var highContrast: Bool
     /// The desktop's icon theme ("Adwaita", "breeze"), nil when it names none.
     public var iconTheme: String?
+    /// The desktop asks for less motion (UIKit's `isReduceMotionEnabled`): content that a flick
+    /// would carry on or a spring would bring back goes straight to where it rests (S4, S5, S12).
+    public var reduceMotion: Bool
 
-    public init(scheme: Scheme = .light, accent: Color? = nil, highContrast: Bool = false, iconTheme: String? = nil) {
+    public init(scheme: Scheme = .light, accent: Color? = nil, highContrast: Bool = false, iconTheme: String? = nil,
+                reduceMotion: Bool = false) {
         self.scheme = scheme
         self.accent = accent
         self.highContrast = highContrast
         self.iconTheme = iconTheme
+        self.reduceMotion = reduceMotion
     }
 
     /// What a window shows with no desktop to ask.

@@ -49,6 +49,11 @@ final class ScrollMotion {
     func release(with velocity: Point, in view: ScrollView) -> Bool {
         stop()
         self.view = view
+        if view.appearance.reduceMotion {
+            // Less motion: no flick carries on, and past an edge is back in range at once.
+            view.contentOffset = view.clampedOffset(view.contentOffset)
+            return false
+        }
         if hypot(velocity.x, velocity.y) > Self.restingSpeed, view.bounces || view.offsetInRange(view.contentOffset) {
             return start(.decelerating(velocity: velocity), in: view)
         }

@@ -133,7 +133,7 @@ extension ScrollView {
     private func zoom(to scale: Double, keeping anchor: Point, at visible: Point, animated: Bool, settles: Bool) {
         zooming.stopAnimation()
         motion.stop()
-        guard animated, let clock = window?.application?.clock else {
+        guard animated, !appearance.reduceMotion, let clock = window?.application?.clock else {
             applyZoom(scale, keeping: anchor, at: visible)
             if settles { finishZoom(at: scale) } else { contentOffset = clampedOffset(contentOffset) }
             return

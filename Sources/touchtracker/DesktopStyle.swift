@@ -42,14 +42,14 @@ final class DesktopStyle {
 
     private func apply(_ settings: SettingsPortal.Appearance) {
         var style = Appearance(colorScheme: settings.colorScheme, accent: settings.accentColor, contrast: settings.contrast,
-                               iconTheme: settings.iconTheme)
+                               iconTheme: settings.iconTheme, reduceMotion: settings.reduceMotion)
         if let override {
             let (overridden, unknown) = Appearance.overriding(style, with: override)
             if !unknown.isEmpty { logger.warning("TOUCHTRACKER_STYLE: ignored \(unknown.joined(separator: ", "))") }
             style = overridden
         }
         guard style != window.desktopAppearance else { return }
-        logger.info("style: \(style.isDark ? "dark" : "light")\(style.highContrast ? ", high contrast" : "")\(style.accent.map { ", accent \($0)" } ?? "")\(style.iconTheme.map { ", icons \($0)" } ?? "")")
+        logger.info("style: \(style.isDark ? "dark" : "light")\(style.highContrast ? ", high contrast" : "")\(style.reduceMotion ? ", less motion" : "")\(style.accent.map { ", accent \($0)" } ?? "")\(style.iconTheme.map { ", icons \($0)" } ?? "")")
         window.desktopAppearance = style
     }
 }

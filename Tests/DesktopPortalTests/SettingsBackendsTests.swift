@@ -108,4 +108,22 @@ struct SettingsBackendsTests {
         let offPlasma: Set<String> = [SettingsPortal.kdeIcons, SettingsPortal.kdeGeneral]
         #expect(try Self.readAll([(SettingsPortal.kdeGeneral, "AccentColor", "s", { $0.string(text) })], ignoring: offPlasma).accentColor == nil)
     }
+
+    @Test("Less motion: GNOME's enable-animations off, or Plasma's animation speed at instant, each on its own desktop")
+    func reduceMotion() throws {
+        func boolean(_ on: Bool) -> (inout MessageWriter) -> Void {
+            { writer in
+                var value: UInt32 = on ? 1 : 0
+                _ = tt_dbus_message_iter_append_basic(&writer.iter, Int32(UInt8(ascii: "b")), &value)
+            }
+        }
+        let offPlasma: Set<String> = [SettingsPortal.kdeIcons, SettingsPortal.kdeGeneral, SettingsPortal.kdeKDE]
+        let onPlasma: Set<String> = [SettingsPortal.gnomeInterface, SettingsPortal.gnomeA11y]
+        #expect(try Self.readAll([(SettingsPortal.gnomeInterface, "enable-animations", "b", boolean(false))], ignoring: offPlasma).reduceMotion == true)
+        #expect(try Self.readAll([(SettingsPortal.gnomeInterface, "enable-animations", "b", boolean(true))], ignoring: offPlasma).reduceMotion == false)
+        #expect(try Self.readAll([(SettingsPortal.kdeKDE, "AnimationDurationFactor", "s", { $0.string("0") })], ignoring: onPlasma).reduceMotion == true)
+        #expect(try Self.readAll([(SettingsPortal.kdeKDE, "AnimationDurationFactor", "s", { $0.string("0.5") })], ignoring: onPlasma).reduceMotion == false)
+        #expect(try Self.readAll([(SettingsPortal.kdeKDE, "AnimationDurationFactor", "s", { $0.string("fast") })], ignoring: onPlasma).reduceMotion == nil)
+        #expect(try Self.readAll([(SettingsPortal.kdeKDE, "AnimationDurationFactor", "s", { $0.string("0") })], ignoring: offPlasma).reduceMotion == nil)
+    }
 }

@@ -302,4 +302,16 @@ struct ScrollViewTests {
         g.wait(until: 22)
         #expect(scroll.contentOffset == .zero, "sprung back")
     }
+
+    @Test("S4 S5: when the desktop asks for less motion, a flick stops as the fingers lift and a pull past an edge is back at once")
+    func reduceMotion() {
+        let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
+        g.window.desktopAppearance = Appearance(reduceMotion: true)
+        g.drag(1, from: Point(x: 300, y: 250), to: Point(x: 300, y: 150), at: 1, steps: 5, interval: 0.01)
+        #expect(!scroll.isDecelerating && scroll.contentOffset == Point(x: 0, y: 100))
+        #expect(log.calls.last == "didEndDragging(false)")
+        g.drag(2, from: Point(x: 200, y: 10), to: Point(x: 200, y: 290), at: 2, steps: 4, interval: 0.2)
+        #expect(scroll.contentOffset == .zero && !scroll.isDecelerating)
+    }
 }

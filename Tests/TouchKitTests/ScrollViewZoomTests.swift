@@ -133,4 +133,15 @@ struct ScrollViewZoomTests {
             #expect(scroll.contentOffset.x >= range.min.x && scroll.contentOffset.x <= range.max.x)
         }
     }
+
+    @Test("S12: when the desktop asks for less motion, a pinch past the limit is at the limit as the fingers lift")
+    func reduceMotion() {
+        let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime(log) {} }
+        g.window.desktopAppearance = Appearance(reduceMotion: true)
+        scroll.zoomScale = 3
+        pinch(g, Point(x: 175, y: 150), Point(x: 225, y: 150), to: Point(x: 0, y: 150), Point(x: 400, y: 150), at: 1)
+        #expect(scroll.zoomScale == 4 && !scroll.isZoomBouncing)
+        #expect(log.calls.last == "didEndZooming(4.0)")
+    }
 }
