@@ -50,6 +50,7 @@ public final class DrawViewController: ViewController {
         view = screen
         wireToolbar()
         wireOverflowMenu()
+        setUpAccessibility()
         palette.onPick = { [unowned self] color in self.pick(color) }
         paletteSwipeRecognizer.direction = .up
         paletteSwipeRecognizer.numberOfTouchesRequired = 3

@@ -33,6 +33,8 @@ public final class BannerView: View {
         appearanceDidChange()
         isHidden = false
         setNeedsDisplay()
+        accessibilityLabel = message
+        postAccessibilityNotification(.announcement(message))
     }
 
     public override func appearanceDidChange() {
