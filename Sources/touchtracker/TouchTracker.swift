@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccessibilityBridge
 import AppCommandLine
 import CShims
 import Graphics
@@ -133,6 +134,12 @@ struct App {
         host.window.rootViewController = controller
         let desktopStyle = DesktopStyle(host: host, logger: logger)
         defer { withExtendedLifetime(desktopStyle) {} }
+        // Screen readers and other assistive tools, over the desktop's accessibility bus.
+        let accessibility = AccessibilityBridge(
+            window: host.window, applicationName: Strings.appName, clock: host.application.clock,
+            environment: { name in getenv(name).map { String(cString: $0) } },
+            watch: { [unowned host] fd, handler in host.watchReadable(fd, handler) }, log: { logger.debug("\($0)") })
+        defer { withExtendedLifetime(accessibility) {} }
         document.noticeDisplay = controller
         // What copy and paste have to say (a paste declined or damaged) goes in the banner.
         controller.drawView.onNotice = { text, style in
