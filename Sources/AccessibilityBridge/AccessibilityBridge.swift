@@ -1,7 +1,8 @@
 // Publishes a TouchKit window's accessibility on the desktop's accessibility bus (AT-SPI 2 over
-// D-Bus), as GTK and Qt do for theirs, so that screen readers such as Orca and other assistive
-// tools read and work the app. It knows TouchKit's accessibility and libdbus, not the app and
-// not Wayland: the executable hands it the window, the loop's clock and a way to watch a socket.
+// D-Bus; E8-E10), as GTK and Qt do for theirs, so that screen readers such as Orca and other
+// assistive tools read and work the app. It knows TouchKit's accessibility and libdbus, not the
+// app and not Wayland: the executable hands it the window, the loop's clock and a way to watch a
+// socket.
 //
 // Nothing here may hold the event loop up: the bus is found and joined on a thread of its own
 // (AccessibilityBus.connect), and afterwards the loop reads and writes it only when it is ready.

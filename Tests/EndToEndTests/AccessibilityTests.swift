@@ -49,6 +49,25 @@ struct AccessibilityTests {
         }
     }
 
+    @Test("E9: with a session bus but no accessibility bus the app says so once, publishes nothing and draws as ever")
+    func noAccessibilityBus() {
+        let bus: AccessibilityBusUnderTest
+        do {
+            bus = try AccessibilityBusUnderTest(accessibility: false)
+        } catch {
+            Issue.record("\(error)")
+            return
+        }
+        defer { bus.stop() }
+        withApp(arguments: ["--verbose"], environment: bus.environment) { app in
+            try app.drawLine(1, from: (100, 100), to: (500, 400))
+            try app.expectScreen("the line, black") { $0(300, 250) == .black }
+            let log = app.app.standardError
+            #expect(log.contains("not published for assistive tools: no accessibility bus"), "\(log)")
+            #expect(!log.contains("published for assistive tools on the accessibility bus"))
+        }
+    }
+
     static func tree(_ bus: AccessibilityBusUnderTest, app name: String = "TouchTracker") throws -> PublishedNode {
         let json = try bus.client(["tree", name])
         guard let object = json as? [String: Any] else { throw HarnessError("not a tree: \(json)") }
@@ -67,7 +86,7 @@ struct AccessibilityTests {
         }
     }
 
-    @Test("The application holds its window, the canvas and the toolbar's controls: named push and toggle buttons, the tool checked, Undo and Redo not enabled")
+    @Test("E8: the application holds its window, the canvas and the toolbar's controls: named push and toggle buttons, the tool checked, Undo and Redo not enabled")
     func toolbarInEnglish() {
         Self.withPublishedApp { _, bus in
             let app = try Self.tree(bus)
@@ -94,7 +113,7 @@ struct AccessibilityTests {
         }
     }
 
-    @Test("LANGUAGE=de: the same tree with po/de.po's words")
+    @Test("E8: LANGUAGE=de: the same tree with po/de.po's words")
     func toolbarInGerman() throws {
         let german = try POFile("de.po").messages
         func de(_ english: String) -> String { german.first { $0.msgid == english }?.msgstr ?? "(no translation of \(english))" }
@@ -116,7 +135,7 @@ struct AccessibilityTests {
         }
     }
 
-    @Test("Pressing Undo through the Action interface undoes the line drawn by touch")
+    @Test("E8: pressing Undo through the Action interface undoes the line drawn by touch")
     func undoThroughAction() {
         Self.withPublishedApp { app, bus in
             try app.drawLine(1, from: (100, 100), to: (500, 400))
@@ -133,7 +152,7 @@ struct AccessibilityTests {
         }
     }
 
-    @Test("A line drawn by touch is a child of the canvas with its description; its Delete action deletes it; events say both")
+    @Test("E8, E10: a line drawn by touch is a child of the canvas with its description; its Delete action deletes it; events say both")
     func lineAsChild() {
         Self.withPublishedApp { app, bus in
             let watch = try bus.watch("TouchTracker", seconds: 12)
