@@ -104,6 +104,7 @@ public final class AccessibilityBridge {
         guard let events else { return }
         switch notification {
         case .announcement(let text): events.announce(text, from: window)
+        case .layoutChanged(let focus?), .screenChanged(let focus?): events.focus(focus)
         case .layoutChanged, .screenChanged: events.compare()
         }
         flush()

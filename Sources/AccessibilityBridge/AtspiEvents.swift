@@ -65,15 +65,25 @@ final class AtspiEvents {
         }
     }
 
+    /// The keyboard focus moved to `object`: its `focused` state and the focus event, which
+    /// screen readers follow to read what has the focus.
+    func focus(_ object: Accessible) {
+        guard server.focused !== object else { return }
+        follow(object)
+        server.focused = object
+        compare()
+        emit(server.objects.path(of: object), "Focus", interface: "org.a11y.atspi.Event.Focus", detail: "") { $0.variant("i") { $0.int32(0) } }
+    }
+
     /// Words to be read out now (a banner's message).
     func announce(_ text: String, from window: Window) {
         emit(server.objects.path(of: window), "Announcement", detail: "", detail1: 1) { $0.variant("s") { $0.string(text) } }
     }
 
     /// An org.a11y.atspi.Event.Object signal: (detail, detail1, detail2, any_data, properties).
-    private func emit(_ path: String, _ member: String, detail: String, detail1: Int32 = 0,
-                      _ anyData: (inout ValueWriter) -> Void) {
-        guard let signal = tt_dbus_message_new_signal(path, "org.a11y.atspi.Event.Object", member) else { return }
+    private func emit(_ path: String, _ member: String, interface: String = "org.a11y.atspi.Event.Object", detail: String,
+                      detail1: Int32 = 0, _ anyData: (inout ValueWriter) -> Void) {
+        guard let signal = tt_dbus_message_new_signal(path, interface, member) else { return }
         var writer = ValueWriter(signal)
         writer.string(detail)
         writer.int32(detail1)

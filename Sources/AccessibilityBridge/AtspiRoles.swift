@@ -40,7 +40,7 @@ enum AtspiRole: UInt32 {
 
 /// A set of AT-SPI states, sent as two 32-bit words.
 struct AtspiStates: Equatable {
-    static let active = 1, checked = 4, defunct = 6, enabled = 8, selectable = 22, selected = 23
+    static let active = 1, checked = 4, defunct = 6, enabled = 8, focusable = 11, focused = 12, selectable = 22, selected = 23
     static let sensitive = 24, showing = 25, visible = 30, checkable = 41
 
     private(set) var bits: UInt64 = 0
@@ -52,7 +52,7 @@ struct AtspiStates: Equatable {
     /// The names state-change events carry, for the states the bridge follows.
     static let eventNames: [(Int, String)] = [
         (checked, "checked"), (selected, "selected"), (enabled, "enabled"), (sensitive, "sensitive"),
-        (showing, "showing"), (visible, "visible"),
+        (showing, "showing"), (visible, "visible"), (focused, "focused"),
     ]
 
     /// What an element shown on screen with these traits is: enabled unless `notEnabled`; a toggle
@@ -60,6 +60,10 @@ struct AtspiStates: Equatable {
     init(traits: AccessibilityTraits, isElement: Bool) {
         insert(Self.showing)
         insert(Self.visible)
+        // What the keyboard can reach: buttons, and a canvas whose lines it steps through.
+        if traits.contains(.button) || traits.contains(.toggleButton) || traits.contains(.allowsDirectInteraction) {
+            insert(Self.focusable)
+        }
         if !traits.contains(.notEnabled) {
             insert(Self.enabled)
             insert(Self.sensitive)

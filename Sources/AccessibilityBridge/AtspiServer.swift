@@ -18,6 +18,8 @@ final class AtspiServer {
     let applicationName: String
     /// The id the registry gives the application (Application.Id).
     var applicationID: Int32 = 0
+    /// What has the keyboard focus, as the app last said (a layout change naming it).
+    weak var focused: Accessible?
     /// Told of every object a tool asked about, so that its changes are sent as events.
     var onObjectSeen: ((Accessible) -> Void)?
 
@@ -103,6 +105,7 @@ final class AtspiServer {
         guard case .object(let object) = node else { return AtspiStates() }
         var states = AtspiStates(traits: object.accessibilityTraits, isElement: object.isAccessibilityElement)
         if object === objects.window { states.insert(AtspiStates.active) }
+        if object === focused { states.insert(AtspiStates.focused) }
         return states
     }
 

@@ -42,6 +42,8 @@ public final class DrawViewController: ViewController {
     public var banner: BannerView { screen.banner }
     /// A three-finger swipe up shows the palette (a challenge of the book).
     public let paletteSwipeRecognizer = SwipeGestureRecognizer()
+    /// Keys for those who cannot touch or point (Canvas/CanvasKeyboard.swift).
+    public private(set) lazy var keyboard = CanvasKeyboard(controller: self)
 
     public init(drawing: Drawing = Drawing()) {
         drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768), drawing: drawing)
