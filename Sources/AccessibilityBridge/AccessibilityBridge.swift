@@ -117,7 +117,7 @@ public final class AccessibilityBridge {
             guard let self else { return }
             self.lookTimer = nil
             guard let events = self.events else { return }
-            events.compare()
+            events.look()
             self.flush()
             if events.isFollowing { self.keepLooking() }
         }

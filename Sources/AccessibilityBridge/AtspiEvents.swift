@@ -14,8 +14,17 @@ final class AtspiEvents {
         var childRefs: [ObjectReference]
     }
 
+    /// How many followed objects a timed look compares; a notification compares them all. A tool
+    /// that read every line of a big drawing costs a slice of them a look, and the canvas tells of
+    /// its own changes.
+    static let lookBudget = 256
+
     private let server: AtspiServer
     private var seen: [String: Seen] = [:]
+    /// The followed paths in the order they were followed (some may be gone from `seen`), and
+    /// where the next timed look starts among them.
+    private var order: [String] = []
+    private var lookCursor = 0
 
     init(server: AtspiServer) { self.server = server }
 
@@ -27,6 +36,7 @@ final class AtspiEvents {
         let path = server.objects.path(of: object)
         guard seen[path] == nil else { return }
         seen[path] = snapshot(object)
+        order.append(path)
     }
 
     private func snapshot(_ object: Accessible) -> Seen {
@@ -35,9 +45,24 @@ final class AtspiEvents {
                     children: children.map(ObjectIdentifier.init), childRefs: children.map { server.reference($0) })
     }
 
-    /// Compares every followed object with what it was and sends what changed.
-    func compare() {
-        for (path, old) in seen {
+    /// Compares the next slice of followed objects (a timed look).
+    func look() {
+        if order.count > 2 * seen.count + Self.lookBudget {
+            order.removeAll { seen[$0] == nil }
+            lookCursor = 0
+        }
+        guard !order.isEmpty else { return }
+        if lookCursor >= order.count { lookCursor = 0 }
+        let end = min(order.count, lookCursor + Self.lookBudget)
+        let slice = Array(order[lookCursor..<end])
+        lookCursor = end
+        compare(slice)
+    }
+
+    /// Compares every followed object (or those at `paths`) with what it was and sends what changed.
+    func compare(_ paths: [String]? = nil) {
+        for path in paths ?? Array(seen.keys) {
+            guard let old = seen[path] else { continue }
             guard let object = old.object else {
                 seen[path] = nil
                 continue

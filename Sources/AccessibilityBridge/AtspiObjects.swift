@@ -28,6 +28,8 @@ final class AtspiObjects {
         if let number = numbers[key], entries[number]?.object === object { return Self.prefix + String(number) }
         let number = next
         next += 1
+        // Objects come and go (lines deleted, undone): now and then the dead are forgotten.
+        if number % 1024 == 0 { sweep() }
         numbers[key] = number
         entries[number] = Entry(object: object)
         return Self.prefix + String(number)
