@@ -17,6 +17,7 @@ public final class AccessibilityBridge {
 
     private let window: Window
     private let applicationName: String
+    private let menuName: String
     private let clock: Clock
     private let watch: (Int32, @escaping () -> Bool) -> Void
     private let log: (String) -> Void
@@ -28,10 +29,13 @@ public final class AccessibilityBridge {
 
     /// Starts joining the accessibility bus named by `environment` (the session bus's
     /// org.a11y.Bus, or `AT_SPI_BUS_ADDRESS`); `log` hears what became of it.
-    public init(window: Window, applicationName: String, clock: Clock, environment: @escaping @Sendable (String) -> String?,
+    /// `menuName` names the edit menu while it shows.
+    public init(window: Window, applicationName: String, menuName: String, clock: Clock,
+                environment: @escaping @Sendable (String) -> String?,
                 watch: @escaping (Int32, @escaping () -> Bool) -> Void, log: @escaping (String) -> Void) {
         self.window = window
         self.applicationName = applicationName
+        self.menuName = menuName
         self.clock = clock
         self.watch = watch
         self.log = log
@@ -59,7 +63,7 @@ public final class AccessibilityBridge {
 
     private func publish(on bus: AccessibilityBus) {
         guard let fd = bus.fileDescriptor else { return log("the accessibility bus has no socket") }
-        let server = AtspiServer(bus: bus, objects: AtspiObjects(window: window), applicationName: applicationName)
+        let server = AtspiServer(bus: bus, objects: AtspiObjects(window: window, menuName: menuName), applicationName: applicationName)
         let events = AtspiEvents(server: server)
         server.onObjectSeen = { [unowned self, unowned events] object in
             events.follow(object)

@@ -143,15 +143,20 @@ final class AccessibilityBus: @unchecked Sendable {
         return tt_dbus_connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
     }
 
-    /// Reads and writes what the socket takes now, then hands over each message that came;
-    /// false once the bus is gone.
+    /// Reads and writes what the socket takes now and hands over each message that came, until
+    /// a round brings none: a read may take in more than one message, and what libdbus holds
+    /// already never makes the socket readable again. False once the bus is gone.
     func pump(_ each: (OpaquePointer) -> Void) -> Bool {
-        let open = tt_dbus_connection_read_write(connection, 0) != 0
-        while let message = tt_dbus_connection_pop_message(connection) {
-            each(message)
-            tt_dbus_message_unref(message)
+        var open = true, handled = true
+        while handled {
+            open = tt_dbus_connection_read_write(connection, 0) != 0 && open
+            handled = false
+            while let message = tt_dbus_connection_pop_message(connection) {
+                each(message)
+                tt_dbus_message_unref(message)
+                handled = true
+            }
         }
-        _ = tt_dbus_connection_read_write(connection, 0)
         return open && tt_dbus_connection_get_is_connected(connection) != 0
     }
 

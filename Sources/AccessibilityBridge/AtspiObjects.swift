@@ -19,8 +19,14 @@ final class AtspiObjects {
     private var entries: [Int: Entry] = [:]
     private var next = 1
     let window: Window
+    /// The edit menu's name for tools, and the menu while it shows (MenuAccessibility.swift).
+    let menuName: String
+    var menuPopup: MenuPopupElement?
 
-    init(window: Window) { self.window = window }
+    init(window: Window, menuName: String) {
+        self.window = window
+        self.menuName = menuName
+    }
 
     /// The path of `object`, numbering it on first sight.
     func path(of object: Accessible) -> String {
@@ -56,14 +62,14 @@ final class AtspiObjects {
 
     func children(of node: AtspiNode) -> [Accessible] {
         switch node {
-        case .application: [window]
+        case .application: [window] + (shownMenu(name: menuName).map { [$0] } ?? [])
         case .object(let object): object.accessibilityChildren
         }
     }
 
     /// The parent's node: the window's is the application.
     func parent(of object: Accessible) -> AtspiNode? {
-        if object === window { return .application }
+        if object === window || object is MenuPopupElement { return .application }
         return object.accessibilityParent.map { .object($0) } ?? .application
     }
 }

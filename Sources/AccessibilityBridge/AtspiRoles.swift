@@ -4,7 +4,7 @@
 import TouchKit
 
 enum AtspiRole: UInt32 {
-    case canvas = 6, frame = 23, image = 27, label = 29, panel = 39, pushButton = 43, slider = 51
+    case canvas = 6, frame = 23, image = 27, label = 29, menuItem = 35, panel = 39, popupMenu = 41, pushButton = 43, slider = 51
     case toggleButton = 62, application = 75, heading = 83, link = 88
 
     /// English role names, as at-spi2-core's own list spells them.
@@ -14,6 +14,8 @@ enum AtspiRole: UInt32 {
         case .frame: "frame"
         case .image: "image"
         case .label: "label"
+        case .menuItem: "menu item"
+        case .popupMenu: "popup menu"
         case .panel: "panel"
         case .pushButton: "push button"
         case .slider: "slider"

@@ -95,9 +95,12 @@ final class AtspiServer {
 
     func role(_ node: AtspiNode) -> AtspiRole {
         switch node {
-        case .application: .application
+        case .application: return .application
         case .object(let object):
-            object === objects.window ? .frame : AtspiRole(traits: object.accessibilityTraits, isElement: object.isAccessibilityElement)
+            if object === objects.window { return .frame }
+            if object is MenuPopupElement { return .popupMenu }
+            if object is MenuItemElement { return .menuItem }
+            return AtspiRole(traits: object.accessibilityTraits, isElement: object.isAccessibilityElement)
         }
     }
 

@@ -136,7 +136,7 @@ struct App {
         defer { withExtendedLifetime(desktopStyle) {} }
         // Screen readers and other assistive tools, over the desktop's accessibility bus.
         let accessibility = AccessibilityBridge(
-            window: host.window, applicationName: Strings.appName, clock: host.application.clock,
+            window: host.window, applicationName: Strings.appName, menuName: Strings.editMenu, clock: host.application.clock,
             environment: { name in getenv(name).map { String(cString: $0) } },
             watch: { [unowned host] fd, handler in host.watchReadable(fd, handler) }, log: { logger.debug("\($0)") })
         defer { withExtendedLifetime(accessibility) {} }

@@ -123,6 +123,8 @@ def find_app(name, timeout):
     sys.exit("no application named %s on the accessibility bus" % name)
 
 def node(acc, depth):
+    if acc is None:
+        return {"name": None, "role": "null", "states": [], "description": ""}
     states = [s.value_nick for s in acc.get_state_set().get_states()]
     item = {"name": acc.get_name(), "role": acc.get_role_name(), "states": sorted(states),
             "description": acc.get_description()}

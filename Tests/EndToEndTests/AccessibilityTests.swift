@@ -89,7 +89,10 @@ struct AccessibilityTests {
     @Test("E8: the application holds its window, the canvas and the toolbar's controls: named push and toggle buttons, the tool checked, Undo and Redo not enabled")
     func toolbarInEnglish() {
         Self.withPublishedApp { _, bus in
+            let started = Date()
             let app = try Self.tree(bus)
+            // libatspi waits up to 15 s for an answer that does not come: every call is answered at once.
+            #expect(Date().timeIntervalSince(started) < 8, "reading the tree took \(Date().timeIntervalSince(started)) s")
             #expect(app.role == "application")
             let frame = try app.child("TouchTracker")
             #expect(frame.role == "frame" && frame.states.contains("active"))
@@ -149,6 +152,25 @@ struct AccessibilityTests {
             #expect(try after.child("TouchTracker").child("Drawing").description == "Lines: 0")
             let bar = try after.child("TouchTracker").child("Toolbar")
             #expect(try !bar.child("Undo").states.contains("enabled") && bar.child("Redo").states.contains("enabled"))
+        }
+    }
+
+    @Test("E8: the edit menu, while it shows, is a popup menu beside the window whose items pick as a tap on them does")
+    func editMenu() {
+        Self.withPublishedApp { app, bus in
+            try app.drawLine(0, from: (200, 300), to: (600, 300))
+            try app.tap(1, 400, 310)
+            _ = try app.waitForPopup()
+            let tree = try Self.tree(bus, until: "the menu") { $0.children.contains { $0.name == "Edit menu" } }
+            let menu = try tree.child("Edit menu")
+            #expect(menu.role == "popup menu")
+            #expect(menu.children.map(\.name) == ["Delete", "Copy"], "Paste shows only with TouchTracker's lines on the clipboard (P5)")
+            #expect(menu.children.allSatisfy { $0.role == "menu item" && $0.actions == ["click"] })
+            let picked = try bus.client(["do", "TouchTracker", "Edit menu/Delete", "click"]) as? [String: Any]
+            #expect(picked?["done"] as? Bool == true)
+            try app.waitForNoPopup()
+            try app.expectScreen("the line deleted") { $0(400, 300) == .white }
+            #expect(try !Self.tree(bus).children.contains { $0.name == "Edit menu" })
         }
     }
 

@@ -9,6 +9,8 @@ extension Strings {
     static var toolbar: String { tr("Toolbar") }
     // Translators: screen reader name of the canvas, the area the lines are drawn on.
     static var drawingArea: String { tr("Drawing") }
+    // Translators: screen reader name of the popup menu with Delete, Copy and Paste.
+    public static var editMenu: String { tr("Edit menu") }
 
     /// How many lines the canvas holds, for screen readers.
     static func lineCount(_ count: Int) -> String {
