@@ -72,6 +72,18 @@ final class AccessibilityBusUnderTest {
         throw HarnessError("at-spi-bus-launcher did not start the accessibility bus")
     }
 
+    /// A client of a session bus a desktop session runs already (GNOME's, KWin's), whose
+    /// accessibility bus the session's own at-spi2-core starts on demand.
+    init(existingSessionBus address: String) throws {
+        for program in ["/usr/bin/python3", "/usr/libexec/at-spi-bus-launcher"] where access(program, X_OK) != 0 {
+            throw HarnessError("\(program) is missing: scripts/setup installs at-spi2-core and python3-gi")
+        }
+        folder = try HarnessPaths.privateFolder("a11y")
+        clientPath = folder + "/atspi-client.py"
+        try Self.client.write(toFile: clientPath, atomically: true, encoding: .utf8)
+        sessionAddress = address
+    }
+
     deinit { stop() }
 
     func stop() {
