@@ -58,7 +58,8 @@ private func requireWellFormedStream(_ entries: [RecordingEntry]) throws(FuzzFai
             case .cancel(let source):
                 down = down.filter { $0.source != source }
             case .frame: framed = true
-            case .beginBatch, .endBatch, .hover, .hoverEnded: break
+            case .beginBatch, .endBatch, .hover, .hoverEnded, .attributes: break
+            case .scroll, .scrollEnded: throw FuzzFailure("\(at): a touchscreen's trace gave a scroll")
             }
         default:
             throw FuzzFailure("\(at): a device trace gave an entry that is not input")

@@ -34,6 +34,12 @@ public final class CairoContext: GraphicsContext {
     public func translateBy(x: Double, y: Double) { cairo_translate(cairo, x, y) }
     /// Scales user space, e.g. by the buffer scale on a HiDPI output.
     public func scaleBy(x: Double, y: Double) { cairo_scale(cairo, x, y) }
+    /// Applies `transform` to user space (a view's transform).
+    public func concatenate(_ transform: AffineTransform) {
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init(&matrix, transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty)
+        cairo_transform(cairo, &matrix)
+    }
 
     /// Device pixels per point in the current transformation (the buffer scale, for caches that
     /// want to match it).

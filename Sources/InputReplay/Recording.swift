@@ -52,6 +52,12 @@ public enum RecordingFormat {
             case .endBatch: return "end"
             case let .hover(id, p, time): return "hover \(source(id.source)) \(id.number) \(p.x) \(p.y) \(time)"
             case let .hoverEnded(id, time): return "hover-end \(source(id.source)) \(id.number) \(time)"
+            case let .scroll(d, p, time, source): return "scroll \(d.x) \(d.y) \(p.x) \(p.y) \(time) \(source.rawValue)"
+            case let .scrollEnded(time): return "scroll-end \(time)"
+            case let .attributes(id, a):
+                let values = [("altitude", a.altitudeAngle), ("azimuth", a.azimuthAngle), ("radius", a.majorRadius),
+                              ("z", a.zOffset)].compactMap { name, value in value.map { "\(name)=\($0)" } }
+                return (["attributes \(source(id.source)) \(id.number)"] + values).joined(separator: " ")
             }
         case .turn(let t): return "turn \(t)"
         case .timers(let t): return "timers \(t)"
@@ -176,6 +182,29 @@ public enum RecordingFormat {
         case "hover-end":
             try count(4...4)
             return .input(.hoverEnded(try id(1), time: try number(3, "time")))
+        case "scroll":
+            try count(7...7)
+            guard let source = ScrollSource(rawValue: String(words[6])) else { throw fail("unknown scroll source '\(words[6])' (wheel, touchpad)") }
+            return .input(.scroll(Point(x: try coordinate(1, "dx"), y: try coordinate(2, "dy")),
+                                  at: Point(x: try coordinate(3, "x"), y: try coordinate(4, "y")), time: try number(5, "time"), source: source))
+        case "scroll-end":
+            try count(2...2)
+            return .input(.scrollEnded(time: try number(1, "time")))
+        case "attributes":
+            try count(3...7)
+            var attributes = Touch.Attributes()
+            for i in 3..<words.count {
+                let pair = words[i].split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, let v = Double(pair[1]), v.isFinite else { throw fail("'\(words[i])' is not name=number") }
+                switch pair[0] {
+                case "altitude": attributes.altitudeAngle = v
+                case "azimuth": attributes.azimuthAngle = v
+                case "radius": attributes.majorRadius = min(max(v, 0), Limit.coordinate)
+                case "z": attributes.zOffset = v
+                default: throw fail("unknown attribute '\(pair[0])' (altitude, azimuth, radius, z)")
+                }
+            }
+            return .input(.attributes(try id(1), attributes))
         case "end": try count(1...1); return .input(.endBatch)
         case "turn": try count(2...2); return .turn(try number(1, "time"))
         case "timers": try count(2...2); return .timers(try number(1, "time"))

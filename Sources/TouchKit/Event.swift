@@ -2,6 +2,10 @@
 ///
 /// ``allTouches`` holds every touch that is down, changed or not (unchanged ones are
 /// ``Touch/Phase/stationary``), plus the ones that ended or were cancelled in this event.
+///
+/// As in UIKit, one `Event` object carries a whole multi-touch sequence, from the first finger
+/// down until every touch is gone, and its contents change from delivery to delivery (T12): copy
+/// what you need from it rather than keeping the event.
 public final class Event {
     /// The kinds of event (UIKit's `UIEvent.EventType`): TouchKit's events carry touches.
     public enum EventType: Hashable, Sendable {
@@ -12,17 +16,50 @@ public final class Event {
     public var type: EventType { .touches }
 
     /// When the latest change in this event happened, in compositor seconds (T6).
-    public let timestamp: Double
+    public private(set) var timestamp: Double
     /// The touches in the order they went down, for deterministic delivery.
-    let orderedTouches: [Touch]
-    private let coalesced: [ObjectIdentifier: [Touch]]
+    private(set) var orderedTouches: [Touch]
+    private var coalesced: [ObjectIdentifier: [Touch]]
     /// Touches that must not reach any view in this event (while interaction is ignored).
     var suppressed: Set<ObjectIdentifier> = []
+    /// How many deliveries the object has carried: what tells two frames of one sequence apart
+    /// (T12).
+    private(set) var deliveryNumber = 0
 
     init(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]] = [:]) {
         self.timestamp = timestamp
         self.orderedTouches = touches
         self.coalesced = coalesced
+    }
+
+    /// Carries the next delivery of the same sequence (T12).
+    func refill(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]]) {
+        contents = Contents(timestamp: timestamp, touches: touches, coalesced: coalesced,
+                            suppressed: [], deliveryNumber: deliveryNumber + 1)
+    }
+
+    /// What one delivery carries. A delivery held for a recognizer keeps it, so that its replay
+    /// shows the view the event as it was then, as it shows the touches (G6, T12).
+    struct Contents {
+        var timestamp: Double
+        var touches: [Touch]
+        var coalesced: [ObjectIdentifier: [Touch]]
+        var suppressed: Set<ObjectIdentifier>
+        var deliveryNumber: Int
+    }
+
+    var contents: Contents {
+        get {
+            Contents(timestamp: timestamp, touches: orderedTouches, coalesced: coalesced,
+                     suppressed: suppressed, deliveryNumber: deliveryNumber)
+        }
+        set {
+            timestamp = newValue.timestamp
+            orderedTouches = newValue.touches
+            coalesced = newValue.coalesced
+            suppressed = newValue.suppressed
+            deliveryNumber = newValue.deliveryNumber
+        }
     }
 
     /// Every touch of this event, including stationary ones (T3, T8).

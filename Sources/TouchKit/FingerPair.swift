@@ -77,16 +77,16 @@ extension GestureRecognizer {
     }
 
     /// A finger of the pair lifted: a gesture that began ends; one that did not waits for another
-    /// finger, and fails when none is left.
-    func twoFingersLifted(_ pair: inout FingerPair) {
+    /// finger, and fails when none is left. Returns the state to move to, for the caller to set.
+    func twoFingersLifted(_ pair: inout FingerPair) -> State? {
         switch effectiveState {
         case .possible:
             pair.dropLifted()
-            if activeTouches.isEmpty { state = .failed }
+            return activeTouches.isEmpty ? .failed : nil
         case .began, .changed:
-            state = .ended
+            return .ended
         default:
-            break
+            return nil
         }
     }
 

@@ -1,6 +1,6 @@
 // Geometry in points, with the origin at the top-left and y growing downwards, as on Wayland
-// surfaces and in UIKit. Plain value types: no transforms, no scale (the host applies the buffer
-// scale when it renders).
+// surfaces and in UIKit. Plain value types with no scale (the host applies the buffer scale when
+// it renders); a view's transform is an AffineTransform (AffineTransform.swift).
 
 /// A location in a two-dimensional coordinate system, in points.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
@@ -31,6 +31,19 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A width and a height, in points.
+/// A direction and length (Core Graphics' `CGVector`).
+public struct Vector: Hashable, Sendable, CustomStringConvertible {
+    public var dx: Double
+    public var dy: Double
+
+    public init(dx: Double, dy: Double) {
+        self.dx = dx
+        self.dy = dy
+    }
+
+    public var description: String { "<\(dx), \(dy)>" }
+}
+
 public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double

@@ -5,7 +5,7 @@
 /// its ancestors are collected, every recognizer sees its touches, then the views' share goes
 /// through ``ViewTouchDelivery``. State changes, timers and disabling run inside ``perform(_:_:)``;
 /// when the outermost one returns, ``settle()`` releases transitions whose failure requirements
-/// are met, fails what can no longer decide, resets what is over (G3) and flushes the views.
+/// are met, fails what can no longer decide, resets what finished (G3) and flushes the views.
 final class GestureEnvironment {
     private(set) weak var window: Window?
     private let delivery = ViewTouchDelivery()
@@ -15,6 +15,8 @@ final class GestureEnvironment {
     private var depth = 0
     /// The event being processed, or one made up for deliveries outside an event (a timer).
     private(set) var currentEvent: Event?
+    /// The event of the latest delivery: the touch sequence's while it lasts (T12).
+    private weak var sequenceEvent: Event?
 
     init(window: Window) {
         self.window = window
@@ -38,9 +40,14 @@ final class GestureEnvironment {
         }
     }
 
-    /// The event to hand views and targets now; outside an event, one holding the live touches.
+    /// The event to hand views and targets now; outside an event (a timer), the sequence's own
+    /// while its touches are down (T12), else one holding the live touches.
     private func eventForDelivery() -> Event {
         if let currentEvent { return currentEvent }
+        if let sequenceEvent, sequenceEvent.orderedTouches.contains(where: { !$0.isFinished }) {
+            currentEvent = sequenceEvent
+            return sequenceEvent
+        }
         let time = window?.application?.clock.now ?? 0
         let event = Event(timestamp: time, touches: delivery.liveTouches)
         currentEvent = event
@@ -53,6 +60,7 @@ final class GestureEnvironment {
     func deliver(_ event: Event) {
         guard let window else { return }
         let touches = event.orderedTouches.filter { $0.window === window }
+        sequenceEvent = event
         perform(event) {
             for touch in touches where touch.phase == .ended || touch.phase == .cancelled {
                 touch.isFinished = true
@@ -252,7 +260,7 @@ final class GestureEnvironment {
     // MARK: Settling
 
     /// Runs until nothing changes: held transitions whose requirements are met go ahead (or fail),
-    /// recognizers that can no longer decide fail, finished ones whose touches are gone reset
+    /// recognizers that can no longer decide fail, finished ones reset and let go of their touches
     /// (G3). Then the views get what is no longer held.
     private func settle() {
         // Transitions made here run their effects and actions at once; the loop settles them.
@@ -282,8 +290,13 @@ final class GestureEnvironment {
                 r.finish(r.state == .possible ? .failed : .cancelled)
                 changed = true
             }
-            for r in engaged where r.state.isFinished && r.activeTouches.isEmpty {
+            for r in engaged where r.state.isFinished {
+                // G3: over for it at the end of the event that finished it, fingers still down
+                // or not; those touches no longer reach it.
                 engaged.removeAll { $0 === r }
+                for touch in r.trackedTouches {
+                    touch.gestureRecognizers.removeAll { $0 === r }
+                }
                 r.performReset()
                 changed = true
             }

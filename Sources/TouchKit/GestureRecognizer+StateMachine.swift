@@ -1,6 +1,6 @@
 // The recognizer's state machine (G1, G3, G8): a subclass's state requests checked against the
 // legal transitions, held back while failure requirements are undecided, applied with their
-// effects and actions, and reset once the touch sequence is over.
+// effects and actions, and reset at the end of the event that finished it.
 extension GestureRecognizer {
     /// The recognizer's state. Subclasses set it from their touch methods and timers; the move
     /// must be one of ``State/legalTransitions`` (anything else is a programmer error, caught by
@@ -101,7 +101,7 @@ extension GestureRecognizer {
         return delegate?.gestureRecognizerShouldBegin(self) ?? true
     }
 
-    /// Back to `possible` after the sequence's touches are gone (G3).
+    /// Back to `possible` at the end of the event that finished the gesture (G3).
     func performReset() {
         cancelTimers()
         pendingStates = []

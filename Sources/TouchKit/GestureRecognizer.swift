@@ -13,7 +13,7 @@
 /// The base class owns the state machine: a subclass looks at touches in the four touch methods
 /// and sets ``state``; the base class checks the move against ``State/legalTransitions``, holds it
 /// back while failure requirements are undecided, arbitrates with other recognizers, sends the
-/// actions (G2), and calls ``reset()`` once the touches of the sequence are gone (G3, G17).
+/// actions (G2), and calls ``reset()`` at the end of the event that finished the gesture (G3, G17).
 ///
 /// Actions come in two forms; both run on began, changed, ended and cancelled, never on failed:
 /// ```swift
@@ -156,8 +156,9 @@ open class GestureRecognizer: CustomStringConvertible {
     /// TouchKit cancels a gesture that began and fails one that did not (T9).
     open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
 
-    /// Clears the subclass's per-gesture data. Called after ended, cancelled or failed, once the
-    /// touches of the sequence are gone, as the state returns to `possible` (G3). Overrides must
+    /// Clears the subclass's per-gesture data. Called at the end of the event (or timer) in which
+    /// the recognizer ended, was cancelled or failed, as the state returns to `possible`; touches
+    /// still down then no longer reach it (G3). Overrides must
     /// call `super`.
     open func reset() {}
 

@@ -5,7 +5,7 @@ extension GestureRecognizer {
     /// A continuous gesture (a pan, a long press) goes from ``possible`` to ``began``, then
     /// ``changed`` any number of times, and ends in ``ended`` or ``cancelled``; or it goes from
     /// ``possible`` to ``failed``. After ``ended``, ``cancelled`` or ``failed`` the recognizer is
-    /// reset to ``possible`` once the touches of that sequence are gone (G3).
+    /// reset to ``possible`` at the end of that event (G3).
     public enum State: Int, Hashable, Sendable, CustomStringConvertible {
         /// Still looking at touches; the default.
         case possible

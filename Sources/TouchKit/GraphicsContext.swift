@@ -97,6 +97,9 @@ public protocol GraphicsContext: AnyObject {
     func translateBy(x: Double, y: Double)
     /// Scales user space (a picture exported smaller than the drawing).
     func scaleBy(x: Double, y: Double)
+    /// Applies `transform` to user space, after the current transformation (a view's
+    /// ``View/transform``, H8).
+    func concatenate(_ transform: AffineTransform)
     /// Device pixels per point in the current transformation: the window's scale on a HiDPI
     /// output, for a view that keeps a picture of itself at that scale.
     var deviceScale: Double { get }

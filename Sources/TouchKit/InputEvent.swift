@@ -14,6 +14,12 @@ public enum InputEvent: Equatable, Sendable {
     case hover(TouchInput.ID, Point, time: Double)
     /// A hovering device left (``TouchInput/hoverEnded(_:time:)``).
     case hoverEnded(TouchInput.ID, time: Double)
+    /// A wheel or a touchpad scrolls (``TouchInput/scroll(by:at:time:source:)``).
+    case scroll(Point, at: Point, time: Double, source: ScrollSource)
+    /// A touchpad's fingers lifted (``TouchInput/scrollEnded(time:)``).
+    case scrollEnded(time: Double)
+    /// A device reported a contact's tilt, size or height (``TouchInput/report(_:_:)``).
+    case attributes(TouchInput.ID, Touch.Attributes)
 }
 
 extension TouchInput {
@@ -29,6 +35,9 @@ extension TouchInput {
         case .endBatch: endBatch()
         case let .hover(id, location, time): hover(id, at: location, time: time)
         case let .hoverEnded(id, time): hoverEnded(id, time: time)
+        case let .scroll(delta, location, time, source): scroll(by: delta, at: location, time: time, source: source)
+        case let .scrollEnded(time): scrollEnded(time: time)
+        case let .attributes(id, attributes): report(id, attributes)
         }
     }
 }

@@ -27,12 +27,28 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// TouchKit has no view transforms, so the vector is the same in every view's coordinates;
     /// `view` is there for UIKit's spelling.
     public func translation(in view: View?) -> Point {
-        Point(x: travel.x - base.x, y: travel.y - base.y)
+        Self.displacement(Point(x: travel.x - base.x, y: travel.y - base.y), toward: view)
     }
 
-    /// Makes the current translation `translation`: later moves add to it.
+    /// Makes the current translation `translation` (in `view`'s coordinates): later moves add to it.
     public func setTranslation(_ translation: Point, in view: View?) {
-        base = Point(x: travel.x - translation.x, y: travel.y - translation.y)
+        let t = Self.displacement(translation, from: view)
+        base = Point(x: travel.x - t.x, y: travel.y - t.y)
+    }
+
+    /// A displacement in window points as seen in `view`'s coordinates, which a transform may
+    /// turn or scale (H8).
+    static func displacement(_ v: Point, toward view: View?) -> Point {
+        guard let view, view.isTransformed else { return v }
+        let a = view.convert(Point.zero, from: nil), b = view.convert(v, from: nil)
+        return Point(x: b.x - a.x, y: b.y - a.y)
+    }
+
+    /// A displacement in `view`'s coordinates in window points.
+    static func displacement(_ v: Point, from view: View?) -> Point {
+        guard let view, view.isTransformed else { return v }
+        let a = view.convert(Point.zero, to: nil), b = view.convert(v, to: nil)
+        return Point(x: b.x - a.x, y: b.y - a.y)
     }
 
     /// How fast the fingers move, in points per second, over the last tenth of a second (or the
@@ -43,8 +59,8 @@ open class PanGestureRecognizer: GestureRecognizer {
             ?? (samples.count > 1 ? samples[0] : nil)
         guard let reference = recent, last.time > reference.time else { return .zero }
         let dt = last.time - reference.time
-        return Point(x: (last.travel.x - reference.travel.x) / dt,
-                     y: (last.travel.y - reference.travel.y) / dt)
+        return Self.displacement(Point(x: (last.travel.x - reference.travel.x) / dt,
+                                       y: (last.travel.y - reference.travel.y) / dt), toward: view)
     }
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {

@@ -37,6 +37,13 @@ open class Responder: ActionTarget {
         next?.touchesCancelled(touches, with: event)
     }
 
+    /// Revised values arrived for touches' estimated properties. Never called on Wayland, where
+    /// no value is an estimate (T13: ``Touch/estimatedProperties`` is always empty); passes the
+    /// call to `next` like the touch methods.
+    open func touchesEstimatedPropertiesUpdated(_ touches: Set<Touch>) {
+        next?.touchesEstimatedPropertiesUpdated(touches)
+    }
+
     // MARK: First responder (R4)
 
     /// The window this responder would be first responder of; nil for responders that are not

@@ -58,7 +58,9 @@ open class RotationGestureRecognizer: GestureRecognizer {
 
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
-        twoFingersLifted(&pair)
+        // The state is set once `pair` is no longer being changed: its actions may read the
+        // location, which reads `pair`.
+        if let next = twoFingersLifted(&pair) { state = next }
     }
 
     // A system cancel needs no override: the base class cancels a gesture that began and fails

@@ -87,6 +87,10 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// never changes back (replayed deliveries show views an earlier phase for a moment).
     var isFinished = false
 
+    /// What the device reported of the contact besides its place (T13): read through
+    /// ``altitudeAngle``, ``azimuthAngle(in:)``, ``majorRadius``.
+    var attributes = Attributes()
+
     /// The recognizers receiving this touch (T8): those of its view and the view's ancestors that
     /// accepted it when it began, minus those that have ignored it since
     /// (``GestureRecognizer/ignore(_:for:)``) or were disabled.
@@ -110,6 +114,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         let copy = Touch(phase: phase, location: location, timestamp: timestamp, tapCount: tapCount,
                          window: window, type: type, force: force)
         copy.previousWindowLocation = previousLocation
+        copy.attributes = attributes
         copy.view = view
         copy.isDeliverable = isDeliverable
         copy.deliversToView = deliversToView

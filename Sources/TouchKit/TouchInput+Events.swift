@@ -1,5 +1,6 @@
-// How TouchInput turns its tracks into events: one event per frame (T2), the frames held in a
-// batch (T11), the cancel (T9), and the tap count a new touch gets (T5).
+// How TouchInput turns its tracks into events: one delivery per frame (T2), all of a sequence's in
+// one Event object (T12), the frames held in a batch (T11), the cancel (T9), and the tap count a
+// new touch gets (T5).
 extension TouchInput {
     /// Delivers the held frames as one event. Motion read after them (a frame not yet complete)
     /// stays pending for its own frame.
@@ -53,9 +54,30 @@ extension TouchInput {
             track.touch.phase = .stationary
         }
         let others = tracks.filter(\.isDelivered).map(\.touch)
-        let event = Event(timestamp: latestTime, touches: cancelled.map(\.touch) + others,
-                          coalesced: coalesced)
+        send(timestamp: latestTime, touches: cancelled.map(\.touch) + others, coalesced: coalesced)
+    }
+
+    /// Sends one delivery in the sequence's event, made when the sequence starts and dropped once
+    /// every touch is gone (T12). A delivery made while another is under way (a view feeding the
+    /// adapter from a touch method) gets an event of its own, so the outer one stays intact.
+    private func send(timestamp: Double, touches: [Touch], coalesced: [ObjectIdentifier: [Touch]],
+                      attaching began: [Touch] = []) {
+        let event: Event
+        if isSending {
+            event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        } else if let sequenceEvent {
+            event = sequenceEvent
+            event.refill(timestamp: timestamp, touches: touches, coalesced: coalesced)
+        } else {
+            event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
+            sequenceEvent = event
+        }
+        let outer = isSending
+        isSending = true
+        window.attachBeganTouches(began, in: event)
         application.sendEvent(event)
+        isSending = outer
+        if !outer, tracks.isEmpty { sequenceEvent = nil }
     }
 
     private func deliverOneEvent() {
@@ -67,6 +89,7 @@ extension TouchInput {
         for track in tracks {
             let touch = track.touch
             let id = ObjectIdentifier(touch)
+            touch.attributes = deviceAttributes[track.id] ?? Touch.Attributes()
             var laterSamples: [(Point, Double)] = []
             switch track.state {
             case .landed, .landedAndLifted:
@@ -109,9 +132,7 @@ extension TouchInput {
         // Ended touches leave the bookkeeping before views run, so that anything a view does in
         // response (even feeding this adapter) sees a consistent state.
         tracks.removeAll { finished.contains(ObjectIdentifier($0.touch)) }
-        let event = Event(timestamp: timestamp, touches: touches, coalesced: coalesced)
-        window.attachBeganTouches(began, in: event)
-        application.sendEvent(event)
+        send(timestamp: timestamp, touches: touches, coalesced: coalesced, attaching: began)
     }
 
     /// The samples since the last event as snapshot touches; the last one takes `phase`, earlier

@@ -14,7 +14,8 @@ extension TouchInput {
         recording(.hover(id, location, time: time)) {
             let now = hoverRecognizers(at: location)
             leave(id, keeping: now)
-            for recognizer in now { recognizer.hoverMoved(id, to: location) }
+            let attributes = deviceAttributes[id] ?? Touch.Attributes()
+            for recognizer in now { recognizer.hoverMoved(id, to: location, attributes: attributes) }
             let following = now.filter { $0.isFollowing(id) }
             hovers[id] = following.isEmpty ? nil : following.map(WeakHover.init)
         }

@@ -67,8 +67,16 @@ public final class TouchInput {
     var holdsFrame = false
     /// Inside a batch: motion-only frames wait for its end.
     private var isBatching = false
+    /// The event of the touch sequence under way, reused for each of its deliveries (T12).
+    var sequenceEvent: Event?
+    /// True while an event is being delivered.
+    var isSending = false
+    /// What each device last reported besides its place (T13), merged over its reports.
+    var deviceAttributes: [ID: Touch.Attributes] = [:]
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
+    /// The scroll view a touchpad's scroll goes to until its fingers lift (TouchInput+Scroll.swift).
+    weak var scrollTarget: ScrollView?
 
     /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
     /// the adapter makes to itself, and those a view makes while an event is delivered, are not
@@ -127,11 +135,24 @@ public final class TouchInput {
                 frame()
             }
             noteTime(time)
+            // A finger's size is its own (`wl_touch.shape` follows its down); a pen keeps what it
+            // reported while it came near.
+            if id.source != .tablet { deviceAttributes[id] = nil }
             let touch = Touch(phase: .began, location: location, timestamp: time,
                               tapCount: tapCount(source: id.source, at: location, time: time),
                               window: window, type: kind, force: force)
             tracks.append(Track(id: id, touch: touch, location: location, time: time))
             lastChangeWasUp = false
+        }
+    }
+
+    /// Device `id` reported what it knows of its contact besides its place: a pen's tilt, a
+    /// finger's size, a hovering pen's height (T13). Values given replace earlier ones, the others
+    /// stay; its touch shows them from the next event on, its hover at once (G20). A finger's
+    /// values last until its next `down`.
+    public func report(_ id: ID, _ attributes: Touch.Attributes) {
+        recording(.attributes(id, attributes)) {
+            deviceAttributes[id] = (deviceAttributes[id] ?? Touch.Attributes()).merging(attributes)
         }
     }
 

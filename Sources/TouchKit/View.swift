@@ -1,13 +1,15 @@
 /// A rectangular area that draws itself and receives the touches that begin inside it.
 ///
 /// Coordinates: ``frame`` is in the superview's coordinate system; ``bounds`` is the view's own
-/// (its origin is normally zero and can be moved to scroll the content). There are no transforms.
+/// (its origin is normally zero and can be moved to scroll the content). ``transform`` scales,
+/// turns and moves the view about its ``center`` (H8).
 ///
 /// Drawing is on demand: ``setNeedsDisplay()`` marks an area dirty in the window, and the window's
 /// next ``Window/render(_:in:)`` calls ``draw(_:in:)``. A view never draws from a touch method.
 open class View: Responder {
-    private var _frame: Rect
-    private var boundsOrigin: Point = .zero
+    /// The untransformed frame and the bounds' origin (View+Transform.swift reads them).
+    var _frame: Rect
+    var boundsOrigin: Point = .zero
     private var needsLayout = true
 
     /// The superview, or nil for a window or a view not in a hierarchy.
@@ -27,9 +29,12 @@ open class View: Responder {
     // MARK: Geometry
 
     /// The view's rectangle in its superview's coordinates. Changing it repaints the old and new
-    /// areas and, when the size changes, schedules a layout.
+    /// areas and, when the size changes, schedules a layout. With a ``transform`` other than the
+    /// identity it reads as the smallest rectangle holding the transformed view, and setting it
+    /// sets the untransformed rectangle (UIKit leaves both undefined: use ``center`` and
+    /// ``bounds``).
     open var frame: Rect {
-        get { _frame }
+        get { transform.isIdentity ? _frame : transformedFrameBox }
         set {
             let old = _frame
             guard newValue != old else { return }
@@ -55,6 +60,25 @@ open class View: Responder {
                              width: newValue.size.width, height: newValue.size.height)
             }
         }
+    }
+
+    /// Scale, rotation and translation applied about the view's ``center``, in its superview's
+    /// coordinates (UIKit's anchor point in the middle): hit-testing, conversions, touch
+    /// locations and drawing all follow it (H8). Default: the identity.
+    open var transform = AffineTransform.identity {
+        didSet {
+            guard transform != oldValue, let superview else { return }
+            let old = bounds.applying(aboutCenter(oldValue))
+            superview.setNeedsDisplay(old)
+            superview.setNeedsDisplay(frame)
+        }
+    }
+
+    /// When true, subviews are drawn only inside the view's bounds; when false (the default, as in
+    /// UIKit) they show past them. Touches never reach the part of a subview outside the bounds,
+    /// either way (H3, H8). A view's own drawing always stays inside its bounds.
+    open var clipsToBounds = false {
+        didSet { if clipsToBounds != oldValue { setNeedsDisplay() } }
     }
 
     /// The centre of ``frame``, in the superview's coordinates.
@@ -278,55 +302,6 @@ open class View: Responder {
     open func accessibilityIncrement() {}
     open func accessibilityDecrement() {}
 
-    // MARK: Coordinate conversion
-
-    /// `point` in this view's coordinates, converted to the coordinates of the root of the
-    /// hierarchy (the window's coordinates for a view in a window).
-    private func convertToRoot(_ point: Point) -> Point {
-        var p = point
-        var view = self
-        while let parent = view.superview {
-            p = Point(x: p.x - view.boundsOrigin.x + view._frame.origin.x,
-                      y: p.y - view.boundsOrigin.y + view._frame.origin.y)
-            view = parent
-        }
-        return p
-    }
-
-    private func convertFromRoot(_ point: Point) -> Point {
-        var p = point
-        var view = self
-        while let parent = view.superview {
-            p = Point(x: p.x + view.boundsOrigin.x - view._frame.origin.x,
-                      y: p.y + view.boundsOrigin.y - view._frame.origin.y)
-            view = parent
-        }
-        return p
-    }
-
-    /// Converts a point from this view's coordinates to `view`'s; a nil `view` means the window
-    /// (the root of this view's hierarchy). Both views are assumed to share that root.
-    public func convert(_ point: Point, to view: View?) -> Point {
-        let root = convertToRoot(point)
-        return view?.convertFromRoot(root) ?? root
-    }
-
-    /// Converts a point from `view`'s coordinates (nil: the window's) to this view's.
-    public func convert(_ point: Point, from view: View?) -> Point {
-        let root = view?.convertToRoot(point) ?? point
-        return convertFromRoot(root)
-    }
-
-    /// Converts a rectangle from this view's coordinates to `view`'s (nil: the window's).
-    public func convert(_ rect: Rect, to view: View?) -> Rect {
-        Rect(origin: convert(rect.origin, to: view), size: rect.size)
-    }
-
-    /// Converts a rectangle from `view`'s coordinates (nil: the window's) to this view's.
-    public func convert(_ rect: Rect, from view: View?) -> Rect {
-        Rect(origin: convert(rect.origin, from: view), size: rect.size)
-    }
-
     // MARK: Drawing
 
     /// Marks the whole view as needing to be redrawn.
@@ -346,6 +321,10 @@ open class View: Responder {
     /// call per rectangle, converted to the window's coordinates once (a moving line marks dozens).
     open func setNeedsDisplay(_ rects: [Rect]) {
         guard let window else { return }
+        if isTransformed {
+            for rect in rects where !rect.isEmpty { window.setNeedsDisplay(inWindowRect: convert(rect, to: nil)) }
+            return
+        }
         let origin = convert(Point.zero, to: nil)
         for rect in rects where !rect.isEmpty {
             window.setNeedsDisplay(inWindowRect: rect.offsetBy(dx: origin.x, dy: origin.y))

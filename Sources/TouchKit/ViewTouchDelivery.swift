@@ -6,7 +6,8 @@
 /// views always got touches: one call per view per phase per event (T2, T3). Held entries keep a
 /// snapshot of the touch as it was then; when they are replayed, the touch shows that state for
 /// the duration of the call, so a view sees the began it would have seen, then the held moves as
-/// one catch-up move to where the touch is (UIKit's replay), then its end, in order.
+/// one catch-up move to where the touch is (UIKit's replay), then its end, in order. The event, one
+/// object for the whole sequence (T12), likewise shows what the held delivery carried.
 final class ViewTouchDelivery {
     /// A touch as of one event: what a replayed delivery shows the view.
     private struct Snapshot: Equatable {
@@ -15,6 +16,7 @@ final class ViewTouchDelivery {
         var previousLocation: Point
         var timestamp: Double
         var force: Double
+        var attributes: Touch.Attributes
 
         /// The touch as it is now, shown in `phase`; a cancel shows no movement.
         init(_ touch: Touch, phase: Touch.Phase) {
@@ -23,6 +25,7 @@ final class ViewTouchDelivery {
             previousLocation = phase == .cancelled ? touch.windowLocation : touch.previousWindowLocation
             timestamp = touch.timestamp
             force = touch.force
+            attributes = touch.attributes
         }
 
         /// The touch exactly as it is now.
@@ -37,15 +40,23 @@ final class ViewTouchDelivery {
             touch.previousWindowLocation = previousLocation
             touch.timestamp = timestamp
             touch.force = force
+            touch.attributes = attributes
         }
     }
 
     private struct Entry {
         let touch: Touch
         let event: Event
+        /// The event as the entry's delivery carried it: one event object carries a whole
+        /// sequence (T12), and each of its deliveries reaches views as its own calls (T2).
+        let contents: Event.Contents
         let snapshot: Snapshot
         let sequence: Int
         var phase: Touch.Phase { snapshot.phase }
+
+        func isSameDelivery(as other: Entry) -> Bool {
+            event === other.event && contents.deliveryNumber == other.contents.deliveryNumber
+        }
     }
 
     /// What the view has had of one touch, and what it still has to get.
@@ -80,8 +91,8 @@ final class ViewTouchDelivery {
 
     private func makeEntry(_ touch: Touch, phase: Touch.Phase, event: Event) -> Entry {
         nextSequence += 1
-        return Entry(touch: touch, event: event, snapshot: Snapshot(touch, phase: phase),
-                     sequence: nextSequence)
+        return Entry(touch: touch, event: event, contents: event.contents,
+                     snapshot: Snapshot(touch, phase: phase), sequence: nextSequence)
     }
 
     /// Queues the view's share of `touch` in `event`, if any: stationary touches, touches with no
@@ -143,7 +154,8 @@ final class ViewTouchDelivery {
                 if head.phase == .moved, let i = released {
                     var merged = head.snapshot
                     merged.previousLocation = ready[i].snapshot.previousLocation
-                    ready[i] = Entry(touch: head.touch, event: head.event, snapshot: merged, sequence: head.sequence)
+                    ready[i] = Entry(touch: head.touch, event: head.event, contents: head.contents,
+                                     snapshot: merged, sequence: head.sequence)
                     continue
                 }
                 if head.phase == .moved { released = ready.count }
@@ -163,7 +175,7 @@ final class ViewTouchDelivery {
         var start = 0
         while start < ready.count {
             var end = start + 1
-            while end < ready.count, ready[end].event === ready[start].event { end += 1 }
+            while end < ready.count, ready[end].isSameDelivery(as: ready[start]) { end += 1 }
             deliver(ready[start..<end])
             start = end
         }
@@ -209,6 +221,11 @@ final class ViewTouchDelivery {
             }
             let touches = Set(group.entries.map(\.touch))
             let event = group.entries[0].event
+            // A replayed delivery shows the event as it was then (T12); put it back afterwards.
+            let now = event.contents
+            let shown = group.entries[0].contents
+            let replayed = shown.deliveryNumber != now.deliveryNumber
+            if replayed { event.contents = shown }
             switch group.phase {
             case .began: group.view.touchesBegan(touches, with: event)
             case .moved: group.view.touchesMoved(touches, with: event)
@@ -216,6 +233,7 @@ final class ViewTouchDelivery {
             case .cancelled: group.view.touchesCancelled(touches, with: event)
             case .stationary: break
             }
+            if replayed { event.contents = now }
             for (touch, snapshot) in restore { snapshot.apply(to: touch) }
         }
     }

@@ -1,6 +1,7 @@
-// zwp_tablet_tool_v2 -> TouchKit: a pen becomes a `.pencil` touch whose force is the pressure,
-// and hovers (G20) while in proximity of the window but not touching. Tablet events carry no time
-// until `frame`, so each tool's changes wait for its frame.
+// zwp_tablet_tool_v2 -> TouchKit: a pen becomes a `.pencil` touch whose force is the pressure and
+// whose altitude and azimuth come from its tilt (T13), and hovers (G20) while in proximity of the
+// window but not touching, its height the tablet's distance. Tablet events carry no time until
+// `frame`, so each tool's changes wait for its frame.
 import TouchKit
 import Wayland
 
@@ -14,6 +15,8 @@ final class PenTool {
     private var isHovering = false
     private var location = Point.zero
     private var force = 0.0
+    /// Tilt and height reported since the last frame (T13).
+    private var attributes: Touch.Attributes?
     // What happened since the last frame.
     private var wentDown = false
     private var wentUp = false
@@ -49,6 +52,17 @@ final class PenTool {
             // 0...65535 on the wire; TouchKit's force is 0...1 for pens.
             force = Double(pressure) / 65535
             moved = true
+        case .tilt(let x, let y):
+            // Degrees from upright towards +x and +y: TouchKit turns them into UIKit's angles.
+            let tilt = Touch.Attributes.tilt(xDegrees: x, yDegrees: y)
+            attributes = (attributes ?? Touch.Attributes()).merging(tilt)
+            moved = true
+        case .distance(let distance):
+            // 0...65535 on the wire, as pressure; the hover's zOffset is 0...1.
+            var height = attributes ?? Touch.Attributes()
+            height.zOffset = Double(distance) / 65535
+            attributes = height
+            moved = true
         case .frame(let time):
             applyFrame(time: seat.seconds(time))
         case .removed:
@@ -62,6 +76,8 @@ final class PenTool {
     }
 
     private func applyFrame(time: Double) {
+        if let attributes { seat.input.report(id, attributes) }
+        attributes = nil
         if wentDown, !isDown {
             // Touching ends the hover.
             endHover(at: time)

@@ -41,6 +41,14 @@ extension Seat {
             } else {
                 hoverPointer(at: timeline.seconds(time))
             }
+        case .axis, .axisSource, .axisStop, .axisDiscrete, .axisValue120:
+            _ = pendingScroll.add(event)
+        case .frame:
+            let frame = pendingScroll
+            pendingScroll = PointerScrollFrame()
+            // Scrolls over the edit menu's popup or outside the window move nothing.
+            guard pointerInside, !pointerOnPopup else { return }
+            for call in frame.calls(at: pointerLocation, seconds: { self.timeline.seconds($0) }) { input.apply(call) }
         case .button(let serial, let time, let button, let state):
             lastSerial = serial
             if state == .pressed { lastPressSerial = serial }
@@ -66,8 +74,6 @@ extension Seat {
                 input.frame()
                 hoverPointer(at: timeline.seconds(time))
             }
-        default:
-            break
         }
     }
 

@@ -44,6 +44,8 @@ final class Seat {
     var pointerDown = false
     /// Whether TouchKit was told the pointer hovers and not yet that it stopped.
     var pointerHovering = false
+    /// The scrolling of the pointer frame under way (PointerScrollFrame.swift).
+    var pendingScroll = PointerScrollFrame()
     static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
     static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
@@ -239,6 +241,10 @@ final class Seat {
             if touchIDsDown.remove(id) != nil { touchesIgnored = false }
             guard palmIDs.remove(id) == nil else { return }
             input.up(TouchInput.ID(source: .touchscreen, number: id), time: timeline.seconds(time))
+        case .shape(let id, let major, _):
+            // wl_touch v6: the contact's size, the major axis's length (T13).
+            guard popupTouches[id] == nil, !palmIDs.contains(id), touchIDsDown.contains(id) else { return }
+            input.report(.touch(id), Touch.Attributes(majorRadius: min(max(major, 0), Limit.coordinate) / 2))
         case .frame:
             unframedUpTimer?.cancel()
             unframedUpTimer = nil

@@ -122,6 +122,7 @@ struct GesturePropertyTests {
     /// Runs a stream on a scene full of recognizers and returns the problems found.
     func run(_ ops: [GestureStreamOp]) -> (problems: [String], actions: Int) {
         let lifecycle = LifecycleAuditor()
+        lifecycle.allowsReplays = true
         let app = AuditedApplication(auditor: lifecycle)
         let clock = app.clock as! ManualClock
         let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 300))

@@ -44,6 +44,37 @@ final class DownStrokeRecognizer: GestureRecognizer {
     }
 }
 
+/// A continuous recognizer that begins after 10 pt and ends by itself after 50 pt, finger still
+/// down: counts the moves it is given.
+final class FlickRecognizer: GestureRecognizer {
+    private var start: Point?
+    var moves = 0
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        if start == nil { start = touches.first?.location(in: nil) }
+    }
+
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        moves += 1
+        guard let start, let p = touches.first?.location(in: nil) else { return }
+        let distance = p.distance(to: start)
+        if state == .possible {
+            if distance > 10 { state = .began }
+        } else {
+            state = distance > 50 ? .ended : .changed
+        }
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        state = state == .possible ? .failed : .ended
+    }
+
+    override func reset() {
+        super.reset()
+        start = nil
+    }
+}
+
 /// A target for Action-based target-action.
 final class GestureController: Responder {
     var received: [(Action, GestureRecognizer.State, Bool)] = []
@@ -108,11 +139,12 @@ struct GestureStateTests {
         let view = g.addView("canvas")
         let press = g.watch(LongPressGestureRecognizer(), "press")
         view.addGestureRecognizer(press)
+        let history = StateHistory(press)
         g.down(1, 100, 100, at: 1)
         g.move(1, 120, 100, at: 1.1)
-        #expect(press.state == .failed)
+        #expect(history.states == [.failed, .possible], "failed, and reset in that event (G3)")
         g.wait(until: 2)
-        #expect(press.state == .failed, "no timer brings it back while the finger is down")
+        #expect(history.states == [.failed, .possible], "no timer brings it back while the finger is down")
         g.up(1, at: 2.1)
         #expect(press.state == .possible)
         #expect(g.actions.isEmpty)
@@ -174,39 +206,70 @@ struct GestureStateTests {
         #expect(translations == [Point(x: 20, y: 0), Point(x: 40, y: 0), Point(x: 40, y: 0)])
     }
 
-    @Test("G3: reset runs and the state returns to possible only once the sequence's touches are gone")
-    func resetAfterTouchesGone() {
+    @Test("G3: a recognizer that fails is reset at the end of that event, with fingers still down")
+    func resetAtEndOfFailingEvent() {
         let g = GestureHarness()
         let view = g.addView("canvas")
         let tap = CountingTap()
+        var seen: [GestureRecognizer.State] = []
+        tap.stateObserver = { _, new in seen.append(new) }
         view.addGestureRecognizer(tap)
         g.down(1, 100, 100, at: 1)
         g.down(2, 150, 100, at: 1.02)  // two fingers: not a one-finger tap
-        #expect(tap.state == .failed)
-        g.up(1, at: 1.05)
-        #expect(tap.state == .failed)
-        #expect(tap.resets == 0)
-        g.up(2, at: 1.08)
+        #expect(seen == [.failed, .possible], "failed, then reset within the same event")
         #expect(tap.state == .possible)
         #expect(tap.resets == 1)
+        g.up(1, at: 1.05)
+        g.up(2, at: 1.08)
+        #expect(tap.resets == 1, "the lifts of touches it let go of do not reset it again")
         // A fresh sequence is recognized again.
         g.tap(1, 100, 100, at: 2)
         #expect(tap.resets == 2)
         #expect(g.isSettled)
     }
 
-    @Test("G3: a failed recognizer gets no touches that begin before its reset")
-    func failedSeesNoNewTouches() {
+    @Test("G3: once reset, a recognizer ignores the touches still down and takes a touch landing later")
+    func resetIgnoresTouchesStillDown() {
         let g = GestureHarness()
         let view = g.addView("canvas")
         let tap = g.watch(TapGestureRecognizer(), "tap")
         view.addGestureRecognizer(tap)
         g.down(1, 100, 100, at: 1)
-        g.move(1, 150, 100, at: 1.05)  // failed
+        g.move(1, 150, 100, at: 1.05)  // failed, and reset at once
+        let first = g.log.entries.first { $0.method == .began }?.touches.first
+        #expect(first?.gestureRecognizers.isEmpty == true, "the finger still down is no longer the tap's")
+        #expect(tap.state == .possible)
+        // A second finger taps while the first is still down: the reset tap recognizes it.
+        var tappedAt: Point?
+        tap.addHandler { tappedAt = $0.location(in: nil) }
         g.tap(2, 300, 100, at: 1.1)
-        let second = g.log.entries.first { $0.method == .began && $0.touches.first!.location(in: nil).x == 300 }
-        #expect(second?.touches.first?.gestureRecognizers.isEmpty == true)
-        #expect(g.actions.isEmpty)
+        #expect(g.actions == ["tap.ended"])
+        #expect(tappedAt == Point(x: 300, y: 100))
+        g.up(1, at: 1.3)
+        #expect(g.actions == ["tap.ended"])
+        #expect(g.isSettled)
+    }
+
+    @Test("G3: a gesture that ends with its finger still down gets no more of that finger; a new finger starts the next")
+    func endedGestureIgnoresRemainingFinger() {
+        let g = GestureHarness()
+        let view = g.addView("canvas")
+        let flick = g.watch(FlickRecognizer(), "flick")
+        view.addGestureRecognizer(flick)
+        g.down(1, 100, 100, at: 1)
+        g.move(1, 120, 100, at: 1.02)
+        g.move(1, 170, 100, at: 1.04)  // far enough: ended, finger still down
+        #expect(g.actions == ["flick.began", "flick.ended"])
+        #expect(flick.state == .possible)
+        let movesSeen = flick.moves
+        g.move(1, 250, 100, at: 1.06)
+        g.move(1, 330, 100, at: 1.08)
+        #expect(flick.moves == movesSeen, "the finger still down no longer reaches it")
+        #expect(g.actions == ["flick.began", "flick.ended"])
+        g.drag(2, from: Point(x: 100, y: 200), to: Point(x: 200, y: 200), at: 1.1, steps: 4)
+        #expect(g.actions == ["flick.began", "flick.ended", "flick.began", "flick.changed", "flick.ended"])
+        g.up(1, at: 1.3)
+        #expect(g.isSettled)
     }
 
     @Test("G17: a custom recognizer sets state from its touch methods; the base class sends actions and resets")

@@ -147,3 +147,16 @@ final class TestDelegate: GestureRecognizerDelegate {
         requiredToFailBy(gestureRecognizer, other)
     }
 }
+
+/// Every state a recognizer passes through, resets included: a gesture that fails or ends is reset
+/// within the same event (G3), so its outcome shows here, not in `state` afterwards.
+final class StateHistory {
+    private(set) var states: [GestureRecognizer.State] = []
+
+    init(_ recognizer: GestureRecognizer) {
+        recognizer.stateObserver = { [unowned self] _, new in states.append(new) }
+    }
+
+    /// The last state other than possible: how the latest gesture ended, or where it is.
+    var outcome: GestureRecognizer.State? { states.last { $0 != .possible } }
+}

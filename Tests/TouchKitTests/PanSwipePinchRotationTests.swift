@@ -184,6 +184,19 @@ struct PanSwipePinchRotationTests {
         #expect(pinch.scale == 1)
     }
 
+    @Test("G15: the actions of a pinch's and a rotation's end may ask where the fingers are (the centroid as they lifted)")
+    func locationAtTheEnd() {
+        for recognizer in [PinchGestureRecognizer(), RotationGestureRecognizer()] as [GestureRecognizer] {
+            let (g, watched) = setup(recognizer, "two")
+            var ends: [Point] = []
+            watched.addAnyHandler { r in if r.state == .ended { ends.append(r.location(in: nil)) } }
+            twoFingersDown(g, at: 1)
+            g.move(2, 300, 200, at: 1.1)
+            g.up(1, at: 1.2)
+            #expect(ends == [Point(x: 225, y: 175)], "\(type(of: recognizer)): \(ends)")
+        }
+    }
+
     @Test("G15: rotation: radians, clockwise positive on screen, summed over steps")
     func rotation() {
         let (g, rotation) = setup(RotationGestureRecognizer(), "rotation")

@@ -1,4 +1,4 @@
-import TouchKit
+@testable import TouchKit
 
 /// One call of a touch method, as a test sees it.
 struct Delivery: Equatable, CustomStringConvertible {
@@ -7,6 +7,10 @@ struct Delivery: Equatable, CustomStringConvertible {
     let method: Method
     let touches: Set<Touch>
     let event: Event
+    /// Which of the event's deliveries the call belonged to (one event carries a whole sequence,
+    /// T12), and the event's touches then.
+    var deliveryNumber = 0
+    var eventTouches: Set<Touch> = []
     /// Each touch as the receiver saw it during the call (replayed deliveries show an earlier
     /// state than the touch has afterwards).
     var seen: [ObjectIdentifier: Seen] = [:]
@@ -24,7 +28,12 @@ struct Delivery: Equatable, CustomStringConvertible {
     }
 
     static func == (a: Delivery, b: Delivery) -> Bool {
-        a.receiver == b.receiver && a.method == b.method && a.touches == b.touches && a.event === b.event
+        a.receiver == b.receiver && a.method == b.method && a.touches == b.touches && a.isSameEvent(as: b)
+    }
+
+    /// Whether both calls came from one delivery of one event.
+    func isSameEvent(as other: Delivery) -> Bool {
+        event === other.event && deliveryNumber == other.deliveryNumber
     }
 
     var description: String { "\(receiver).\(method)(\(touches.count))" }
@@ -36,6 +45,8 @@ final class DeliveryLog {
 
     func add(_ receiver: String, _ method: Delivery.Method, _ touches: Set<Touch>, _ event: Event) {
         var delivery = Delivery(receiver: receiver, method: method, touches: touches, event: event)
+        delivery.deliveryNumber = event.deliveryNumber
+        delivery.eventTouches = event.allTouches
         for touch in touches {
             delivery.seen[ObjectIdentifier(touch)] = Delivery.Seen(
                 phase: touch.phase, location: touch.location(in: nil),
@@ -185,7 +196,7 @@ final class Harness {
 final class RecordingContext: GraphicsContext {
     enum Call: Equatable {
         case save, restore
-        case translate(Double, Double), scale(Double, Double)
+        case translate(Double, Double), scale(Double, Double), concat(AffineTransform)
         case clip(Rect)
         case fillColor(Color), fill(Rect)
         case strokeColor(Color), lineWidth(Double), lineCap(LineCap), lineJoin(LineJoin), antialiasing(Antialiasing)
@@ -227,6 +238,7 @@ final class RecordingContext: GraphicsContext {
         self.antialiasing = antialiasing
     }
     func scaleBy(x: Double, y: Double) { calls.append(.scale(x, y)) }
+    func concatenate(_ transform: AffineTransform) { calls.append(.concat(transform)) }
     func move(to point: Point) { calls.append(.move(point)) }
     func addLine(to point: Point) { calls.append(.line(point)) }
     func strokePath() { calls.append(.stroke) }

@@ -56,7 +56,7 @@ struct TouchInputTests {
         h.input.up(.touch(1), time: 1.01)
         h.input.frame()
         #expect(h.log.summary == ["a.began(1)", "a.ended(1)"])
-        #expect(h.log.entries[0].event !== h.log.entries[1].event)
+        #expect(!h.log.entries[0].isSameEvent(as: h.log.entries[1]))
         #expect(h.input.activeTouches.isEmpty)
     }
 

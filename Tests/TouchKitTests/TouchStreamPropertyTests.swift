@@ -52,6 +52,17 @@ let streamGen = zip(Gen.int(in: 0...99), Gen.int(in: 0...21), Gen.int(in: -20...
     }
     .array(of: 0...200)
 
+/// One delivery of an event: the object and its delivery count (T12).
+struct EventMark: Equatable {
+    let event: ObjectIdentifier
+    let number: Int
+
+    init(_ event: Event) {
+        self.event = ObjectIdentifier(event)
+        number = event.deliveryNumber
+    }
+}
+
 /// Checks every delivery against the touch lifecycle as it happens.
 final class LifecycleAuditor {
     enum Stage { case began, ended }
@@ -59,9 +70,17 @@ final class LifecycleAuditor {
     var terminalCount: [ObjectIdentifier: Int] = [:]
     var beganTouches: [Touch] = []
     var problems: [String] = []
-    var deliveredInEvent: [ObjectIdentifier: ObjectIdentifier] = [:]  // touch -> event
-    /// Keeps events (and touches) alive so that their identifiers are never reused.
+    /// Touch -> the delivery it last came in: the event object and which of its deliveries, since
+    /// one event carries a whole sequence (T12).
+    var deliveredInEvent: [ObjectIdentifier: EventMark] = [:]
+    var lastMethod: [ObjectIdentifier: Delivery.Method] = [:]
+    /// With recognizers holding touches (G6, G7), a delivery may replay a touch's held began,
+    /// then its catch-up move or end: one touch in several methods, each once.
+    var allowsReplays = false
+    /// Keeps events and touches alive so that their identifiers are never reused (an event
+    /// object is refilled for each delivery of a sequence, T12, so it does not keep its touches).
     var retained: [Event] = []
+    var retainedTouches: [Touch] = []
 
     func record(_ receiver: String, _ method: Delivery.Method, _ touches: Set<Touch>, _ event: Event,
                 expectedView: View?) {
@@ -69,10 +88,11 @@ final class LifecycleAuditor {
         if retained.last !== event { retained.append(event) }
         for touch in touches {
             let id = ObjectIdentifier(touch)
-            if deliveredInEvent[id] == ObjectIdentifier(event) {
+            if deliveredInEvent[id] == EventMark(event), !allowsReplays || lastMethod[id] == method {
                 problems.append("\(receiver): touch delivered twice in one event")
             }
-            deliveredInEvent[id] = ObjectIdentifier(event)
+            deliveredInEvent[id] = EventMark(event)
+            lastMethod[id] = method
             if let expectedView, touch.view !== expectedView {
                 problems.append("\(receiver): got a touch of another view")
             }
@@ -136,6 +156,7 @@ final class AuditedApplication: Application {
 
     override func sendEvent(_ event: Event) {
         auditor.retained.append(event)
+        auditor.retainedTouches.append(contentsOf: event.allTouchesInOrder)
         super.sendEvent(event)
         afterEvent?(event)
     }
@@ -190,7 +211,7 @@ struct TouchStreamPropertyTests {
                 // Every changed touch with a view that may take it (H4, H5) reached exactly one
                 // touch method.
                 for touch in event.allTouches where touch.phase != .stationary && touch.view != nil && touch.deliversToView {
-                    if auditor.deliveredInEvent[ObjectIdentifier(touch)] != ObjectIdentifier(event) {
+                    if auditor.deliveredInEvent[ObjectIdentifier(touch)] != EventMark(event) {
                         problems.append("a changed touch (\(touch.phase)) was not delivered")
                     }
                 }

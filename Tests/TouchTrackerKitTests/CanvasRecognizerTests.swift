@@ -174,4 +174,34 @@ struct CanvasRecognizerTests {
         #expect(stage.lines == [[Point(x: 50, y: 100), Point(x: 250, y: 100)]])
         #expect(stage.view.strokesInProgress.isEmpty)
     }
+
+    @Test("A10, G3: a finger landing while another draws is neither a long press nor a tap; both draw")
+    func secondFingerWhileDrawing() {
+        let stage = RecognizerStage()
+        // A line to long-press: the second finger rests on it.
+        stage.drawLine(from: Point(x: 50, y: 250), to: Point(x: 350, y: 250), at: 1)
+        stage.log.removeAll()
+        stage.frame(at: 2) { input, t in input.down(.touch(1), at: Point(x: 50, y: 50), time: t) }
+        for i in 1...5 {
+            stage.frame(at: 2 + 0.02 * Double(i)) { input, t in
+                input.motion(.touch(1), at: Point(x: 50 + 20 * Double(i), y: 50), time: t)
+            }
+        }
+        // The recognizers that failed on the first finger are reset by now (G3); the second
+        // finger rests on the line well past the long press's 0.6 s.
+        stage.frame(at: 2.2) { input, t in input.down(.touch(2), at: Point(x: 200, y: 250), time: t) }
+        stage.wait(until: 3.2)
+        stage.frame(at: 3.3) { input, t in input.motion(.touch(1), at: Point(x: 200, y: 100), time: t) }
+        #expect(stage.view.strokesInProgress.count == 2, "both fingers still draw")
+        stage.frame(at: 3.4) { input, t in input.up(.touch(2), time: t) }
+        // A quick tap by another finger while the first still draws selects nothing.
+        stage.tap(3, 300, 250, at: 3.5)
+        stage.wait(until: 4.2)
+        stage.frame(at: 4.3) { input, t in input.up(.touch(1), time: t) }
+        #expect(!stage.log.contains { $0.hasPrefix("press.") || $0 == "tap" || $0 == "doubleTap" },
+                "\(stage.log)")
+        #expect(stage.lines.contains([Point(x: 50, y: 50), Point(x: 200, y: 100)]))
+        #expect(stage.lines.first == [Point(x: 50, y: 250), Point(x: 350, y: 250)])
+        #expect(stage.isSettled)
+    }
 }

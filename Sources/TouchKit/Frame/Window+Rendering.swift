@@ -3,9 +3,10 @@
 extension Window {
     /// Draws the part of the hierarchy inside `rect` (window coordinates) into `context`: the
     /// window's background and content, then every visible view, back to front (subviews in
-    /// order, after their superview). Each view is translated to its origin and clipped to its
-    /// bounds (and so to its superview's), its background is filled, and ``View/draw(_:in:)`` gets
-    /// the dirty area in the view's own coordinates. Views outside `rect` are skipped; the
+    /// order, after their superview). Each view is placed through its centre and transform and
+    /// clipped to its bounds, its subviews too unless it lets them show past (``View/clipsToBounds``),
+    /// its background is filled, and ``View/draw(_:in:)`` gets the dirty area in the view's own
+    /// coordinates. Views outside `rect` are skipped; the
     /// context's state is restored afterwards.
     public func render(_ rect: Rect, in context: GraphicsContext) {
         let area = rect.intersection(bounds)
@@ -19,7 +20,7 @@ extension Window {
     /// Whether `view` (or an opaque view inside it) paints all of `rect`, given in its
     /// superview's coordinates.
     private static func hides(_ rect: Rect, behind view: View) -> Bool {
-        guard !view.isHidden, view.alpha >= 1, view.frame.contains(rect) else { return false }
+        guard !view.isHidden, view.alpha >= 1, view.transform.isIdentity, view.frame.contains(rect) else { return false }
         if view.isOpaque { return true }
         let b = view.bounds
         let local = rect.offsetBy(dx: b.origin.x - view.frame.minX, dy: b.origin.y - view.frame.minY)
@@ -31,24 +32,23 @@ extension Window {
         // it: they are not drawn at all (a canvas under a moving finger repaints only itself).
         let covering = view.subviews.lastIndex { Self.hides(dirty, behind: $0) }
         if covering == nil {
-            if let color = view.backgroundColor, color.alpha * view.alpha > 0 {
-                context.setFillColor(color.withAlpha(color.alpha * min(1, max(0, view.alpha))))
-                context.fill(dirty)
+            // A view whose subviews show past its bounds still draws only inside them (H8).
+            let own = view.needsOwnContentClip ? dirty.intersection(view.bounds) : dirty
+            if view.needsOwnContentClip {
+                context.saveGState()
+                context.clip(to: view.bounds)
             }
-            view.draw(dirty, in: context)
+            if let color = view.backgroundColor, color.alpha * view.alpha > 0, !own.isEmpty {
+                context.setFillColor(color.withAlpha(color.alpha * min(1, max(0, view.alpha))))
+                context.fill(own)
+            }
+            if !own.isEmpty { view.draw(own, in: context) }
+            if view.needsOwnContentClip { context.restoreGState() }
         }
         for sub in view.subviews[(covering ?? 0)...] {
-            guard !sub.isHidden, sub.alpha >= 0.01 else { continue }
-            let frame = sub.frame
-            let visible = frame.intersection(dirty)
-            guard !visible.isEmpty else { continue }
-            let b = sub.bounds
-            // `visible` in the subview's own coordinates.
-            let local = visible.offsetBy(dx: b.origin.x - frame.minX, dy: b.origin.y - frame.minY)
-            context.saveGState()
-            context.translateBy(x: frame.minX, y: frame.minY)
-            context.clip(to: Rect(origin: .zero, size: Size(width: frame.width, height: frame.height)))
-            context.translateBy(x: -b.origin.x, y: -b.origin.y)
+            guard !sub.isHidden, sub.alpha >= 0.01,
+                  // Placed through its centre and transform, clipped as it says (H8).
+                  let local = sub.beginDrawing(dirty: dirty, in: context) else { continue }
             drawContent(of: sub, dirty: local, in: context)
             context.restoreGState()
         }

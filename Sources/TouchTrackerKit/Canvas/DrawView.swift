@@ -74,6 +74,8 @@ public final class DrawView: View {
     public let tapRecognizer = TapGestureRecognizer()
     public let longPressRecognizer = LongPressGestureRecognizer()
     public let moveRecognizer = PanGestureRecognizer()
+    /// The fingers on the canvas, as its recognizers' delegate sees them land (A10).
+    let fingers = CanvasFingers()
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.drawing = drawing
@@ -98,17 +100,20 @@ public final class DrawView: View {
         // A3: a double tap clears; it holds touchesBegan so its taps leave no dots.
         doubleTapRecognizer.numberOfTapsRequired = 2
         doubleTapRecognizer.delaysTouchesBegan = true
+        doubleTapRecognizer.delegate = self
         doubleTapRecognizer.addHandler { [unowned self] _ in self.clearAll() }
         addGestureRecognizer(doubleTapRecognizer)
 
         // A4: a single tap waits for the double tap to fail, then selects.
         tapRecognizer.delaysTouchesBegan = true
         tapRecognizer.require(toFail: doubleTapRecognizer)
+        tapRecognizer.delegate = self
         tapRecognizer.addHandler { [unowned self] recognizer in self.selection.tap(at: recognizer.location(in: self)) }
         addGestureRecognizer(tapRecognizer)
 
         // A6: a long press picks a line up...
         longPressRecognizer.minimumPressDuration = 0.6
+        longPressRecognizer.delegate = self
         longPressRecognizer.addHandler { [unowned self] recognizer in self.selection.longPress(recognizer) }
         addGestureRecognizer(longPressRecognizer)
 
@@ -350,14 +355,5 @@ public final class DrawView: View {
         selection.draw(rect, in: context)
         linesInProgress.draw(rect, in: context, clock: clock)
         circleTool.draw(rect, in: context)
-    }
-}
-
-extension DrawView: GestureRecognizerDelegate {
-    /// The pan recognizes together with the long press (as in the book), and with the palette's
-    /// three-finger swipe, which it would otherwise prevent.
-    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
-                                  shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
-        gestureRecognizer === moveRecognizer
     }
 }

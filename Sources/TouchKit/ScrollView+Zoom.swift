@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Zooming (S10-S12), as UIKit's scroll view zooms: the delegate names a view of the content
+// (`viewForZooming(in:)`), the zoom scale is that view's transform, the content size follows the
+// scaled view, and a pinch scales it about the point between the fingers, which stays under them
+// as they move.
+
+/// A scroll view's zoom under way: the pinch's anchor, and an animation towards a scale.
+final class ScrollZoom {
+    /// Where the pinch began: the zoom view's point under the fingers, and the scale then.
+    var anchor = Point.zero
+    var startScale = 1.0
+    var isPinching = false
+    /// An animated zoom: from and to a scale, keeping `anchor` (a point of the zoom view) at
+    /// `visible` (a point of the scroll view's frame).
+    var animation: (from: Double, to: Double, start: Double, duration: Double, anchor: Point, visible: Point, settles: Bool)?
+    var timer: TimerToken?
+
+    static let duration = 0.25
+    /// How much of a pinch past a limit shows: the scale past it to this power.
+    static let pastLimit = 0.3
+
+    func stopAnimation() {
+        timer?.cancel()
+        timer = nil
+        animation = nil
+    }
+}
+
+extension ScrollView {
+    /// The zoom view's scale (S10): 1 without a zoom view. Setting it zooms about the middle of
+    /// what is shown.
+    public var zoomScale: Double {
+        get { zoomView.map { $0.transform.a } ?? 1 }
+        set { setZoomScale(newValue, animated: false) }
+    }
+
+    /// True while two fingers pinch.
+    public var isZooming: Bool { zooming.isPinching }
+    /// True while a zoom past a limit springs back to it.
+    public var isZoomBouncing: Bool { zooming.animation?.settles == true }
+
+    /// Zooms to `scale` (within the limits) about the middle of what is shown, over a quarter of
+    /// a second when `animated` (S10).
+    public func setZoomScale(_ scale: Double, animated: Bool) {
+        guard let view = zoomView else { return }
+        let target = min(max(scale, minimumZoomScale), maximumZoomScale)
+        let visible = Point(x: bounds.width / 2, y: bounds.height / 2)
+        let anchor = view.convert(Point(x: contentOffset.x + visible.x, y: contentOffset.y + visible.y), from: self)
+        zoom(to: target, keeping: anchor, at: visible, animated: animated, settles: false)
+    }
+
+    /// Zooms so that `rect` (in the zoom view's coordinates) fills the scroll view as far as the
+    /// limits allow, centred (S10).
+    public func zoom(to rect: Rect, animated: Bool) {
+        guard zoomView != nil, rect.width > 0, rect.height > 0 else { return }
+        let scale = min(max(min(bounds.width / rect.width, bounds.height / rect.height), minimumZoomScale), maximumZoomScale)
+        zoom(to: scale, keeping: rect.center, at: Point(x: bounds.width / 2, y: bounds.height / 2), animated: animated, settles: false)
+    }
+
+    var zoomView: View? { delegate?.viewForZooming(in: self) }
+
+    /// Creates or removes the pinch as zooming becomes possible or not.
+    func updatePinch() {
+        if maximumZoomScale > minimumZoomScale, pinchGestureRecognizer == nil {
+            let pinch = PinchGestureRecognizer()
+            pinch.name = "scroll view pinch"
+            pinch.addHandler { [weak self] pinch in self?.handlePinch(pinch) }
+            pinchGestureRecognizer = pinch
+            addGestureRecognizer(pinch)
+            pinch.delegate = self
+        } else if maximumZoomScale <= minimumZoomScale, let pinch = pinchGestureRecognizer {
+            removeGestureRecognizer(pinch)
+            pinchGestureRecognizer = nil
+        }
+    }
+
+    /// Scales the zoom view to `scale` and scrolls so that `anchor` (the zoom view's point) is
+    /// at `visible` (the scroll view's frame's point), without settling into range.
+    func applyZoom(_ scale: Double, keeping anchor: Point, at visible: Point) {
+        guard let view = zoomView, scale > 0, scale.isFinite else { return }
+        view.transform = AffineTransform(scaleX: scale, y: scale)
+        // The scaled view's top left at the content's origin.
+        view.center = Point(x: view.bounds.width * scale / 2, y: view.bounds.height * scale / 2)
+        contentSize = Size(width: view.bounds.width * scale, height: view.bounds.height * scale)
+        let content = view.convert(anchor, to: self)
+        contentOffset = Point(x: content.x - visible.x, y: content.y - visible.y)
+        delegate?.scrollViewDidZoom(self)
+    }
+
+    private func handlePinch(_ pinch: PinchGestureRecognizer) {
+        guard let view = zoomView else { return }
+        let visible = Point(x: pinch.location(in: self).x - contentOffset.x, y: pinch.location(in: self).y - contentOffset.y)
+        switch pinch.state {
+        case .began:
+            motion.stop()
+            zooming.stopAnimation()
+            zooming.isPinching = true
+            zooming.startScale = zoomScale
+            zooming.anchor = pinch.location(in: view)
+            delegate?.scrollViewWillBeginZooming(self, with: view)
+            applyZoom(shownScale(zooming.startScale * pinch.scale), keeping: zooming.anchor, at: visible)
+        case .changed:
+            applyZoom(shownScale(zooming.startScale * pinch.scale), keeping: zooming.anchor, at: visible)
+        case .ended, .cancelled:
+            zooming.isPinching = false
+            let target = min(max(zoomScale, minimumZoomScale), maximumZoomScale)
+            if target != zoomScale {
+                zoom(to: target, keeping: zooming.anchor, at: visible, animated: true, settles: true)
+            } else {
+                finishZoom(at: target)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A pinch's scale as shown: past a limit with `bouncesZoom` held back, else at the limit.
+    private func shownScale(_ raw: Double) -> Double {
+        let limit = raw > maximumZoomScale ? maximumZoomScale : raw < minimumZoomScale ? minimumZoomScale : raw
+        guard raw != limit, limit > 0 else { return raw }
+        return bouncesZoom ? limit * pow(raw / limit, ScrollZoom.pastLimit) : limit
+    }
+
+    private func finishZoom(at scale: Double) {
+        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
+        // What the zoom left past an edge springs back (S5).
+        _ = motion.release(with: .zero, in: self)
+    }
+
+    private func zoom(to scale: Double, keeping anchor: Point, at visible: Point, animated: Bool, settles: Bool) {
+        zooming.stopAnimation()
+        motion.stop()
+        guard animated, let clock = window?.application?.clock else {
+            applyZoom(scale, keeping: anchor, at: visible)
+            if settles { finishZoom(at: scale) } else { contentOffset = clampedOffset(contentOffset) }
+            return
+        }
+        zooming.animation = (zoomScale, scale, clock.now, ScrollZoom.duration, anchor, visible, settles)
+        stepZoom(clock)
+    }
+
+    private func stepZoom(_ clock: Clock) {
+        zooming.timer = clock.schedule(at: clock.now + ScrollMotion.step) { [weak self] in
+            guard let self, let animation = zooming.animation else { return }
+            let t = min(1, (clock.now - animation.start) / animation.duration)
+            let eased = 1 - pow(1 - t, 3)
+            // Evenly in the logarithm of the scale, so zooming in and out feel alike.
+            let scale = exp(log(animation.from) + (log(animation.to) - log(animation.from)) * eased)
+            applyZoom(t >= 1 ? animation.to : scale, keeping: animation.anchor, at: animation.visible)
+            guard t >= 1 else { return stepZoom(clock) }
+            zooming.animation = nil
+            zooming.timer = nil
+            if animation.settles {
+                finishZoom(at: animation.to)
+            } else {
+                contentOffset = clampedOffset(contentOffset)
+            }
+        }
+    }
+}
+
+extension ScrollView: GestureRecognizerDelegate {
+    /// The drag and the pinch go together: two fingers pan while they zoom.
+    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
+                                  shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        (gestureRecognizer === panGestureRecognizer && other === pinchGestureRecognizer)
+            || (gestureRecognizer === pinchGestureRecognizer && other === panGestureRecognizer)
+    }
+}
