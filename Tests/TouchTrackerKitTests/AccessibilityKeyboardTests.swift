@@ -100,6 +100,11 @@ struct AccessibilityKeyboardTests {
         let inside = try #require(image.color(x: Int(frame.midX), y: Int(frame.minY + 6)))
         #expect(inside != pixel)
         #expect(!canvas.window.accessibilityChildren.contains { $0 is FocusRingView })
+        // A new window size moves the toolbar's buttons: the ring goes with its button.
+        canvas.window.resize(to: Size(width: 1000, height: 400))
+        let ring = try #require(canvas.controller.view.subviews.last as? FocusRingView)
+        let moved = canvas.controller.view.convert(undo.accessibilityFrame, from: nil)
+        #expect(ring.frame == moved.insetBy(dx: -FocusRingView.gap, dy: -FocusRingView.gap) && moved.minY > frame.minY)
         var focusedNotice: Accessible?
         canvas.window.accessibilityNotificationHandler = { if case .layoutChanged(let focus) = $0 { focusedNotice = focus } }
         keys.focus(canvas.controller.toolbar.newButton)

@@ -20,6 +20,7 @@ public final class CanvasKeyboard {
     init(controller: DrawViewController) {
         self.controller = controller
         controller.view.addSubview(ring)
+        ring.follow = { [unowned self] in self.updateRing() }
     }
 
     private var canvas: DrawView { controller.drawView }
@@ -139,7 +140,11 @@ public final class CanvasKeyboard {
         if let view { view.postAccessibilityNotification(.layoutChanged(focus: view)) }
     }
 
-    /// Puts the ring around the focused view (after a layout, too).
+    /// After a layout of the screen: the ring, its last subview, lays itself out after the
+    /// controls it surrounds have theirs.
+    func screenDidLayout() { ring.setNeedsLayout() }
+
+    /// Puts the ring around the focused view.
     func updateRing() {
         guard let focused, focused.window != nil, let superview = ring.superview else {
             ring.isHidden = true
@@ -158,12 +163,19 @@ public final class CanvasKeyboard {
 /// itself is told to them) and taking no touches.
 final class FocusRingView: View {
     static let gap = 2.0, width = 3.0
+    /// Puts the ring where the focus is now.
+    var follow: (() -> Void)?
 
     init() {
         super.init(frame: .zero)
         isUserInteractionEnabled = false
         accessibilityElementsHidden = true
         isHidden = true
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        follow?()
     }
 
     override func draw(_ rect: Rect, in context: GraphicsContext) {
