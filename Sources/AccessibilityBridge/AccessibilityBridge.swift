@@ -26,6 +26,10 @@ public final class AccessibilityBridge {
     private var events: AtspiEvents?
     private var lookTimer: TimerToken?
     private var flushTimer: TimerToken?
+    private var changeTimer: TimerToken?
+    /// How soon after a layout change everything followed is compared: changes that come
+    /// together (lines finishing under several fingers) are compared once.
+    static let changeDelay = 0.05
 
     /// Starts joining the accessibility bus named by `environment` (the session bus's
     /// org.a11y.Bus, or `AT_SPI_BUS_ADDRESS`); `log` hears what became of it.
@@ -109,7 +113,15 @@ public final class AccessibilityBridge {
         switch notification {
         case .announcement(let text): events.announce(text, from: window)
         case .layoutChanged(let focus?), .screenChanged(let focus?): events.focus(focus)
-        case .layoutChanged, .screenChanged: events.compare()
+        case .layoutChanged, .screenChanged:
+            guard changeTimer == nil else { return }
+            changeTimer = clock.schedule(at: clock.now + Self.changeDelay) { [weak self] in
+                guard let self else { return }
+                self.changeTimer = nil
+                self.events?.compare()
+                self.flush()
+            }
+            return
         }
         flush()
     }

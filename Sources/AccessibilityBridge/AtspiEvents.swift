@@ -94,9 +94,11 @@ final class AtspiEvents {
     /// screen readers follow to read what has the focus.
     func focus(_ object: Accessible) {
         guard server.focused !== object else { return }
+        let old = server.focused
         follow(object)
         server.focused = object
-        compare()
+        // Only the two objects whose focus changed are compared: a keystroke stays cheap.
+        compare([server.objects.path(of: object)] + (old.map { [server.objects.path(of: $0)] } ?? []))
         emit(server.objects.path(of: object), "Focus", interface: "org.a11y.atspi.Event.Focus", detail: "") { $0.variant("i") { $0.int32(0) } }
     }
 
