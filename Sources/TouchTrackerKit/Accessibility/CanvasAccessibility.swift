@@ -27,8 +27,15 @@ final class CanvasAccessibility {
         for sub in canvas.subviews where !sub.isHidden && sub.alpha >= 0.01 && !sub.accessibilityElementsHidden {
             if sub.isAccessibilityElement { shown.append(sub) } else { shown.append(contentsOf: sub.accessibilityChildren) }
         }
-        return shown + lines
+        // Tools ask child by child: the list is made again only when something in it changed.
+        if let cached, cached.overlays.count == shown.count, zip(cached.overlays, shown).allSatisfy({ $0 === $1 }) {
+            return cached.all
+        }
+        let all = shown + lines
+        cached = (shown, all)
+        return all
     }
+    private var cached: (overlays: [Accessible], all: [Accessible])?
 
     /// The element of the line with `id`, if it is in the drawing.
     func element(for id: StrokeID) -> LineElement? {
@@ -44,6 +51,7 @@ final class CanvasAccessibility {
 
     private func rebuild() {
         isStale = false
+        cached = nil
         let strokes = canvas.drawing.strokes
         var kept: [StrokeID: LineElement] = [:]
         kept.reserveCapacity(strokes.count)
