@@ -91,7 +91,9 @@ final class AccessibilityBus: @unchecked Sendable {
         case .success(let reply):
             defer { tt_dbus_message_unref(reply) }
             var reader = ValueReader(reply)
-            guard let address = reader?.string(), !address.isEmpty else { return .failure(Unavailable(description: "org.a11y.Bus gave no address")) }
+            guard let address = reader?.string(), !address.isEmpty else {
+                return .failure(Unavailable(description: "org.a11y.Bus gave no address"))
+            }
             return .success(address)
         case .failure(let error):
             return .failure(Unavailable(description: "no accessibility bus: \(error)"))

@@ -99,7 +99,9 @@ final class AtspiEvents {
         server.focused = object
         // Only the two objects whose focus changed are compared: a keystroke stays cheap.
         compare([server.objects.path(of: object)] + (old.map { [server.objects.path(of: $0)] } ?? []))
-        emit(server.objects.path(of: object), "Focus", interface: "org.a11y.atspi.Event.Focus", detail: "") { $0.variant("i") { $0.int32(0) } }
+        emit(server.objects.path(of: object), "Focus", interface: "org.a11y.atspi.Event.Focus", detail: "") {
+            $0.variant("i") { $0.int32(0) }
+        }
     }
 
     /// Words to be read out now (a banner's message).

@@ -7,7 +7,8 @@ extension AtspiServer {
     /// window is on the screen, so screen coordinates are the window's, as GTK gives them there.
     private func extents(_ object: Accessible, coordinates: UInt32) -> Rect {
         let frame = object.accessibilityFrame
-        guard coordinates == 2, object !== objects.window, let parent = object.accessibilityParent, parent !== objects.window else { return frame }
+        guard coordinates == 2, object !== objects.window, let parent = object.accessibilityParent,
+              parent !== objects.window else { return frame }
         let origin = parent.accessibilityFrame.origin
         return frame.offsetBy(dx: -origin.x, dy: -origin.y)
     }

@@ -221,7 +221,8 @@ final class AtspiServer {
     }
 
     /// A property's D-Bus signature and how to write its value.
-    private func property(_ interface: String, _ name: String, _ node: AtspiNode) -> (signature: String, write: (inout ValueWriter) -> Void)? {
+    private func property(_ interface: String, _ name: String,
+                          _ node: AtspiNode) -> (signature: String, write: (inout ValueWriter) -> Void)? {
         switch (interface, name) {
         case (Self.accessible, "Name"): let v = self.name(node); return ("s", { $0.string(v) })
         case (Self.accessible, "Description"): let v = description(node); return ("s", { $0.string(v) })
