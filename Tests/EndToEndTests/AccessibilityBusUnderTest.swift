@@ -180,7 +180,7 @@ elif command == "watch":
                           "detail1": event.detail1,
                           "data": event.any_data.get_name() if isinstance(event.any_data, Atspi.Accessible) else str(event.any_data)}), flush=True)
     listener = Atspi.EventListener.new(on_event)
-    for kind in ["object:children-changed", "object:state-changed", "object:property-change:accessible-name"]:
+    for kind in ["object:children-changed", "object:state-changed", "object:property-change:accessible-name", "object:announcement"]:
         listener.register(kind)
     # Reading the tree once makes the app follow what was read.
     node(app, 8)

@@ -155,6 +155,20 @@ struct AccessibilityTests {
         }
     }
 
+    @Test("E10: a banner's message is sent as an announcement: New on an empty drawing says so")
+    func bannerAnnounced() {
+        Self.withPublishedApp { app, bus in
+            let watch = try bus.watch("TouchTracker", seconds: 4)
+            let pressed = try bus.client(["do", "TouchTracker", "TouchTracker/Toolbar/New", "click"]) as? [String: Any]
+            #expect(pressed?["done"] as? Bool == true)
+            _ = watch.waitForExit(timeout: 10)
+            let announced = watch.standardOutput.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { ($0["type"] as? String ?? "").hasPrefix("object:announcement") }
+            #expect(announced.contains { ($0["data"] as? String ?? "").contains("is empty: draw here") }, "\(watch.standardOutput)")
+        }
+    }
+
     @Test("E8: the edit menu, while it shows, is a popup menu beside the window whose items pick as a tap on them does")
     func editMenu() {
         Self.withPublishedApp { app, bus in
