@@ -71,11 +71,13 @@ let package = Package(
         // CDBus opens with dlopen at the first use (libdbus-1-3, no headers needed to build).
         .target(name: "CDBus", exclude: ["functions.h"]),
         .target(name: "DesktopPortal", dependencies: ["CDBus"]),
+        // TouchKit's accessibility published on the desktop's accessibility bus (AT-SPI over D-Bus).
+        .target(name: "AccessibilityBridge", dependencies: ["CDBus", "TouchKit"]),
         // Recording and replaying input: the recording format, device traces, the replay.
         .target(name: "InputReplay", dependencies: ["TouchKit", "Limits"]),
         .executableTarget(name: "touchtracker", dependencies: [
             "WaylandHost", "TouchTrackerKit", "Graphics", "CShims", "AppCommandLine", "InputReplay", "DesktopPortal", "SafeFiles", "Limits",
-            .product(name: "Logging", package: "swift-log"),
+            "AccessibilityBridge", .product(name: "Logging", package: "swift-log"),
         ], exclude: ["link"], linkerSettings: [
             // Release builds link the Swift runtime in: only what the app uses is loaded and
             // relocated, where the shared libraries would be mapped whole. Nothing in the app imports

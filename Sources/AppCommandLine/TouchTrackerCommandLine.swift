@@ -276,7 +276,7 @@ public struct TouchTrackerCommandLine: Sendable {
                 $XDG_DATA_HOME/touchtracker/drawing.json, else ~/.local/share/touchtracker/drawing.json) \
                 and restored on the next start. The window's app id is \(appID).
                 """,
-            tables: [HelpTable("Keys", rows: KeyCommand.helpRows(KeyCommand.all))],
+            tables: [HelpTable("Keys", rows: KeyCommand.helpRows(KeyCommand.all)), HelpTable("Keyboard", rows: KeyboardPath.keys)],
             options: [
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .flag("verbose", help: "Log debugging detail (window sizes, buffers, saves) to standard error."),

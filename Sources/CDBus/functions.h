@@ -1,6 +1,6 @@
-/* The libdbus calls the portal clients make: return type, name, parameters, arguments. Listed
- * once; loader.c expands the list into pointers looked up with dlsym and into the tt_ wrappers
- * CDBus.h declares. */
+/* The libdbus calls the portal clients and the accessibility bridge make: return type, name,
+ * parameters, arguments. Listed once; loader.c expands the list into pointers looked up with dlsym
+ * and into the tt_ wrappers CDBus.h declares. */
 F(void, dbus_error_init, (TTDBusError *e), (e))
 F(void, dbus_error_free, (TTDBusError *e), (e))
 F(TTDBusConnection *, dbus_connection_open_private, (const char *address, TTDBusError *e), (address, e))
@@ -34,3 +34,11 @@ F(void, dbus_message_iter_get_basic, (TTDBusMessageIter *i, void *value), (i, va
 F(void, dbus_message_iter_recurse, (TTDBusMessageIter *i, TTDBusMessageIter *sub), (i, sub))
 F(uint32_t, dbus_connection_get_unix_fd, (TTDBusConnection *c, int *fd), (c, fd))
 F(TTDBusMessage *, dbus_message_new_signal, (const char *path, const char *interface, const char *name), (path, interface, name))
+F(TTDBusMessage *, dbus_message_new_method_return, (TTDBusMessage *call), (call))
+F(TTDBusMessage *, dbus_message_new_error, (TTDBusMessage *call, const char *name, const char *text), (call, name, text))
+F(const char *, dbus_message_get_interface, (TTDBusMessage *m), (m))
+F(const char *, dbus_message_get_member, (TTDBusMessage *m), (m))
+F(const char *, dbus_message_get_signature, (TTDBusMessage *m), (m))
+F(TTDBusMessage *, dbus_connection_send_with_reply_and_block, (TTDBusConnection *c, TTDBusMessage *m, int timeout, TTDBusError *e), (c, m, timeout, e))
+F(uint32_t, dbus_connection_has_messages_to_send, (TTDBusConnection *c), (c))
+F(uint32_t, dbus_message_get_no_reply, (TTDBusMessage *m), (m))

@@ -54,6 +54,20 @@ open class Button: Control {
         self.title = title
         self.tintColor = tintColor
         super.init(frame: frame)
+        accessibilityTraits = .button
+    }
+
+    /// The label set, else the title, else the icon's name (E1): an icon alone is still named.
+    open override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? (title.isEmpty ? icon.flatMap(Self.spokenName) : title) }
+        set { super.accessibilityLabel = newValue }
+    }
+
+    /// "edit-undo-symbolic" reads "edit undo".
+    static func spokenName(of icon: Icon) -> String? {
+        guard var name = icon.names.first, !name.isEmpty else { return nil }
+        if name.hasSuffix("-symbolic") { name.removeLast("-symbolic".count) }
+        return name.split(separator: "-").joined(separator: " ")
     }
 
     override var touchUpInsideEvents: Events { [.touchUpInside, .primaryActionTriggered] }

@@ -76,6 +76,25 @@ open class Control: View {
 
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
+        isAccessibilityElement = true
+    }
+
+    /// The traits set, plus `selected` and `notEnabled` from the control's state (E3).
+    open override var accessibilityTraits: AccessibilityTraits {
+        get {
+            var traits = super.accessibilityTraits
+            if isSelected { traits.insert(.selected) }
+            if !isEnabled { traits.insert(.notEnabled) }
+            return traits
+        }
+        set { super.accessibilityTraits = newValue }
+    }
+
+    /// Does what a tap does: sends the touch-up-inside actions; false while disabled (E5).
+    open override func accessibilityActivate() -> Bool {
+        guard isEnabled else { return false }
+        sendActions(for: touchUpInsideEvents)
+        return true
     }
 
     // MARK: State

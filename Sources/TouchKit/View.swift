@@ -273,6 +273,35 @@ open class View: Responder {
         true
     }
 
+    // MARK: Accessibility (E1-E7; the tree and notifications are in Accessibility/)
+
+    /// Whether assistive tools see the view as one element, hiding its subviews. Default: false;
+    /// controls: true (E1).
+    open var isAccessibilityElement = false
+    open var accessibilityLabel: String?
+    open var accessibilityValue: String?
+    open var accessibilityHint: String?
+    open var accessibilityIdentifier: String?
+    /// Default: none; controls add `selected` and `notEnabled` from their state (E3).
+    open var accessibilityTraits: AccessibilityTraits = []
+    /// Elements drawn inside the view, shown to tools instead of its subviews (E2).
+    open var accessibilityElements: [Accessible]?
+    open var accessibilityCustomActions: [AccessibilityCustomAction] = []
+    /// Hides the view and everything in it from tools.
+    open var accessibilityElementsHidden = false
+    private var explicitAccessibilityFrame: Rect?
+
+    /// In window coordinates: the bounds converted, unless set (E4).
+    open var accessibilityFrame: Rect {
+        get { explicitAccessibilityFrame ?? convert(bounds, to: nil) }
+        set { explicitAccessibilityFrame = newValue }
+    }
+
+    /// Performs the view's main action for a tool; false when there is none. Default: false (E5).
+    open func accessibilityActivate() -> Bool { false }
+    open func accessibilityIncrement() {}
+    open func accessibilityDecrement() {}
+
     // MARK: Drawing
 
     /// Marks the whole view as needing to be redrawn.

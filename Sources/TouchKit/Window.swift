@@ -23,6 +23,10 @@ open class Window: View {
     /// `setNeedsLayout`), once until ``takeDirtyRegion()`` clears it. The host schedules a frame.
     public var needsDisplayHandler: (() -> Void)?
 
+    /// Receives the views' accessibility notifications (E7): the platform layer's bridge to the
+    /// desktop's assistive tools sets it.
+    public var accessibilityNotificationHandler: ((AccessibilityNotification) -> Void)?
+
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
     }

@@ -42,6 +42,17 @@ public final class DrawViewController: ViewController {
     public var banner: BannerView { screen.banner }
     /// A three-finger swipe up shows the palette (a challenge of the book).
     public let paletteSwipeRecognizer = SwipeGestureRecognizer()
+    /// Keys for those who cannot touch or point (Canvas/CanvasKeyboard.swift), made on the first key.
+    public var keyboard: CanvasKeyboard {
+        if let keyboardPath { return keyboardPath }
+        let made = CanvasKeyboard(controller: self)
+        keyboardPath = made
+        return made
+    }
+    private var keyboardPath: CanvasKeyboard?
+
+    /// The focus ring follows its control when the window's size moves it.
+    public override func viewDidLayoutSubviews() { keyboardPath?.screenDidLayout() }
 
     public init(drawing: Drawing = Drawing()) {
         drawView = DrawView(frame: Rect(x: 0, y: 0, width: 1024, height: 768), drawing: drawing)
@@ -50,6 +61,7 @@ public final class DrawViewController: ViewController {
         view = screen
         wireToolbar()
         wireOverflowMenu()
+        setUpAccessibility()
         palette.onPick = { [unowned self] color in self.pick(color) }
         paletteSwipeRecognizer.direction = .up
         paletteSwipeRecognizer.numberOfTouchesRequired = 3

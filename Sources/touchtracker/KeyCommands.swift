@@ -24,6 +24,9 @@ extension KeyCommand {
     /// quits and exports nothing).
     static func perform(_ press: KeyPress, on controller: DrawViewController, quit: () -> Void, export: () -> Void,
                         exportAs: () -> Void) {
+        // Focus, lines and controls by keyboard first (Tab, arrows, Space, Enter, Menu).
+        if controller.keyboard.handle(key: press.name, shift: press.modifiers.contains(.shift),
+                                      control: press.modifiers.contains(.control) || press.modifiers.contains(.alt)) { return }
         switch matching(press)?.action {
         case .quit: quit()
         case .export: export()

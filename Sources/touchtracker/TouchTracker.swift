@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccessibilityBridge
 import AppCommandLine
 import CShims
 import Graphics
@@ -135,6 +136,12 @@ struct App {
         WaylandHost.setTitleBarRightToLeft(LayoutDirection.current == .rightToLeft, of: host.window)
         let desktopStyle = DesktopStyle(host: host, logger: logger)
         defer { withExtendedLifetime(desktopStyle) {} }
+        // Screen readers and other assistive tools, over the desktop's accessibility bus.
+        let accessibility = AccessibilityBridge(
+            window: host.window, applicationName: Strings.appName, menuName: Strings.editMenu, clock: host.application.clock,
+            environment: { name in getenv(name).map { String(cString: $0) } },
+            watch: { [unowned host] fd, handler in host.watchReadable(fd, handler) }, log: { logger.debug("\($0)") })
+        defer { withExtendedLifetime(accessibility) {} }
         document.noticeDisplay = controller
         // What copy and paste have to say (a paste declined or damaged) goes in the banner.
         controller.drawView.onNotice = { text, style in

@@ -25,8 +25,10 @@ typedef struct {
 /* Type codes and message types of the D-Bus specification. */
 static const int tt_dbus_type_byte = 'y', tt_dbus_type_uint32 = 'u', tt_dbus_type_string = 's',
     tt_dbus_type_object_path = 'o', tt_dbus_type_array = 'a', tt_dbus_type_variant = 'v',
-    tt_dbus_type_struct = 'r', tt_dbus_type_dict_entry = 'e', tt_dbus_type_double = 'd';
-static const int tt_dbus_message_error = 3, tt_dbus_message_signal = 4;
+    tt_dbus_type_struct = 'r', tt_dbus_type_dict_entry = 'e', tt_dbus_type_double = 'd',
+    tt_dbus_type_int32 = 'i', tt_dbus_type_boolean = 'b', tt_dbus_type_int16 = 'n';
+static const int tt_dbus_message_method_call = 1, tt_dbus_message_method_return = 2, tt_dbus_message_error = 3,
+    tt_dbus_message_signal = 4;
 
 /* Opens libdbus-1.so.3 and looks up every call (once); 0 when it cannot, with the reason in
  * tt_dbus_load_error(). Every tt_dbus_ call below needs a successful load first. */

@@ -69,6 +69,10 @@ public final class DrawView: View {
         return cache
     }()
     private var clock: Clock? { window?.application?.clock }
+    /// The lines as assistive tools see them, made on their first question (Accessibility/).
+    private lazy var accessibility = CanvasAccessibility(canvas: self)
+    public override var accessibilityElements: [Accessible]? { get { accessibility.elements } set {} }
+    public override var accessibilityValue: String? { get { accessibility.value } set {} }
 
     public let doubleTapRecognizer = TapGestureRecognizer()
     public let tapRecognizer = TapGestureRecognizer()

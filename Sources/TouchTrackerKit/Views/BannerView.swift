@@ -38,6 +38,8 @@ public final class BannerView: View {
         appearanceDidChange()
         isHidden = false
         setNeedsDisplay()
+        accessibilityLabel = message
+        postAccessibilityNotification(.announcement(message))
     }
 
     /// The smallest type a message keeps one line in before it wraps.
