@@ -112,6 +112,9 @@ open class View: Responder {
     /// same name). The renderer then skips what lies behind it wherever it covers the dirty area.
     open var isOpaque = false
 
+    /// The pointer's look over the view; nil takes the superview's (``PointerStyle``).
+    open var pointerStyle: PointerStyle?
+
     /// When false the view and its subviews receive no touches; they go to the view behind (H1).
     open var isUserInteractionEnabled = true
 

@@ -62,6 +62,15 @@ extension WaylandHost {
         (window as? DecoratedWindow)?.titleBar.isRightToLeft = rightToLeft
     }
 
+    /// Names the title bar's buttons for assistive tools, in the user's language (their icons
+    /// alone would name them "window close" and the like, in English).
+    public static func setTitleBarButtonNames(close: String, maximize: String, minimize: String, of window: Window) {
+        guard let bar = (window as? DecoratedWindow)?.titleBar else { return }
+        bar.closeButton.accessibilityLabel = close
+        bar.maximizeButton.accessibilityLabel = maximize
+        bar.minimizeButton.accessibilityLabel = minimize
+    }
+
     /// Shows or hides an offscreen window's title bar.
     public static func setShowsTitleBar(_ shows: Bool, of window: Window) {
         (window as? DecoratedWindow)?.showsTitleBar = shows

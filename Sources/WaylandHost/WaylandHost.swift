@@ -240,17 +240,15 @@ public final class WaylandHost {
         application.pasteboard = clipboard
     }
 
-    /// A resize arrow over the window's border, the arrow over its chrome (title bar, controls), a
-    /// crosshair over the canvas.
+    /// A resize arrow over the window's border, else the look the view under the pointer asks for
+    /// (the canvas a crosshair, the rest the arrow).
     private func cursorShape(at point: Point) -> CursorTheme.Shape {
         if let edge = toplevel.resizeEdge(at: point) { return .resize(edge) }
         guard let view = window.hitTest(point, with: nil) else { return .arrow }
-        var current: View? = view
-        while let v = current {
-            if v is TitleBarView || v is Control { return .arrow }
-            current = v.superview
+        switch view.effectivePointerStyle {
+        case .arrow: return .arrow
+        case .crosshair: return .crosshair
         }
-        return .crosshair
     }
 
     // MARK: Recording and replay

@@ -134,6 +134,8 @@ struct App {
         controller.onNewDrawing = { document.startNew() }
         host.window.rootViewController = controller
         WaylandHost.setTitleBarRightToLeft(LayoutDirection.current == .rightToLeft, of: host.window)
+        WaylandHost.setTitleBarButtonNames(close: Strings.closeWindow, maximize: Strings.maximizeWindow,
+                                           minimize: Strings.minimizeWindow, of: host.window)
         let desktopStyle = DesktopStyle(host: host, logger: logger)
         defer { withExtendedLifetime(desktopStyle) {} }
         // Screen readers and other assistive tools, over the desktop's accessibility bus.

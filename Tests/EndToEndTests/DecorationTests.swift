@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 import WaylandHost
 
 @Suite("Client-side decorations under Weston desktop-shell", .serialized)
@@ -136,7 +137,7 @@ struct DecorationTests {
         }
     }
 
-    @Test("The cursor comes from the theme: a crosshair over the canvas, the arrow over the title bar")
+    @Test("The cursor comes from the theme: a crosshair over the canvas, the arrow over the title bar and the toolbar, between its buttons too")
     func cursorShapes() {
         withDecoratedApp { app, window in
             func dark(_ shot: Screenshot, _ x: Double, _ y: Double) -> Bool {
@@ -155,6 +156,15 @@ struct DecorationTests {
             // The arrow's body lies below and right of its tip, nothing to the left.
             try app.session.waitForScreen("an arrow at the pointer") { shot in
                 dark(shot, bar.x + 3, bar.y + 8) && !dark(shot, bar.x - 6, bar.y + 1)
+            }
+            // The toolbar's background between two of its buttons.
+            let frames = ToolbarView.layout(width: window.width).values.sorted { $0.minX < $1.minX }
+            let gap = try #require(zip(frames, frames.dropFirst()).first { $1.minX - $0.maxX >= 6 })
+            let between = (x: window.x + (gap.0.maxX + gap.1.minX) / 2,
+                           y: window.y + window.height - ToolbarView.height + gap.0.midY - 6)
+            try app.session.pointerMotion(x: between.x, y: between.y)
+            try app.session.waitForScreen("an arrow between the toolbar's buttons") { shot in
+                dark(shot, between.x + 3, between.y + 8) && !dark(shot, between.x - 6, between.y + 1)
             }
         }
     }

@@ -218,3 +218,20 @@ struct HitTestingTests {
         #expect(app.windows.first === window && window.application === app)
     }
 }
+
+@Suite("Pointer style")
+struct PointerStyleTests {
+    @Test("A view without a pointer style takes its nearest ancestor's; with none at all, the arrow")
+    func inherited() {
+        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let canvas = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let child = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        window.addSubview(canvas)
+        canvas.addSubview(child)
+        #expect(child.effectivePointerStyle == .arrow)
+        canvas.pointerStyle = .crosshair
+        #expect(child.effectivePointerStyle == .crosshair)
+        child.pointerStyle = .arrow
+        #expect(child.effectivePointerStyle == .arrow && canvas.effectivePointerStyle == .crosshair)
+    }
+}

@@ -28,3 +28,15 @@ struct MenuPlacementTests {
         #expect(!top.above)
     }
 }
+
+@Suite("Title bar names")
+struct TitleBarNameTests {
+    @Test("The title bar's buttons carry the names the app gives them, for screen readers, not their icons' English names")
+    func named() throws {
+        let window = WaylandHost.offscreenWindow(title: "T", size: Size(width: 400, height: 300), showsTitleBar: true)
+        let bar = try #require((window as? DecoratedWindow)?.titleBar)
+        #expect(bar.closeButton.accessibilityLabel == "window close")
+        WaylandHost.setTitleBarButtonNames(close: "Schließen", maximize: "Maximieren", minimize: "Minimieren", of: window)
+        #expect([bar.closeButton, bar.maximizeButton, bar.minimizeButton].map(\.accessibilityLabel) == ["Schließen", "Maximieren", "Minimieren"])
+    }
+}

@@ -88,6 +88,8 @@ public final class DrawView: View {
         // renderer fills nothing behind the canvas and nothing under it is drawn.
         isOpaque = true
         isMultipleTouchEnabled = true
+        // A drawing surface: the pointer shows the exact point it draws from.
+        pointerStyle = .crosshair
         drawing.observe { [unowned self] change in self.drawingChanged(change) }
         installGestureRecognizers()
     }

@@ -10,6 +10,12 @@ public enum Strings {
 
     // Translators: the window's title, also the app's name in launchers (the .desktop file's Name).
     public static var appName: String { tr("TouchTracker") }
+    // Translators: the title bar's button that closes the window, as a screen reader names it.
+    public static var closeWindow: String { tr("Close") }
+    // Translators: the title bar's button that maximizes the window (or restores it), as a screen reader names it.
+    public static var maximizeWindow: String { tr("Maximize") }
+    // Translators: the title bar's button that minimizes the window, as a screen reader names it.
+    public static var minimizeWindow: String { tr("Minimize") }
     // Translators: the popup's item that deletes the selected line.
     public static var delete: String { tr("Delete") }
     // Translators: the popup's item that copies the selected line (or the whole drawing) to the clipboard.
