@@ -14,7 +14,11 @@ public enum LayoutDirection: Sendable {
     /// The direction of the words the app shows, read once from the catalogue gettext uses (its
     /// header's `Language:`); left to right when there is none.
     public static let current: LayoutDirection = {
-        guard let header = dgettext(Localization.domain, "").map({ String(cString: $0) }) else { return .leftToRight }
+        // Without a catalogue gettext hands back the msgid's own pointer, so the text is copied
+        // while both C strings still live.
+        let header = Localization.domain.withCString { domain in
+            "".withCString { empty in dgettext(domain, empty).map { String(cString: $0) } ?? "" }
+        }
         return of(catalogueHeader: header)
     }()
 
