@@ -70,9 +70,11 @@ let package = Package(
         // The desktop's Save dialog through xdg-desktop-portal, over D-Bus with libdbus, which
         // CDBus opens with dlopen at the first use (libdbus-1-3, no headers needed to build).
         .target(name: "CDBus", exclude: ["functions.h"]),
-        .target(name: "DesktopPortal", dependencies: ["CDBus"]),
+        // D-Bus values written and read through libdbus's iterators, for the portals and AT-SPI.
+        .target(name: "DBusMessages", dependencies: ["CDBus"]),
+        .target(name: "DesktopPortal", dependencies: ["CDBus", "DBusMessages"]),
         // TouchKit's accessibility published on the desktop's accessibility bus (AT-SPI over D-Bus).
-        .target(name: "AccessibilityBridge", dependencies: ["CDBus", "TouchKit"]),
+        .target(name: "AccessibilityBridge", dependencies: ["CDBus", "DBusMessages", "TouchKit"]),
         // Recording and replaying input: the recording format, device traces, the replay.
         .target(name: "InputReplay", dependencies: ["TouchKit", "Limits"]),
         .executableTarget(name: "touchtracker", dependencies: [
@@ -133,7 +135,7 @@ let package = Package(
         .testTarget(name: "AppCommandLineTests", dependencies: ["AppCommandLine"]),
         // Every seed of Tests/FuzzCorpus through its fuzz target, in the normal build.
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
-        .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal", "CDBus"]),
+        .testTarget(name: "DesktopPortalTests", dependencies: ["DesktopPortal", "DBusMessages", "CDBus"]),
         .testTarget(name: "TouchTrackerKitTests", dependencies: [
             "TouchTrackerKit", "Graphics", "CShims",
             .product(name: "PropertyBased", package: "swift-property-based"),

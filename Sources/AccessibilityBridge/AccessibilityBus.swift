@@ -6,6 +6,7 @@
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 
 /// A private libdbus connection to the accessibility bus, embedded in the registry.
 final class AccessibilityBus: @unchecked Sendable {
@@ -56,7 +57,7 @@ final class AccessibilityBus: @unchecked Sendable {
             close(connection)
             return .failure(Unavailable(description: "out of memory"))
         }
-        var writer = ValueWriter(call)
+        var writer = MessageWriter(call)
         writer.reference(ObjectReference(bus: name, path: rootPath))
         switch callBlocking(connection, call, timeoutMilliseconds: 3000) {
         case .success(let reply):

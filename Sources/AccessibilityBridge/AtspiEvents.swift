@@ -3,6 +3,7 @@
 // asked about are compared, so without a tool there is nothing to do; a change is sent at the
 // latest after ``AccessibilityBridge``'s next look (a notification asks for one at once).
 import CDBus
+import DBusMessages
 import TouchKit
 
 final class AtspiEvents {
@@ -111,9 +112,9 @@ final class AtspiEvents {
 
     /// An org.a11y.atspi.Event.Object signal: (detail, detail1, detail2, any_data, properties).
     private func emit(_ path: String, _ member: String, interface: String = "org.a11y.atspi.Event.Object", detail: String,
-                      detail1: Int32 = 0, _ anyData: (inout ValueWriter) -> Void) {
+                      detail1: Int32 = 0, _ anyData: (inout MessageWriter) -> Void) {
         guard let signal = tt_dbus_message_new_signal(path, interface, member) else { return }
-        var writer = ValueWriter(signal)
+        var writer = MessageWriter(signal)
         writer.string(detail)
         writer.int32(detail1)
         writer.int32(0)

@@ -6,6 +6,7 @@
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 import TouchKit
 
 final class AtspiServer {
@@ -66,9 +67,9 @@ final class AtspiServer {
 
     // MARK: Replies
 
-    func reply(to call: OpaquePointer, _ fill: (inout ValueWriter) -> Void) {
+    func reply(to call: OpaquePointer, _ fill: (inout MessageWriter) -> Void) {
         guard tt_dbus_message_get_no_reply(call) == 0, let answer = tt_dbus_message_new_method_return(call) else { return }
-        var writer = ValueWriter(answer)
+        var writer = MessageWriter(answer)
         fill(&writer)
         bus.send(answer)
     }
@@ -209,10 +210,8 @@ final class AtspiServer {
             }
         case "Set":
             // Only the registry's id for the application is written.
-            if interface == Self.application, args?.string() == "Id", var args, args.type == tt_dbus_type_variant {
-                var inner = args
-                tt_dbus_message_iter_recurse(&args.iter, &inner.iter)
-                applicationID = inner.int32() ?? applicationID
+            if interface == Self.application, args?.string() == "Id", let id = args?.int32InVariant() {
+                applicationID = id
             }
             reply(to: call) { _ in }
         default: return false
@@ -222,7 +221,7 @@ final class AtspiServer {
 
     /// A property's D-Bus signature and how to write its value.
     private func property(_ interface: String, _ name: String,
-                          _ node: AtspiNode) -> (signature: String, write: (inout ValueWriter) -> Void)? {
+                          _ node: AtspiNode) -> (signature: String, write: (inout MessageWriter) -> Void)? {
         switch (interface, name) {
         case (Self.accessible, "Name"): let v = self.name(node); return ("s", { $0.string(v) })
         case (Self.accessible, "Description"): let v = description(node); return ("s", { $0.string(v) })

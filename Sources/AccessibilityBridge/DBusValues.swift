@@ -1,9 +1,10 @@
-// Writing and reading the D-Bus values AT-SPI speaks (strings, numbers, booleans, object paths,
-// structs, arrays, variants, dictionaries) through libdbus's iterators.
+// The D-Bus values particular to AT-SPI (its object references), and a message's arguments read
+// in order, over DBusMessages' writer and reader.
 #if canImport(Glibc)
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 
 /// An object on the bus: the connection's unique name and an object path, AT-SPI's `(so)`.
 struct ObjectReference: Equatable {
@@ -14,48 +15,7 @@ struct ObjectReference: Equatable {
     static let null = ObjectReference(bus: "", path: "/org/a11y/atspi/null")
 }
 
-/// Appends values to a message.
-struct ValueWriter {
-    var iter = TTDBusMessageIter()
-
-    init(_ message: OpaquePointer) { tt_dbus_message_iter_init_append(message, &iter) }
-    private init() {}
-
-    mutating func string(_ value: String) { text(value, type: tt_dbus_type_string) }
-    mutating func objectPath(_ value: String) { text(value, type: tt_dbus_type_object_path) }
-
-    private mutating func text(_ value: String, type: Int32) {
-        value.withCString { chars in
-            var pointer: UnsafePointer<CChar>? = chars
-            _ = tt_dbus_message_iter_append_basic(&iter, type, &pointer)
-        }
-    }
-
-    mutating func uint32(_ value: UInt32) {
-        var value = value
-        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_uint32, &value)
-    }
-
-    mutating func int32(_ value: Int32) {
-        var value = value
-        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_int32, &value)
-    }
-
-    mutating func int16(_ value: Int16) {
-        var value = value
-        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_int16, &value)
-    }
-
-    mutating func bool(_ value: Bool) {
-        var value: UInt32 = value ? 1 : 0  // D-Bus booleans travel as 32 bits
-        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_boolean, &value)
-    }
-
-    mutating func double(_ value: Double) {
-        var value = value
-        _ = tt_dbus_message_iter_append_basic(&iter, tt_dbus_type_double, &value)
-    }
-
+extension MessageWriter {
     /// `(so)`.
     mutating func reference(_ value: ObjectReference) {
         container(tt_dbus_type_struct, nil) { fields in
@@ -63,72 +23,40 @@ struct ValueWriter {
             fields.objectPath(value.path)
         }
     }
-
-    /// An open container (array, struct, dict entry, variant) filled by `fill`.
-    mutating func container(_ type: Int32, _ signature: String?, _ fill: (inout ValueWriter) -> Void) {
-        var inner = ValueWriter()
-        _ = tt_dbus_message_iter_open_container(&iter, type, signature, &inner.iter)
-        fill(&inner)
-        _ = tt_dbus_message_iter_close_container(&iter, &inner.iter)
-    }
-
-    mutating func array(_ elementSignature: String, _ fill: (inout ValueWriter) -> Void) {
-        container(tt_dbus_type_array, elementSignature, fill)
-    }
-
-    mutating func variant(_ signature: String, _ fill: (inout ValueWriter) -> Void) {
-        container(tt_dbus_type_variant, signature, fill)
-    }
 }
 
-/// Reads a message's arguments in order.
+/// A message's arguments read in order: each read moves on to the next.
 struct ValueReader {
-    var iter = TTDBusMessageIter()
+    private var values: MessageReader
 
     init?(_ message: OpaquePointer) {
-        guard tt_dbus_message_iter_init(message, &iter) != 0 else { return nil }
+        guard let values = MessageReader(message) else { return nil }
+        self.values = values
     }
 
-    var type: Int32 {
-        var copy = iter
-        return tt_dbus_message_iter_get_arg_type(&copy)
-    }
+    var type: Int32 { values.type }
 
-    mutating func next() { _ = tt_dbus_message_iter_next(&iter) }
+    mutating func next() { values.next() }
+    mutating func string() -> String? { values.take { $0.string() } }
+    mutating func int32() -> Int32? { values.take { $0.int32() } }
+    mutating func uint32() -> UInt32? { values.take { $0.uint32() } }
 
-    mutating func string() -> String? {
-        guard type == tt_dbus_type_string || type == tt_dbus_type_object_path else { return nil }
-        var pointer: UnsafePointer<CChar>?
-        tt_dbus_message_iter_get_basic(&iter, &pointer)
-        defer { next() }
-        return pointer.map { String(cString: $0) }
-    }
-
-    mutating func int32() -> Int32? {
-        guard type == tt_dbus_type_int32 else { return nil }
-        var value: Int32 = 0
-        tt_dbus_message_iter_get_basic(&iter, &value)
-        next()
-        return value
-    }
-
-    mutating func uint32() -> UInt32? {
-        guard type == tt_dbus_type_uint32 else { return nil }
-        var value: UInt32 = 0
-        tt_dbus_message_iter_get_basic(&iter, &value)
-        next()
-        return value
+    /// The 32-bit integer inside the variant here.
+    mutating func int32InVariant() -> Int32? {
+        values.take { reader in
+            guard reader.type == tt_dbus_type_variant else { return nil }
+            var inner = reader.recurse()
+            return inner.int32()
+        }
     }
 
     /// `(so)`.
     mutating func reference() -> ObjectReference? {
-        guard type == tt_dbus_type_struct else { return nil }
-        var inner = ValueReader(copying: iter)
-        tt_dbus_message_iter_recurse(&iter, &inner.iter)
-        next()
-        guard let bus = inner.string(), let path = inner.string() else { return nil }
-        return ObjectReference(bus: bus, path: path)
+        values.take { reader in
+            guard reader.type == tt_dbus_type_struct else { return nil }
+            var fields = reader.recurse()
+            guard let bus = fields.take({ $0.string() }), let path = fields.take({ $0.string() }) else { return nil }
+            return ObjectReference(bus: bus, path: path)
+        }
     }
-
-    private init(copying iter: TTDBusMessageIter) { self.iter = iter }
 }

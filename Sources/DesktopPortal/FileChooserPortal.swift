@@ -9,6 +9,7 @@
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 
 public final class FileChooserPortal {
     /// A choice of file type in the dialog: a name and its glob patterns and MIME types.

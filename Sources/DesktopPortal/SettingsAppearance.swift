@@ -3,6 +3,7 @@
 // (GNOME's high-contrast switch, Plasma's accent colour). A standard key, when a portal has it,
 // counts over a desktop's own.
 import CDBus
+import DBusMessages
 
 extension SettingsPortal {
     /// What the desktop says about its style; nil where it says nothing.
@@ -119,15 +120,5 @@ extension SettingsPortal {
             guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0.map { (0...255).contains($0) } ?? false }) else { return nil }
             return (Double(parts[0]!) / 255, Double(parts[1]!) / 255, Double(parts[2]!) / 255)
         }
-    }
-}
-
-extension MessageReader {
-    /// The boolean here, if that is what is here.
-    mutating func boolean() -> Bool? {
-        guard type == Int32(UInt8(ascii: "b")) else { return nil }
-        var value: UInt32 = 0
-        tt_dbus_message_iter_get_basic(&iter, &value)
-        return value != 0
     }
 }

@@ -17,6 +17,7 @@
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 
 public final class SettingsPortal {
     static let namespace = "org.freedesktop.appearance"

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import CDBus
+import DBusMessages
 import Testing
 @testable import DesktopPortal
 

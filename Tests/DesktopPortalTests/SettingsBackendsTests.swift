@@ -3,6 +3,7 @@
 // first, and the app takes the first answer for each setting, as the portal's Read does; the icon
 // theme from the namespace of the desktop it runs on.
 import CDBus
+import DBusMessages
 import Testing
 @testable import DesktopPortal
 

@@ -1,6 +1,7 @@
 // The portal's appearance settings as they arrive: ReadAll's a{sa{sv}} and SettingChanged's
 // (s, s, v), built with libdbus and read back without a bus.
 import CDBus
+import DBusMessages
 import Testing
 @testable import DesktopPortal
 
