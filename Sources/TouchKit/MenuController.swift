@@ -18,7 +18,17 @@ public final class MenuController {
     /// The items the menu may show; ``visibleItems`` filters them.
     public var menuItems: [Item] = []
     /// Whether the menu is on screen.
-    public private(set) var isMenuVisible = false
+    public private(set) var isMenuVisible = false {
+        didSet { if isMenuVisible != oldValue { for observer in visibilityObservers { observer(isMenuVisible) } } }
+    }
+    private var visibilityObservers: [(Bool) -> Void] = []
+
+    /// Calls `observer` with the menu's visibility each time it shows or hides (UIKit's
+    /// `didShowMenuNotification` and `didHideMenuNotification`), as a control that opened it
+    /// shows itself pressed while its menu is open.
+    public func addVisibilityObserver(_ observer: @escaping (Bool) -> Void) {
+        visibilityObservers.append(observer)
+    }
     /// Where the menu points, in window coordinates, and the window.
     public private(set) var targetRect: Rect = .zero
     public private(set) weak var targetWindow: Window?
@@ -54,7 +64,11 @@ public final class MenuController {
                 setMenuVisible(false)
                 return
             }
-            if isMenuVisible { presenter?.dismissMenu() }
+            if isMenuVisible {
+                // Another menu in its place: observers see the old one go and the new one come.
+                presenter?.dismissMenu()
+                isMenuVisible = false
+            }
             isMenuVisible = true
             presenter?.presentMenu(items, pointingAt: targetRect, in: window)
         } else {

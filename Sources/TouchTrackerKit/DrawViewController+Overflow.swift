@@ -28,11 +28,23 @@ extension DrawViewController {
 
     func showOverflowMenu() {
         guard let menu = view.window?.application?.menuController else { return }
+        if observedMenu !== menu {
+            observedMenu = menu
+            // More shows as on while its menu is open, as a menu button does; any other menu in
+            // its place, or none, turns it off.
+            menu.addVisibilityObserver { [weak self] visible in
+                guard let self else { return }
+                if !visible { self.showsOverflowMenu = false }
+                self.toolbar.moreButton.isOn = visible && self.showsOverflowMenu
+            }
+        }
         // The canvas is the first responder the menu's actions start from; they travel up to
         // this controller.
         drawView.becomeFirstResponder()
         menu.menuItems = overflowMenuItems
         menu.setTargetRect(toolbar.moreButton.bounds, in: toolbar.moreButton)
+        showsOverflowMenu = true
         menu.setMenuVisible(true)
+        toolbar.moreButton.isOn = menu.isMenuVisible
     }
 }

@@ -50,6 +50,10 @@ public final class DrawViewController: ViewController {
         return made
     }
     private var keyboardPath: CanvasKeyboard?
+    /// The menu on screen is the More menu (DrawViewController+Overflow.swift).
+    var showsOverflowMenu = false
+    /// The application's menu controller whose visibility the More button follows, once known.
+    weak var observedMenu: MenuController?
 
     /// The focus ring follows its control when the window's size moves it.
     public override func viewDidLayoutSubviews() { keyboardPath?.screenDidLayout() }

@@ -3,7 +3,7 @@
 import Graphics
 import Testing
 import TouchKit
-import TouchTrackerKit
+@testable import TouchTrackerKit
 
 extension Canvas {
     /// Taps a control the way a finger would: down and up on its centre.
@@ -185,5 +185,28 @@ struct ToolTests {
         #expect(canvas.drawView.colorsByAngle && !menu.isMenuVisible)
         canvas.press(toolbar.moreButton)
         #expect(menu.visibleItems[1].title == "✓ Angle")
+    }
+
+    @Test("More shows as on while its menu is open, and off once it closes or the edit menu takes its place")
+    func moreShowsItsMenu() {
+        let canvas = Canvas(width: 360)
+        let toolbar = canvas.controller.toolbar
+        canvas.window.layoutIfNeeded()
+        let menu = canvas.application.menuController
+        #expect(!toolbar.moreButton.isOn)
+        canvas.press(toolbar.moreButton)
+        #expect(menu.isMenuVisible && toolbar.moreButton.isOn)
+        menu.menuWasDismissed()
+        #expect(!toolbar.moreButton.isOn)
+        canvas.press(toolbar.moreButton)
+        #expect(toolbar.moreButton.isOn)
+        menu.choose(menu.visibleItems[0])
+        #expect(!menu.isMenuVisible && !toolbar.moreButton.isOn)
+        canvas.press(toolbar.moreButton)
+        // Another menu in its place (one whose item the controller can perform).
+        menu.menuItems = [MenuController.Item(title: "Other", action: DrawViewController.overflowAction(.speed))]
+        menu.setTargetRect(Rect(x: 10, y: 10, width: 1, height: 1), in: canvas.drawView)
+        menu.setMenuVisible(true)
+        #expect(menu.isMenuVisible && !toolbar.moreButton.isOn)
     }
 }
