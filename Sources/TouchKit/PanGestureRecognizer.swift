@@ -13,19 +13,16 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     /// How far (in points) the fingers must move before the pan begins.
     static let hysteresis: Double = 10
-    /// How far back in time velocity looks, in seconds.
-    static let velocityWindow: Double = 0.1
 
     /// Distance travelled by the fingers (the mean of their moves), in window points.
     private var travel = Point.zero
     /// `translation == travel - base`.
     private var base = Point.zero
     private var lastSeen: [ObjectIdentifier: Point] = [:]
-    private var samples: [(time: Double, travel: Point)] = []
+    private var samples = TravelSamples()
 
-    /// How far the fingers moved since they went down (or since ``setTranslation(_:in:)``).
-    /// TouchKit has no view transforms, so the vector is the same in every view's coordinates;
-    /// `view` is there for UIKit's spelling.
+    /// How far the fingers moved since they went down (or since ``setTranslation(_:in:)``), in
+    /// `view`'s coordinates, which a transform may turn or scale (nil: the window's).
     public func translation(in view: View?) -> Point {
         Self.displacement(Point(x: travel.x - base.x, y: travel.y - base.y), toward: view)
     }
@@ -53,15 +50,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     /// How fast the fingers move, in points per second, over the last tenth of a second (or the
     /// last two samples); as of the end once the pan ended.
-    public func velocity(in view: View?) -> Point {
-        guard let last = samples.last else { return .zero }
-        let recent = samples.last { $0.time <= last.time - Self.velocityWindow }
-            ?? (samples.count > 1 ? samples[0] : nil)
-        guard let reference = recent, last.time > reference.time else { return .zero }
-        let dt = last.time - reference.time
-        return Self.displacement(Point(x: (last.travel.x - reference.travel.x) / dt,
-                                       y: (last.travel.y - reference.travel.y) / dt), toward: view)
-    }
+    public func velocity(in view: View?) -> Point { Self.displacement(samples.velocity, toward: view) }
 
     open override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
@@ -118,7 +107,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         travel = .zero
         base = .zero
         lastSeen = [:]
-        samples = []
+        samples.removeAll()
     }
 
     /// Adds the mean move of the fingers seen before and now (`changed` included even if they
@@ -138,7 +127,6 @@ open class PanGestureRecognizer: GestureRecognizer {
         if n > 0 { travel = Point(x: travel.x + dx / Double(n), y: travel.y + dy / Double(n)) }
         lastSeen = [:]
         for touch in activeTouches { lastSeen[ObjectIdentifier(touch)] = touch.location(in: nil) }
-        samples.append((time, travel))
-        samples.removeAll { $0.time < time - 2 * Self.velocityWindow }
+        samples.add(travel, at: time)
     }
 }

@@ -1,8 +1,5 @@
 // A scroll view scrolled by a wheel or a touchpad (S9), reached through TouchInput+Scroll.swift.
 extension ScrollView {
-    /// How far back a touchpad's speed is measured when its fingers lift, in seconds.
-    static let pointerVelocityWindow = 0.1
-
     func scrollByPointer(_ delta: Point, time: Double, source: ScrollSource) {
         motion.stop()
         let range = offsetRange
@@ -31,7 +28,7 @@ extension ScrollView {
     func pointerScrollEnded(time: Double) {
         guard let scroll = pointerScroll else { return }
         pointerScroll = nil
-        let velocity = scroll.velocity(at: time, window: Self.pointerVelocityWindow)
+        let velocity = scroll.samples.velocity(at: time)
         let decelerates = motion.release(with: Point(x: scrolls(horizontally: true) ? velocity.x : 0,
                                                      y: scrolls(horizontally: false) ? velocity.y : 0), in: self)
         delegate?.scrollViewDidEndDragging(self, willDecelerate: decelerates)
@@ -43,24 +40,12 @@ extension ScrollView {
 struct PointerScroll {
     let start: Point
     private(set) var travel = Point.zero
-    private var samples: [(time: Double, travel: Point)] = []
+    private(set) var samples = TravelSamples()
 
     init(start: Point) { self.start = start }
 
     mutating func add(_ delta: Point, at time: Double) {
         travel = Point(x: travel.x + delta.x, y: travel.y + delta.y)
-        samples.append((time, travel))
-        if samples.count > 64 { samples.removeFirst(samples.count - 64) }
-    }
-
-    /// Points a second over the last `window` seconds before `time`; zero when the fingers rested
-    /// longer than that before lifting.
-    func velocity(at time: Double, window: Double) -> Point {
-        let recent = samples.filter { $0.time >= time - window }
-        guard let first = recent.first, let last = recent.last, last.time > first.time else { return .zero }
-        let reference = samples.last { $0.time < first.time } ?? first
-        let dt = last.time - reference.time
-        guard dt > 0 else { return .zero }
-        return Point(x: (last.travel.x - reference.travel.x) / dt, y: (last.travel.y - reference.travel.y) / dt)
+        samples.add(travel, at: time)
     }
 }
