@@ -21,6 +21,7 @@ final class LinesInProgress {
     /// Each line's predicted extension, in the canvas's coordinates (A13).
     private var predictions: [ObjectIdentifier: Prediction] = [:]
     private var expiry: TimerToken?
+    private var expiryAt: Double?
     /// Live lines are drafted (drawn unsmoothed) in frames that would cost too much otherwise.
     private var quality = LiveLineQuality()
     /// Whether the last frame's live lines went to the window.
@@ -150,12 +151,17 @@ final class LinesInProgress {
     private func scheduleExpiry() {
         guard let clock = canvas.window?.application?.clock,
               let next = predictions.values.map(\.expires).min() else { return }
+        // A move only puts its line's deadline later: a timer already set as early stays, and
+        // when it fires the next is set from the deadlines then (not one timer per move).
+        if expiry != nil, let at = expiryAt, at <= next { return }
         expiry?.cancel()
+        expiryAt = next
         expiry = clock.schedule(at: next) { [weak self] in self?.expire() }
     }
 
     private func expire() {
         expiry = nil
+        expiryAt = nil
         guard let now = canvas.window?.application?.clock.now else { return }
         for (touch, prediction) in predictions where prediction.expires <= now {
             guard let before = shown(touch) else { continue }
