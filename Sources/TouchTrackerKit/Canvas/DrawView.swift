@@ -31,8 +31,20 @@ public final class DrawView: View {
     /// The colour finished lines get.
     public var penColor = Color.black
     /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
-    /// the screen); taps on controls still work.
-    public var drawsWithFingers = true
+    /// the screen) and fingers move and zoom the drawing (A14); taps still select.
+    public var drawsWithFingers = true {
+        didSet { if drawsWithFingers != oldValue { onTouchModeChange?() } }
+    }
+    /// Whether fingers move and zoom the drawing rather than draw: with ``drawsWithFingers`` off,
+    /// and for ``penGrace`` seconds after a pen last touched (its user draws with the pen and
+    /// moves the drawing with a finger, A14).
+    public var fingersNavigate: Bool { !drawsWithFingers || penRecentlyUsed }
+    /// How long after a pen lifts fingers still navigate.
+    public static let penGrace = 5.0
+    /// Told when ``fingersNavigate`` changes (the scroll view around the canvas).
+    public var onTouchModeChange: (() -> Void)?
+    private var penRecentlyUsed = false
+    private var penGraceTimer: TimerToken?
     /// What a finger draws; a change cancels the lines in progress.
     public var tool = Tool.line {
         didSet { if tool != oldValue { cancelDrawing() } }
@@ -287,7 +299,8 @@ public final class DrawView: View {
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         let ordered = ordered(touches, event)
         trace.log("touchesBegan", ordered, count: touches.count, in: self)
-        let drawing = ordered.filter { drawsWithFingers || $0.type != .direct }
+        if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
+        let drawing = ordered.filter { !fingersNavigate || $0.type != .direct }
         if tool == .circle { circleTool.began(drawing, in: event) } else { lineTool.began(drawing, freehand: tool == .freehand) }
     }
 
@@ -299,6 +312,7 @@ public final class DrawView: View {
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         let ordered = ordered(touches, event)
+        if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         trace.log("touchesEnded", ordered, count: touches.count, in: self)
         if tool == .circle { circleTool.ended(ordered, in: event) } else { lineTool.ended(ordered) }
     }
@@ -308,6 +322,21 @@ public final class DrawView: View {
         trace.log("touchesCancelled", ordered, count: touches.count, in: self)
         circleTool.cancelled(ordered)
         lineTool.cancelled(ordered)
+    }
+
+    /// A pen drew: fingers navigate until it has rested for ``penGrace`` seconds.
+    private func penTouched() {
+        guard let clock else { return }
+        penGraceTimer?.cancel()
+        penGraceTimer = clock.schedule(at: clock.now + Self.penGrace) { [weak self] in
+            guard let self else { return }
+            penGraceTimer = nil
+            penRecentlyUsed = false
+            onTouchModeChange?()
+        }
+        guard !penRecentlyUsed else { return }
+        penRecentlyUsed = true
+        onTouchModeChange?()
     }
 
     /// `touches` in the order their fingers went down, not the set's (which changes from run to
