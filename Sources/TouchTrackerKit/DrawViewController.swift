@@ -125,6 +125,8 @@ public final class DrawViewController: ViewController {
         toolbar.newButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.select(nil)
             self.onNewDrawing?()
+            // A new drawing starts at 100 %, its origin at the top left.
+            self.scrollView.viewport = .identity
         }
         toolbar.undoButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.select(nil)
