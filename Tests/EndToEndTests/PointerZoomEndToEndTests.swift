@@ -1,0 +1,66 @@
+// Ctrl with a wheel or a touchpad's scroll, from a real Weston through the real app's host, as
+// its recording shows them: zooms about the pointer (S14, S15), plain scrolls (S9), and the
+// compositor's resize as the window's new size. No compositor here can send a touchpad's pinch
+// (Weston 10 has no pointer gestures, and neither wlroots' virtual pointer, KWin's fake input nor
+// mutter's remote desktop can make one), so the pinch is checked by unit and replay tests.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import CompositorHarness
+
+@Suite("Zoom by the pointer under Weston")
+struct PointerZoomEndToEndTests {
+    /// The words of each line of `recording` that starts with one of `kinds`.
+    static func lines(_ recording: String, _ kinds: Set<String>) -> [[String]] {
+        recording.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            .filter { $0.first.map(kinds.contains) == true }
+    }
+
+    @Test("S14 S15 S9: under Weston, Ctrl with a wheel's notches and with a touchpad's scroll reach the app as zooms of 1.1 a notch (or 15 points) about the pointer, a touchpad's scroll begun with Ctrl zooms to its end, a plain wheel still scrolls, and the resize before them is recorded as the window's new size")
+    func ctrlScrollIsRecordedAsZoom() throws {
+        let folder = RecordReplayTests.temporaryFolder()
+        let recording = folder + "/zoom.ttrec"
+        withApp(arguments: ["--record", recording]) { app in
+            try app.session.resize(appID: AppUnderTest.appID, width: 600, height: 400)
+            let deadline = Date().addingTimeInterval(5)
+            var resized = try app.session.windows().first { $0.appID == AppUnderTest.appID }
+            while resized?.width != 600, Date() < deadline {
+                usleep(20_000)
+                resized = try app.session.windows().first { $0.appID == AppUnderTest.appID }
+            }
+            let window = try #require(resized)
+            try #require(window.width == 600 && window.height == 400, "\(window)")
+            try app.session.pointerMotion(x: window.x + 200, y: window.y + 150)
+            func axis(_ arguments: String) throws { _ = try app.session.control.send("pointer axis vertical " + arguments) }
+            try app.session.key(Key.leftCtrl, down: true)
+            // Two notches up, as Weston's libinput backend gives them: 10 points and a notch each.
+            try axis("-10 -1 wheel")
+            try axis("-10 -1 wheel")
+            // Fingers on a touchpad, Ctrl let go midway: the scroll zooms to its end.
+            try axis("-15 finger")
+            try app.session.key(Key.leftCtrl, down: false)
+            try axis("-15 finger")
+            try axis("0 finger")
+            // Without Ctrl a notch down scrolls.
+            try axis("10 1 wheel")
+            usleep(300_000)
+            app.app.signal(SIGTERM)
+            #expect(app.app.waitForExit(timeout: 10) == 0)
+        }
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        let windows = Self.lines(text, ["window"]).map { Array($0[1...2]) }
+        #expect(windows.first == ["1024.0", "768.0"] && windows.last == ["600.0", "400.0"], "\(windows)")
+        let pointer = Self.lines(text, ["zoom", "scroll", "scroll-end"])
+        let kinds = pointer.map { words in words[0] == "scroll-end" ? "scroll-end" : [words[0], words.last!].joined(separator: " ") }
+        #expect(kinds == ["zoom wheel", "zoom wheel", "zoom touchpad", "zoom touchpad", "scroll-end", "scroll wheel"], "\(pointer)")
+        for zoom in pointer where zoom[0] == "zoom" {
+            #expect(zoom[1...3] == ["1.1", "200.0", "150.0"], "1.1 times about the pointer: \(zoom)")
+        }
+        if let scroll = pointer.last, scroll[0] == "scroll" {
+            #expect(scroll[1...4] == ["0.0", "10.0", "200.0", "150.0"], "\(scroll)")
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
