@@ -13,6 +13,7 @@ public struct KeyCommand: Equatable, Sendable {
     /// What a shortcut does; the executable performs it.
     public enum Action: Equatable, Sendable {
         case deleteSelection, deselect, undo, redo, copy, paste, export, exportAs, quit
+        case zoomIn, zoomOut, actualSize, fitDrawing
     }
 
     /// The key's XKB name in lowercase ("q", "e", "delete", "escape").
@@ -42,6 +43,16 @@ public struct KeyCommand: Equatable, Sendable {
         KeyCommand("e", [.control], "Export the drawing (PNG, SVG) to the pictures folder", .export),
         KeyCommand("e", [.control, .shift], "Export as PNG or SVG through the desktop's Save dialog", .exportAs),
         KeyCommand("q", [.control], "Quit", .quit),
+        // Plus is shifted on some layouts and not on others; "=" is its key unshifted.
+        KeyCommand("plus", [.control], "Zoom in", .zoomIn),
+        KeyCommand("plus", [.control, .shift], "Zoom in", .zoomIn),
+        KeyCommand("equal", [.control], "Zoom in", .zoomIn),
+        KeyCommand("kp_add", [.control], "Zoom in", .zoomIn),
+        KeyCommand("minus", [.control], "Zoom out", .zoomOut),
+        KeyCommand("kp_subtract", [.control], "Zoom out", .zoomOut),
+        KeyCommand("0", [.control], "Show the drawing at 100 %", .actualSize),
+        KeyCommand("kp_0", [.control], "Show the drawing at 100 %", .actualSize),
+        KeyCommand("f", [.control], "Fit the whole drawing in the window", .fitDrawing),
     ]
 
     /// The shortcut as help texts name it: "Ctrl+Shift+Z", "Escape".

@@ -15,6 +15,13 @@ public enum CanvasCommand: Sendable {
     case copy
     /// Ctrl+V: paste lines copied in TouchTracker (P3, P5).
     case paste
+    /// Ctrl+plus and Ctrl+minus: zoom in or out a step about the middle of what is shown.
+    case zoomIn
+    case zoomOut
+    /// Ctrl+0: the drawing at 100 %.
+    case actualSize
+    /// Ctrl+F: the whole drawing in view.
+    case fitDrawing
 }
 
 extension DrawViewController {
@@ -40,6 +47,14 @@ extension DrawViewController {
             return drawView.copy()
         case .paste:
             drawView.paste()
+        case .zoomIn:
+            scrollView.zoom(by: CanvasScrollView.zoomStep, animated: true)
+        case .zoomOut:
+            scrollView.zoom(by: 1 / CanvasScrollView.zoomStep, animated: true)
+        case .actualSize:
+            scrollView.setZoomScale(1, animated: true)
+        case .fitDrawing:
+            scrollView.fitDrawing(animated: true)
         }
         return true
     }

@@ -6,14 +6,17 @@ import TouchKit
 /// Lays out the canvas, the banner, the toolbar and the palette.
 final class DrawingScreenView: View {
     let drawView: DrawView
+    /// The canvas's scroll view: pans and zooms the drawing (CanvasScrollView.swift).
+    let scrollView: CanvasScrollView
     let banner = BannerView()
     let toolbar = ToolbarView(frame: .zero)
     let palette = PaletteView(frame: .zero)
 
     init(drawView: DrawView) {
         self.drawView = drawView
+        scrollView = CanvasScrollView(canvas: drawView)
         super.init(frame: drawView.frame)
-        addSubview(drawView)
+        addSubview(scrollView)
         // Inside the canvas, above its content: the palette and the toolbar stay in front of it.
         drawView.addSubview(banner)
         addSubview(palette)
@@ -24,8 +27,9 @@ final class DrawingScreenView: View {
     override func layoutSubviews() {
         super.layoutSubviews()
         let barHeight = min(ToolbarView.height, bounds.height / 3)
-        drawView.frame = Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - barHeight))
-        let canvas = drawView.bounds
+        scrollView.frame = Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - barHeight))
+        // The canvas stays over what the scroll view shows, its bounds at the origin.
+        let canvas = Rect(origin: .zero, size: scrollView.bounds.size)
         banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: banner.height(forWidth: canvas.width))
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
         let paletteHeight = PaletteView.height(forWidth: bounds.width)
@@ -38,6 +42,8 @@ public final class DrawViewController: ViewController {
     private let screen: DrawingScreenView
     public var toolbar: ToolbarView { screen.toolbar }
     public var palette: PaletteView { screen.palette }
+    /// Pans and zooms the drawing under the canvas.
+    public var scrollView: CanvasScrollView { screen.scrollView }
     /// Across the top of the canvas: the document's notices (``NoticeDisplay``).
     public var banner: BannerView { screen.banner }
     /// A three-finger swipe up shows the palette (a challenge of the book).

@@ -37,6 +37,10 @@ extension KeyCommand {
         case .redo: controller.perform(.redo)
         case .copy: controller.perform(.copy)
         case .paste: controller.perform(.paste)
+        case .zoomIn: controller.perform(.zoomIn)
+        case .zoomOut: controller.perform(.zoomOut)
+        case .actualSize: controller.perform(.actualSize)
+        case .fitDrawing: controller.perform(.fitDrawing)
         case nil: break
         }
     }

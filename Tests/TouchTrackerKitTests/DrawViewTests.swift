@@ -356,7 +356,7 @@ struct ProgressiveCacheTests {
         #expect(screen.color(x: 200, y: 180) == .black, "and stays once it is in the cache")
         let reference = Canvas(drawing: Drawing(strokes: drawing.strokes))
         // The canvas only: the toolbar's Undo is enabled here and not in the reference.
-        let canvasRows = Int(canvas.drawView.frame.maxY)
+        let canvasRows = Int(canvas.drawView.convert(canvas.drawView.bounds, to: nil).maxY)
         SelectionRepaintTests().expectSame(screen, reference.laidOutRender(), "with a line added mid-build", rows: canvasRows)
 
         // Undo of the clear that follows rebuilds in steps; deleting a line meanwhile starts over.

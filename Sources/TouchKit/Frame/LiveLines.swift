@@ -71,7 +71,8 @@ extension Window {
     }
 
     /// `visible`: the part of `view` not cut off by its ancestors, in window points; `origin`:
-    /// where its bounds' origin lies in the window.
+    /// where the point (0, 0) of its coordinates lies in the window (its bounds' origin lies that
+    /// far on: a scroll view's is its offset).
     private func collectLiveLines(from view: View, visible: Rect, origin: Point, into found: inout [PlacedLiveLines]) {
         if let live = view.liveLines() {
             let (clip, covered) = Self.uncovered(visible, by: view)
@@ -86,11 +87,12 @@ extension Window {
             found.append(PlacedLiveLines(
                 view: key, lines: placed(live.lines), smooth: live.smooth,
                 settled: (pending.unpaintedSettled.removeValue(forKey: key) ?? []) + placed(live.settled),
-                backdrop: live.backdrop, backdropOrigin: origin,
+                backdrop: live.backdrop, backdropOrigin: Point(x: origin.x + view.bounds.minX, y: origin.y + view.bounds.minY),
                 clip: clip, drawable: covered))
         }
         for sub in view.subviews where !sub.isHidden && sub.alpha >= 0.01 {
-            let frame = sub.frame.offsetBy(dx: origin.x - view.bounds.origin.x, dy: origin.y - view.bounds.origin.y)
+            // `origin` is where the view's coordinates' (0, 0) lies: a subview's frame is in them.
+            let frame = sub.frame.offsetBy(dx: origin.x, dy: origin.y)
             let shown = frame.intersection(visible)
             guard !shown.isEmpty else { continue }
             let subOrigin = Point(x: frame.minX - sub.bounds.origin.x, y: frame.minY - sub.bounds.origin.y)

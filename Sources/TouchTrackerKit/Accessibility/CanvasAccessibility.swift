@@ -95,7 +95,7 @@ final class LineElement: AccessibilityElement {
     }
 
     override var accessibilityValue: String? {
-        get { stroke.map { Self.describe($0, in: canvas.bounds) } }
+        get { stroke.map { Self.describe($0, in: canvas.visibleDrawingRect) } }
         set {}
     }
 
@@ -105,7 +105,7 @@ final class LineElement: AccessibilityElement {
     }
 
     override var accessibilityFrameInContainerSpace: Rect {
-        get { stroke?.bounds ?? .zero }
+        get { stroke.map { canvas.canvasRect($0.bounds) } ?? .zero }
         set {}
     }
 

@@ -124,7 +124,7 @@ public final class CanvasKeyboard {
     /// The edit menu at the selected line's middle, or the canvas's.
     private func showMenu() {
         guard let menu = canvas.window?.application?.menuController else { return }
-        let box = canvas.selectedStrokeID.flatMap(canvas.drawing.stroke)?.bounds ?? canvas.bounds
+        let box = canvas.selectedStrokeID.flatMap(canvas.drawing.stroke).map { canvas.canvasRect($0.bounds) } ?? canvas.bounds
         canvas.becomeFirstResponder()
         menu.menuItems = [MenuController.Item(title: Strings.delete, action: DrawView.deleteAction),
                           MenuController.Item(title: Strings.copy, action: DrawView.copyAction),

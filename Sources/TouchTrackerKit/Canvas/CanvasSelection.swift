@@ -43,7 +43,8 @@ final class CanvasSelection {
         menu.menuItems = LayoutDirection.current.ordered([MenuController.Item(title: Strings.delete, action: DrawView.deleteAction),
                                                           MenuController.Item(title: Strings.copy, action: DrawView.copyAction),
                                                           MenuController.Item(title: Strings.paste, action: DrawView.pasteAction)])
-        menu.setTargetRect(Rect(x: point.x, y: point.y, width: 2, height: 2), in: canvas)
+        let shown = canvas.canvasPoint(point)
+        menu.setTargetRect(Rect(x: shown.x, y: shown.y, width: 2, height: 2), in: canvas)
         menu.setMenuVisible(true)
     }
 
@@ -51,7 +52,7 @@ final class CanvasSelection {
     func longPress(_ recognizer: LongPressGestureRecognizer) {
         switch recognizer.state {
         case .began:
-            let point = recognizer.location(in: canvas)
+            let point = canvas.drawingPoint(recognizer.location(in: canvas))
             select(drawing.stroke(near: point, within: DrawView.selectionRadius)?.id)
             if let id = selectedID {
                 lift(id)
@@ -80,7 +81,7 @@ final class CanvasSelection {
             // Every state that reports movement moves the line: motion read in one turn reaches
             // the views as one event, so a quick drag may begin and end with no change between.
             lift(id)
-            let translation = recognizer.translation(in: canvas)
+            let translation = canvas.drawingDistance(recognizer.translation(in: canvas))
             canvas.setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))
             dragOffset = Point(x: dragOffset.x + translation.x, y: dragOffset.y + translation.y)
             canvas.setNeedsDisplay(along: stroke.translated(dx: dragOffset.x, dy: dragOffset.y))

@@ -37,7 +37,7 @@ final class LineTool {
     func began(_ touches: [Touch], freehand: Bool) {
         for touch in touches {
             let key = ObjectIdentifier(touch)
-            let location = touch.location(in: canvas)
+            let location = touch.location(inDrawingOf: canvas)
             startTimes[key] = touch.timestamp
             sampleTimes[key] = touch.timestamp
             let width = touch.type == .pencil ? DrawView.penWidth(force: touch.force) : DrawView.lineWidth
@@ -61,13 +61,13 @@ final class LineTool {
             let predicted = prediction(for: touch, in: event, samples: max(coalesced.count, 1))
             if line.kind == .freehand {
                 // Every sample between frames (T11), so fast curves stay smooth.
-                let samples = coalesced.map { $0.location(in: canvas) }
-                let added = samples.isEmpty ? [touch.location(in: canvas)] : samples
+                let samples = coalesced.map { $0.location(inDrawingOf: canvas) }
+                let added = samples.isEmpty ? [touch.location(inDrawingOf: canvas)] : samples
                 line.points.append(contentsOf: added)
                 line.width = pressed
                 lines.extend(key, to: line, added: added.count, predicted: predicted)
             } else {
-                line.points[1] = touch.location(in: canvas)
+                line.points[1] = touch.location(inDrawingOf: canvas)
                 line.width = pressed
                 lines.move(key, to: line, predicted: predicted)
             }
@@ -80,7 +80,7 @@ final class LineTool {
         let key = ObjectIdentifier(touch)
         let previous = sampleTimes.updateValue(touch.timestamp, forKey: key) ?? touch.timestamp
         guard canvas.drawsPredictedTouches, let now = canvas.window?.application?.clock.now else { return nil }
-        let points = event.predictedTouches(for: touch).map { $0.location(in: canvas) }
+        let points = event.predictedTouches(for: touch).map { $0.location(inDrawingOf: canvas) }
         guard !points.isEmpty else { return nil }
         // Half a sample interval of grace on top of the one due (a panel's timing wavers).
         let interval = min(max((touch.timestamp - previous) / Double(samples), 0.004), 0.034)
@@ -92,7 +92,7 @@ final class LineTool {
             let key = ObjectIdentifier(touch)
             sampleTimes[key] = nil
             guard var line = lines.end(key) else { continue }
-            let end = touch.location(in: canvas)
+            let end = touch.location(inDrawingOf: canvas)
             if line.kind == .line { line.points[1] = end } else if line.points.last != end { line.points.append(end) }
             line.id = canvas.drawing.makeID()
             line.color = canvas.penColor
@@ -145,13 +145,13 @@ final class CircleTool {
         let old = circle?.bounds
         let current = event.touches(for: canvas)
         let corners = touches.prefix(2).compactMap { key in
-            current.first { ObjectIdentifier($0) == key }?.location(in: canvas)
+            current.first { ObjectIdentifier($0) == key }?.location(inDrawingOf: canvas)
         }
         circle = corners.count == 2
             ? Stroke(id: StrokeID(0), kind: .circle, points: corners, color: DrawView.inProgressColor, width: DrawView.lineWidth)
             : nil
-        if let old { canvas.setNeedsDisplay(old) }
-        if let circle { canvas.setNeedsDisplay(circle.bounds) }
+        if let old { canvas.setNeedsDisplay(drawingRect: old) }
+        if let circle { canvas.setNeedsDisplay(drawingRect: circle.bounds) }
     }
 
     func ended(_ ended: [Touch], in event: Event) {
@@ -159,7 +159,7 @@ final class CircleTool {
         let ending = Set(ended.map(ObjectIdentifier.init))
         let wasSpanning = touches.prefix(2).contains { ending.contains($0) }
         if wasSpanning, var finished = circle {
-            canvas.setNeedsDisplay(finished.bounds)
+            canvas.setNeedsDisplay(drawingRect: finished.bounds)
             finished.id = canvas.drawing.makeID()
             finished.color = canvas.penColor
             canvas.drawing.add(finished, actionName: "Circle")
@@ -173,14 +173,14 @@ final class CircleTool {
         for touch in cancelled {
             guard let index = touches.firstIndex(of: ObjectIdentifier(touch)) else { continue }
             touches.remove(at: index)
-            if let circle { canvas.setNeedsDisplay(circle.bounds) }
+            if let circle { canvas.setNeedsDisplay(drawingRect: circle.bounds) }
             circle = nil
         }
     }
 
     /// The circle goes (a tool change).
     func cancelAll() {
-        if let circle { canvas.setNeedsDisplay(circle.bounds) }
+        if let circle { canvas.setNeedsDisplay(drawingRect: circle.bounds) }
         touches.removeAll()
         circle = nil
     }

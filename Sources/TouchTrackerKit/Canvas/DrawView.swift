@@ -31,8 +31,20 @@ public final class DrawView: View {
     /// The colour finished lines get.
     public var penColor = Color.black
     /// Whether fingers draw. Off, only a pen or the mouse draws (for pen users whose hand rests on
-    /// the screen); taps on controls still work.
-    public var drawsWithFingers = true
+    /// the screen) and fingers move and zoom the drawing (A14); taps still select.
+    public var drawsWithFingers = true {
+        didSet { if drawsWithFingers != oldValue { onTouchModeChange?() } }
+    }
+    /// Whether fingers move and zoom the drawing rather than draw: with ``drawsWithFingers`` off,
+    /// and for ``penGrace`` seconds after a pen last touched (its user draws with the pen and
+    /// moves the drawing with a finger, A14).
+    public var fingersNavigate: Bool { !drawsWithFingers || penRecentlyUsed }
+    /// How long after a pen lifts fingers still navigate.
+    public static let penGrace = 5.0
+    /// Told when ``fingersNavigate`` changes (the scroll view around the canvas).
+    public var onTouchModeChange: (() -> Void)?
+    private var penRecentlyUsed = false
+    private var penGraceTimer: TimerToken?
     /// What a finger draws; a change cancels the lines in progress.
     public var tool = Tool.line {
         didSet { if tool != oldValue { cancelDrawing() } }
@@ -45,6 +57,17 @@ public final class DrawView: View {
     /// is shown (``Event/predictedTouches(for:)``, A13). Only what the finger really drew becomes
     /// the drawing either way.
     public var drawsPredictedTouches = true
+
+    /// Which part of the drawing the canvas shows, and how large (CanvasViewport.swift): a scroll
+    /// view around the canvas sets it. Lines keep the drawing's coordinates and width.
+    public var viewport = CanvasViewport.identity {
+        didSet { if viewport != oldValue { viewportChanged() } }
+    }
+    /// Device pixels per point of the last frame: the viewport is shown on whole pixels of it.
+    private var pixelScale = 1.0
+    /// The viewport as shown: its origin on whole pixels, so a scroll moves the raster of lines
+    /// by whole pixels.
+    var shown: CanvasViewport { viewport.snapped(toPixelsAt: pixelScale) }
 
     /// Logs every touch method call when set (`touchtracker --trace`).
     public var traceLogger: Logger? {
@@ -114,7 +137,7 @@ public final class DrawView: View {
         tapRecognizer.delaysTouchesBegan = true
         tapRecognizer.require(toFail: doubleTapRecognizer)
         tapRecognizer.delegate = self
-        tapRecognizer.addHandler { [unowned self] recognizer in self.selection.tap(at: recognizer.location(in: self)) }
+        tapRecognizer.addHandler { [unowned self] recognizer in self.selection.tap(at: self.drawingPoint(recognizer.location(in: self))) }
         addGestureRecognizer(tapRecognizer)
 
         // A6: a long press picks a line up...
@@ -245,12 +268,39 @@ public final class DrawView: View {
     /// dense drawing is re-made over a few turns).
     public var isRepairingCache: Bool { cache.hasRepairsPending }
 
+    // MARK: The viewport
+
+    /// The drawing's point shown at the canvas's point `p` (a touch's location).
+    public func drawingPoint(_ p: Point) -> Point { shown.drawingPoint(p) }
+    /// The canvas's point that shows the drawing's point `p`.
+    public func canvasPoint(_ p: Point) -> Point { shown.canvasPoint(p) }
+    /// The canvas's rectangle that shows the drawing's rectangle `r`.
+    public func canvasRect(_ r: Rect) -> Rect { shown.canvasRect(r) }
+    /// A distance travelled on the canvas, in the drawing (a drag's translation).
+    func drawingDistance(_ d: Point) -> Point { shown.drawingDistance(d) }
+    /// The part of the drawing the canvas shows.
+    public var visibleDrawingRect: Rect { shown.drawingRect(bounds) }
+
+    /// Marks the canvas's part that shows the drawing's rectangle `r`.
+    func setNeedsDisplay(drawingRect r: Rect) {
+        let rect = shown.canvasRect(r).intersection(bounds)
+        if !rect.isEmpty { setNeedsDisplay(rect) }
+    }
+
+    private func viewportChanged() {
+        // The lines under fingers stay under them: what they drew so far stays where it is in
+        // the drawing, and the whole canvas is shown again.
+        // Assistive tools read the lines' frames when they ask: nothing to tell them.
+        setNeedsDisplay()
+    }
+
     // MARK: Touches
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         let ordered = ordered(touches, event)
         trace.log("touchesBegan", ordered, count: touches.count, in: self)
-        let drawing = ordered.filter { drawsWithFingers || $0.type != .direct }
+        if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
+        let drawing = ordered.filter { !fingersNavigate || $0.type != .direct }
         if tool == .circle { circleTool.began(drawing, in: event) } else { lineTool.began(drawing, freehand: tool == .freehand) }
     }
 
@@ -262,6 +312,7 @@ public final class DrawView: View {
 
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         let ordered = ordered(touches, event)
+        if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         trace.log("touchesEnded", ordered, count: touches.count, in: self)
         if tool == .circle { circleTool.ended(ordered, in: event) } else { lineTool.ended(ordered) }
     }
@@ -271,6 +322,21 @@ public final class DrawView: View {
         trace.log("touchesCancelled", ordered, count: touches.count, in: self)
         circleTool.cancelled(ordered)
         lineTool.cancelled(ordered)
+    }
+
+    /// A pen drew: fingers navigate until it has rested for ``penGrace`` seconds.
+    private func penTouched() {
+        guard let clock else { return }
+        penGraceTimer?.cancel()
+        penGraceTimer = clock.schedule(at: clock.now + Self.penGrace) { [weak self] in
+            guard let self else { return }
+            penGraceTimer = nil
+            penRecentlyUsed = false
+            onTouchModeChange?()
+        }
+        guard !penRecentlyUsed else { return }
+        penRecentlyUsed = true
+        onTouchModeChange?()
     }
 
     /// `touches` in the order their fingers went down, not the set's (which changes from run to
@@ -311,14 +377,14 @@ public final class DrawView: View {
     /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
     /// diagonal line then repaints a band, not a square. Only what lies on the canvas is marked.
     func setNeedsDisplay(along stroke: Stroke) {
-        setNeedsDisplay(stroke.bands(within: bounds))
+        setNeedsDisplay(shown.canvasStroke(stroke).bands(within: bounds))
     }
 
     /// The bands of a line before and after it moved: a band and its moved self are marked as one
     /// rectangle where their union is hardly larger (a line turning about where it landed moves
     /// little near that end), which halves the dirty region's work for a moving line.
     func setNeedsDisplay(along old: Stroke, and new: Stroke) {
-        let before = old.bands(within: bounds), after = new.bands(within: bounds)
+        let before = shown.canvasStroke(old).bands(within: bounds), after = shown.canvasStroke(new).bands(within: bounds)
         var rects: [Rect] = []
         rects.reserveCapacity(max(before.count, after.count) + 1)
         for i in 0..<max(before.count, after.count) {
@@ -345,10 +411,24 @@ public final class DrawView: View {
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
-        context.copy(cache.image(size: bounds.size, scale: context.deviceScale), clippedTo: rect)
+        if context.deviceScale != pixelScale {
+            pixelScale = context.deviceScale
+        }
+        let shown = shown
+        let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: shown)
+        if let (stale, was) = cache.staleRaster {
+            drawStale(stale, madeThrough: was, in: rect, context: context)
+        } else {
+            context.copy(raster, clippedTo: rect)
+        }
+        // The rest in the drawing's coordinates.
+        context.saveGState()
+        defer { context.restoreGState() }
+        if !shown.isIdentity { context.concatenate(shown.transform) }
+        let area = shown.drawingRect(rect)
         // Finished strokes the raster does not hold yet: after a build's start, or this turn.
         func drawFinished<S: Sequence<Stroke>>(_ strokes: S) {
-            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.selection.liftedID && $0.bounds.intersects(rect) },
+            StrokeRenderer.draw(strokes.lazy.filter { $0.id != self.selection.liftedID && $0.bounds.intersects(area) },
                                 in: context, ink: screenInk)
         }
         drawFinished(cache.strokesNotYetIn)
@@ -356,10 +436,25 @@ public final class DrawView: View {
         // What moves with a finger is redrawn every frame: a curve (freehand) or a circle, which
         // Cairo strokes, gets coarser edge smoothing there (not seen in motion); straight lines
         // are rows of pixels, smooth at a fraction of either's cost.
+        selection.draw(area, in: context)
+        linesInProgress.draw(area, in: context, clock: clock)
+        circleTool.draw(area, in: context)
+    }
+
+    /// The raster of an older zoom, scaled to the new one, while the new one is drawn: paper
+    /// where it does not reach.
+    private func drawStale(_ stale: Bitmap, madeThrough was: CanvasViewport, in rect: Rect, context: GraphicsContext) {
+        context.setFillColor(screenInk.paper)
+        context.fill(rect)
+        let ratio = shown.zoom / was.zoom
+        let place = shown.canvasPoint(was.origin)
+        let extent = Rect(x: 0, y: 0, width: Double(stale.pixelWidth) / stale.scale, height: Double(stale.pixelHeight) / stale.scale)
+        let covered = Rect(x: place.x, y: place.y, width: extent.width * ratio, height: extent.height * ratio).intersection(rect)
+        guard !covered.isEmpty else { return }
         context.saveGState()
         defer { context.restoreGState() }
-        selection.draw(rect, in: context)
-        linesInProgress.draw(rect, in: context, clock: clock)
-        circleTool.draw(rect, in: context)
+        context.concatenate(AffineTransform(a: ratio, b: 0, c: 0, d: ratio, tx: place.x, ty: place.y))
+        context.copy(stale, clippedTo: Rect(x: (covered.minX - place.x) / ratio, y: (covered.minY - place.y) / ratio,
+                                             width: covered.width / ratio, height: covered.height / ratio).intersection(extent))
     }
 }

@@ -1,11 +1,14 @@
 // The canvas's raster of finished strokes on their paper, so a moving finger repaints only its own
-// line. A finished stroke is drawn into it once. A removed, moved or lifted one re-makes only the
-// band along it, a tile at a time with the strokes the drawing's spatial index finds there; the
-// tiles are spread over turns of the event loop within a time budget, so no change costs a frame
-// more than that budget however dense the drawing (a tile waiting for its turn still shows what it
-// showed; one holding more lines than a turn may draw is made aside over turns, then shown whole). A resize keeps the raster and draws the strips newly shown. The whole raster is drawn
-// only at start, on a new scale and after a clear or its undo, and then in slices across turns, so
-// a big drawing appears in steps while touches are answered.
+// line. The raster is what the canvas shows: the part of the drawing in its viewport, at its zoom
+// (CanvasViewport.swift). A finished stroke is drawn into it once. A removed, moved or lifted one
+// re-makes only the band along it, a tile at a time with the strokes the drawing's spatial index
+// finds there; the tiles are spread over turns of the event loop within a time budget, so no change
+// costs a frame more than that budget however dense the drawing (a tile waiting for its turn still
+// shows what it showed; one holding more lines than a turn may draw is made aside over turns, then
+// shown whole). A resize or a scroll keeps the raster, moved by whole pixels, and draws the strips
+// newly shown. The whole raster is drawn only at start, on a new scale or zoom and after a clear or
+// its undo, in slices across turns: a big drawing appears in steps while touches are answered, and
+// after a zoom the older raster is shown scaled until the new one is whole.
 import Graphics
 import TouchKit
 
@@ -25,6 +28,12 @@ final class LineCache {
     var onRepaired: (Rect) -> Void = { _ in }
 
     private var image: ImageSurface?
+    /// The part of the drawing the raster shows, and its zoom.
+    private(set) var viewport = CanvasViewport.identity
+    /// The last whole raster of an older zoom (``staleRaster``).
+    private var stale: (image: ImageSurface, viewport: CanvasViewport)?
+    /// The strokes a whole build draws, in paint order: those that show in the viewport.
+    private var buildStrokes: [Stroke] = []
     private var isValid = false
     /// A whole build in progress: the next stroke to draw and the number of strokes it covers
     /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
@@ -67,36 +76,32 @@ final class LineCache {
         return strokes[min(build.end, strokes.count)...]
     }
 
-    /// The raster for a canvas of `size` points at `scale` pixels per point, made or brought to
-    /// that size as needed.
-    func image(size: Size, scale: Double) -> ImageSurface {
+    /// The raster for a canvas of `size` points at `scale` pixels per point showing the drawing
+    /// through `viewport` (snapped to whole pixels at `scale`), made or brought to that as needed.
+    func image(size: Size, scale: Double, viewport: CanvasViewport = .identity) -> ImageSurface {
         let pixels = ImageSurface.pixelSize(size, scale: scale)
         let fits = image.map { $0.scale == scale && $0.width == pixels.width && $0.height == pixels.height } ?? false
-        if let image, isValid, fits { return image }
-        // A resize copies the raster: the pending strokes go in first.
+        if let image, isValid, fits, viewport == self.viewport { return image }
+        // A resize or a scroll copies the raster: the pending strokes go in first.
         drawPending()
         partial = nil
+        if let old = image, isValid, old.scale == scale, build == nil, viewport.zoom == self.viewport.zoom {
+            return shift(old, to: viewport, size: size)
+        }
+        // A new zoom: the raster shown until now stays on screen, scaled, while the new one is
+        // drawn aside (a raster being built at an older zoom is dropped, the last whole one kept).
+        if let old = image, isValid, build == nil, viewport.zoom != self.viewport.zoom {
+            stale = (old, self.viewport)
+        } else if stale?.image.scale != scale {
+            stale = nil
+        }
         // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
         // and faulted in anew.
-        let fresh = fits && !isValid ? image! : ImageSurface(size: size, scale: scale)
-        let context = CairoContext(surface: fresh)
-        context.replace(Rect(origin: .zero, size: size), with: paper)
-        if let old = image, isValid, old.scale == scale, build == nil {
-            // A resize: the lines stay where they were (the canvas grows or shrinks at its right
-            // and bottom), so the old raster is copied and only what was not in it is drawn.
-            let kept = Rect(x: 0, y: 0, width: Double(old.width) / scale, height: Double(old.height) / scale)
-            context.copy(old, clippedTo: kept)
-            image = fresh
-            if size.width > kept.width {
-                remake(Rect(x: kept.width, y: 0, width: size.width - kept.width, height: size.height))
-            }
-            if size.height > kept.height {
-                remake(Rect(x: 0, y: kept.height, width: min(kept.width, size.width), height: size.height - kept.height))
-            }
-            return fresh
-        }
-        // Every stroke, in slices when there are many: the first slice now, the rest while the
-        // window already shows and takes touches.
+        let fresh = fits && !isValid && stale == nil ? image! : ImageSurface(size: size, scale: scale)
+        self.viewport = viewport
+        CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
+        // Every stroke that shows, in slices when there are many: the first slice now, the rest
+        // while the window already shows and takes touches.
         buildTimer?.cancel()
         finishedUnshown = false
         buildTimer = nil
@@ -106,9 +111,52 @@ final class LineCache {
         image = fresh
         isValid = true
         build = (0, drawing.strokes.count)
+        buildStrokes = viewport.isIdentity ? drawing.strokes : drawing.strokes(intersecting: viewport.drawingRect(Rect(origin: .zero, size: size)))
         continueBuild()
         return fresh
     }
+
+    /// The raster brought to a new size or a scrolled viewport at the same zoom: the lines that
+    /// stay on the canvas are copied (they move by whole pixels), and what is newly shown is
+    /// re-made, at once for a resize (the window grows at its edges) and as tiles over turns for a
+    /// scroll (which may show a dense part of the drawing).
+    private func shift(_ old: ImageSurface, to viewport: CanvasViewport, size: Size) -> ImageSurface {
+        let scrolled = viewport != self.viewport
+        let offset = Point(x: ((self.viewport.origin.x - viewport.origin.x) * viewport.zoom * old.scale).rounded() / old.scale,
+                           y: ((self.viewport.origin.y - viewport.origin.y) * viewport.zoom * old.scale).rounded() / old.scale)
+        let fresh = ImageSurface(size: size, scale: old.scale)
+        let context = CairoContext(surface: fresh)
+        let whole = Rect(origin: .zero, size: size)
+        context.replace(whole, with: paper)
+        let kept = Rect(x: offset.x, y: offset.y, width: Double(old.width) / old.scale, height: Double(old.height) / old.scale)
+            .intersection(whole)
+        if !kept.isEmpty {
+            context.saveGState()
+            context.translateBy(x: offset.x, y: offset.y)
+            context.copy(old, clippedTo: kept.offsetBy(dx: -offset.x, dy: -offset.y))
+            context.restoreGState()
+        }
+        image = fresh
+        self.viewport = viewport
+        // Tiles waiting were in the old raster's points.
+        for i in nextTile..<tiles.count { tiles[i] = tiles[i].offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }
+        let shown = kept.isEmpty ? [whole] : Self.strips(of: whole, outside: kept)
+        if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
+        return fresh
+    }
+
+    /// The parts of `whole` outside `inner` (which lies within it), as up to four rectangles.
+    static func strips(of whole: Rect, outside inner: Rect) -> [Rect] {
+        [Rect(x: whole.minX, y: whole.minY, width: whole.width, height: inner.minY - whole.minY),
+         Rect(x: whole.minX, y: inner.maxY, width: whole.width, height: whole.maxY - inner.maxY),
+         Rect(x: whole.minX, y: inner.minY, width: inner.minX - whole.minX, height: inner.height),
+         Rect(x: inner.maxX, y: inner.minY, width: whole.maxX - inner.maxX, height: inner.height)]
+            .filter { $0.width > 0 && $0.height > 0 }
+    }
+
+    /// The raster of an older zoom and the viewport it was made through, while the raster at the
+    /// new zoom is being drawn: the canvas shows it scaled meanwhile.
+    var staleRaster: (image: ImageSurface, viewport: CanvasViewport)? { build != nil || finishedUnshown ? stale : nil }
 
     /// Strokes finished but not drawn into the raster yet: the canvas draws them live until the
     /// next turn of the event loop. The frame that shows lifted fingers' lines in black then costs
@@ -123,7 +171,9 @@ final class LineCache {
         guard drawing.index(of: stroke.id) == drawing.strokes.count - 1 else { return repaint(along: stroke) }
         // Mid-build it stays out: the build ends with the strokes added meanwhile.
         guard let image, isValid, build == nil else { return }
-        guard let clock = clock() else { return StrokeRenderer.draw(stroke, in: CairoContext(surface: image), ink: ink) }
+        guard let clock = clock() else {
+            return StrokeRenderer.draw(stroke, in: Self.strokeContext(image, viewport: viewport), ink: ink)
+        }
         partial = nil
         pending.append(stroke)
         if pendingTimer == nil {
@@ -141,7 +191,7 @@ final class LineCache {
         guard !pending.isEmpty else { return }
         defer { pending.removeAll() }
         guard let image, isValid, build == nil else { return }
-        let context = CairoContext(surface: image)
+        let context = Self.strokeContext(image, viewport: viewport)
         let left = excluded()
         StrokeRenderer.draw(pending.lazy.filter { $0.id != left }, in: context, ink: ink)
     }
@@ -152,7 +202,7 @@ final class LineCache {
         drawPending()
         partial = nil
         guard let image, isValid, build == nil else { return }
-        StrokeRenderer.draw(stroke, in: CairoContext(surface: image), ink: ink)
+        StrokeRenderer.draw(stroke, in: Self.strokeContext(image, viewport: viewport), ink: ink)
     }
 
     /// Re-makes the band along `stroke` within the raster (see ``Stroke/bands(pieceLength:within:)``):
@@ -163,7 +213,7 @@ final class LineCache {
         // stroke crossing a tile costs about the same however small the tile, so a smaller tile
         // holds less work (the budget is overrun by less).
         let raster = Rect(x: 0, y: 0, width: Double(image.width) / image.scale, height: Double(image.height) / image.scale)
-        queue(stroke.bands(pieceLength: 32, within: raster))
+        queue(viewport.canvasStroke(stroke).bands(pieceLength: 32, within: raster))
     }
 
     private func queue(_ rects: [Rect]) {
@@ -209,7 +259,7 @@ final class LineCache {
                     if done >= Self.tilesPerTurn || clock.now - start >= Self.turnBudget { break }
                     continue
                 }
-                guard let aside = PartialTile(area: tile, strokes: strokes, raster: image, ink: ink) else {
+                guard let aside = PartialTile(area: tile, strokes: strokes, raster: image, ink: ink, viewport: viewport) else {
                     nextTile += 1
                     continue
                 }
@@ -247,47 +297,10 @@ final class LineCache {
     /// How many tiles were made aside, over turns.
     private(set) var tilesMadeAside = 0
 
-    /// A tile re-made aside, in a copy of its pixels, a few strokes a turn; the copy goes into the
-    /// raster once whole, so the canvas never shows half a tile. Anything that changes the
-    /// raster meanwhile (a repair queued, a stroke added or put back, a build) starts it over.
-    private struct PartialTile {
-        let section: ImageSurface
-        private let area: Rect
-        private let strokes: [Stroke]
-        private let ink: ScreenInk
-        private var next = 0
-
-        init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, ink: ScreenInk) {
-            guard let raster else { return nil }
-            let area = area.integral
-            let pixels = Rect(x: area.minX * raster.scale, y: area.minY * raster.scale,
-                              width: area.width * raster.scale, height: area.height * raster.scale).integral
-            section = raster.section(pixels)
-            self.area = area
-            self.strokes = strokes
-            self.ink = ink
-            let context = CairoContext(surface: section)
-            context.clip(to: area)
-            context.replace(area, with: ink.paper)
-        }
-
-        /// Draws strokes until `deadline` (at least one); true once every stroke is in.
-        mutating func draw(until deadline: Double, on clock: Clock) -> Bool {
-            guard next < strokes.count else { return true }
-            let context = CairoContext(surface: section)
-            context.clip(to: area)
-            repeat {
-                StrokeRenderer.draw(strokes[next], in: context, ink: ink)
-                next += 1
-            } while next < strokes.count && clock.now < deadline
-            return next == strokes.count
-        }
-    }
-
     /// The strokes `rect` is re-made with, in order.
     private func strokes(toRemake rect: Rect) -> [Stroke] {
         let left = excluded()
-        return drawing.strokes(intersecting: rect.integral).filter { $0.id != left }
+        return drawing.strokes(intersecting: viewport.drawingRect(rect.integral)).filter { $0.id != left }
     }
 
     /// Re-makes `rect` at once: paper, then the strokes that meet it (`strokes`, when already
@@ -297,10 +310,7 @@ final class LineCache {
         // twice (and a stroke removed since would come back outside `rect`).
         drawPending()
         guard let image, isValid, build == nil else { return }
-        let area = rect.integral
-        let context = CairoContext(surface: image)
-        context.clip(to: area)
-        context.replace(area, with: paper)
+        let context = Self.strokeContext(image, viewport: viewport, area: rect.integral, paper: paper)
         StrokeRenderer.draw(strokes ?? self.strokes(toRemake: rect), in: context, ink: ink)
     }
 
@@ -318,6 +328,8 @@ final class LineCache {
         pendingTimer = nil
         isValid = false
         build = nil
+        buildStrokes = []
+        stale = nil
         buildTimer?.cancel()
         buildTimer = nil
     }
@@ -329,7 +341,8 @@ final class LineCache {
         buildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
             guard let self else { return }
             self.buildTimer = nil
-            if clock.now - self.lastProgressShown >= 0.1 {
+            // A raster of an older zoom on screen meanwhile: nothing to show until the end.
+            if self.stale == nil, clock.now - self.lastProgressShown >= 0.1 {
                 self.lastProgressShown = clock.now
                 self.onProgress()
                 return self.scheduleBuild(on: clock)
@@ -341,6 +354,7 @@ final class LineCache {
                 self.buildTimer = clock.schedule(at: clock.now) { [weak self] in
                     self?.buildTimer = nil
                     self?.finishedUnshown = false
+                    self?.stale = nil
                     self?.onProgress()
                 }
             }
@@ -351,16 +365,15 @@ final class LineCache {
     /// since it began.
     private func continueBuild() {
         guard var current = build, let image else { return }
-        let context = CairoContext(surface: image)
-        let strokes = drawing.strokes
+        let context = Self.strokeContext(image, viewport: viewport)
+        let strokes = buildStrokes
         let left = excluded()
         // Any change but an addition restarts the build, so the strokes it covers are still there;
         // the bounds are clamped all the same.
-        current.end = min(current.end, strokes.count)
-        current.next = min(current.next, current.end)
+        current.end = min(current.end, drawing.strokes.count)
         // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
         // a big canvas cost many times what short ones do).
-        let limit = min(current.next + max(slice, 1), current.end)
+        let limit = min(current.next + max(slice, 1), strokes.count)
         let turnClock = clock(), start = turnClock?.now ?? 0
         var stop = current.next
         while stop < limit {
@@ -373,12 +386,15 @@ final class LineCache {
         }
         current.next = stop
         build = current
-        guard stop == current.end else {
+        guard stop == strokes.count else {
             guard let clock = clock() else { return continueBuild() }
             scheduleBuild(on: clock)
             return
         }
-        StrokeRenderer.draw(strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
+        StrokeRenderer.draw(drawing.strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
         build = nil
+        buildStrokes = []
+        // Without a clock the build is done before anything is shown: nothing older to show.
+        if clock() == nil { stale = nil }
     }
 }

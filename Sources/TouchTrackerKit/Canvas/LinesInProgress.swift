@@ -45,7 +45,7 @@ final class LinesInProgress {
     /// A finger landed: its line starts, shown by the canvas until the next frame hands it over.
     func begin(_ stroke: Stroke, for touch: ObjectIdentifier) {
         strokes[touch] = stroke
-        canvas.setNeedsDisplay(stroke.bounds)
+        canvas.setNeedsDisplay(drawingRect: stroke.bounds)
     }
 
     /// A line's guessed extension and when it goes stale.
@@ -96,9 +96,9 @@ final class LinesInProgress {
                 canvas.setNeedsDisplay(along: Stroke(id: stroke.id, kind: .freehand, points: [last] + oldGuess, width: stroke.width))
             }
         } else {
-            canvas.setNeedsDisplay(stroke.bounds.union(shown(touch)?.bounds ?? stroke.bounds))
+            canvas.setNeedsDisplay(drawingRect: stroke.bounds.union(shown(touch)?.bounds ?? stroke.bounds))
             if let last = old.points.last, !oldGuess.isEmpty {
-                canvas.setNeedsDisplay(Stroke(id: stroke.id, kind: .freehand, points: [last] + oldGuess, width: old.width).bounds)
+                canvas.setNeedsDisplay(drawingRect: Stroke(id: stroke.id, kind: .freehand, points: [last] + oldGuess, width: old.width).bounds)
             }
         }
     }
@@ -118,20 +118,20 @@ final class LinesInProgress {
         guard let line = shown(touch) else { return }
         strokes[touch] = nil
         predictions[touch] = nil
-        show { canvas.setNeedsDisplay(line.bounds) }
+        show { canvas.setNeedsDisplay(drawingRect: line.bounds) }
     }
 
     /// Every line goes (a tool change).
     func cancelAll() {
         let lines = shownLines
-        show { for line in lines { canvas.setNeedsDisplay(line.bounds) } }
+        show { for line in lines { canvas.setNeedsDisplay(drawingRect: line.bounds) } }
         strokes.removeAll()
         predictions.removeAll()
     }
 
     /// Every line goes, its box repainted (a clear, a long press that picked a line up).
     func removeAll() {
-        for line in shownLines { canvas.setNeedsDisplay(line.bounds) }
+        for line in shownLines { canvas.setNeedsDisplay(drawingRect: line.bounds) }
         strokes.removeAll()
         predictions.removeAll()
     }
@@ -218,8 +218,11 @@ final class LinesInProgress {
         let lines = shownLines
         if lines.allSatisfy({ $0.kind == .line && $0.color.alpha >= 1 }), cacheAlone,
            pending.isDisjoint(with: pendingAtLastFrame),
-           let backdrop = cache.currentImage, let clock {
-            let cost = lines.reduce(0) { $0 + LiveLineQuality.cost(of: $1, scale: backdrop.scale) }
+           let backdrop = cache.currentImage, cache.viewport == canvas.shown, let clock {
+            // In the canvas's points, as the window draws them.
+            let shown = canvas.shown
+            let onCanvas = lines.map(shown.canvasStroke)
+            let cost = onCanvas.reduce(0) { $0 + LiveLineQuality.cost(of: $1, scale: backdrop.scale) }
             let drafted = quality.antialiasing(cost: cost, at: clock.now) == .draft
             // Lines the canvas drew itself (some since they last moved) are repainted without
             // them in this frame.
@@ -228,8 +231,8 @@ final class LinesInProgress {
             if drafted { schedulePolish(on: clock) }
             defer { settled.removeAll() }
             let ink = canvas.screenInk
-            return LiveLines(lines: lines.map { StrokeRenderer.polyline($0, ink: ink) }, smooth: !drafted, backdrop: backdrop,
-                             settled: settled.map { StrokeRenderer.polyline($0, ink: ink) })
+            return LiveLines(lines: onCanvas.map { StrokeRenderer.polyline($0, ink: ink) }, smooth: !drafted, backdrop: backdrop,
+                             settled: settled.map { StrokeRenderer.polyline(shown.canvasStroke($0), ink: ink) })
         }
         if windowDrawsThem {
             // Back to the canvas: the lines are drawn where they are now (where they were is

@@ -1,0 +1,121 @@
+// The canvas inside a scroll view: the drawing has no edges to pan to, and zooms from 10 % to
+// 800 %. The scroll view's content is the drawing's plane (as far as a drawing file reaches,
+// ±`Limit.coordinate` points), stood for by a view that draws nothing and is what a pinch scales;
+// the canvas itself stays over the visible part and shows the drawing through the viewport the
+// scroll view's offset and zoom give (CanvasViewport.swift). So a zoomed drawing is drawn again
+// at its new size, crisp, and the canvas costs the same at any zoom.
+//
+// Who navigates: with fingers drawing (the book's app) only the touchpad, the wheel and the keys
+// move the view; with fingers off, or for a while after a pen drew, one finger pans and two pan
+// and pinch, while taps and long presses keep their meaning (A14).
+import Limits
+import TouchKit
+
+public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
+    public let canvas: DrawView
+    /// The drawing's plane in the scroll view's content: the view zooming scales.
+    private let plane: View
+    /// The drawing's point (0, 0) lies this far into the plane on both axes.
+    static let extent = Limit.coordinate
+    /// The zoom limits: far enough out to see a wall's drawing on a phone, far enough in to
+    /// draw a detail a fingertip covers at 100 %.
+    public static let zoomRange = 0.1...8.0
+
+    public init(canvas: DrawView) {
+        self.canvas = canvas
+        plane = View(frame: Rect(x: 0, y: 0, width: 2 * Self.extent, height: 2 * Self.extent))
+        super.init(frame: canvas.frame)
+        plane.isUserInteractionEnabled = false
+        plane.accessibilityElementsHidden = true
+        addSubview(plane)
+        addSubview(canvas)
+        delegate = self
+        contentSize = plane.bounds.size
+        minimumZoomScale = Self.zoomRange.lowerBound
+        maximumZoomScale = Self.zoomRange.upperBound
+        // A finger that draws draws at once; one that navigates never draws (A14).
+        delaysContentTouches = false
+        // The plane is as big as a drawing reaches: nothing to bounce off.
+        bounces = false
+        bouncesZoom = true
+        contentOffset = Point(x: Self.extent, y: Self.extent)
+        canvas.onTouchModeChange = { [unowned self] in self.updateTouchMode() }
+        updateTouchMode()
+    }
+
+    /// Fingers pan and pinch only when they do not draw (A14); a mouse always draws.
+    private func updateTouchMode() {
+        let types: Set<Touch.Kind> = canvas.fingersNavigate ? [.direct] : []
+        panGestureRecognizer.allowedTouchTypes = types
+        pinchGestureRecognizer?.allowedTouchTypes = types
+    }
+
+    /// The part of the drawing shown, and its zoom; setting it scrolls and zooms there at once.
+    public var viewport: CanvasViewport {
+        get { Self.viewport(offset: contentOffset, zoom: zoomScale) }
+        set {
+            let zoom = min(max(newValue.zoom, minimumZoomScale), maximumZoomScale)
+            if zoom != zoomScale { zoomScale = zoom }
+            contentOffset = Point(x: (newValue.origin.x + Self.extent) * zoom, y: (newValue.origin.y + Self.extent) * zoom)
+        }
+    }
+
+    static func viewport(offset: Point, zoom: Double) -> CanvasViewport {
+        CanvasViewport(origin: Point(x: offset.x / zoom - extent, y: offset.y / zoom - extent), zoom: zoom)
+    }
+
+    /// Shows all of `rect` (the drawing's), centred, zoomed no further in than 100 % and no
+    /// further out than the limit; `animated` over a quarter of a second.
+    public func fit(_ rect: Rect, animated: Bool) {
+        let room = Size(width: bounds.width - 2 * Self.fitMargin, height: bounds.height - 2 * Self.fitMargin)
+        guard rect.width > 0, rect.height > 0, room.width > 0, room.height > 0 else { return }
+        let zoom = min(max(min(room.width / rect.width, room.height / rect.height, 1), minimumZoomScale), maximumZoomScale)
+        let width = bounds.width / zoom, height = bounds.height / zoom
+        let target = CanvasViewport(origin: Point(x: rect.midX - width / 2, y: rect.midY - height / 2), zoom: zoom)
+        guard animated else { return viewport = target }
+        // Zoom about the target's centre in the plane, then glide there.
+        self.zoom(to: Rect(x: target.origin.x + Self.extent, y: target.origin.y + Self.extent, width: width, height: height), animated: true)
+    }
+
+    /// Shows the whole drawing (``fit(_:animated:)``); an empty one at 100 % where it is.
+    public func fitDrawing(animated: Bool) {
+        guard let box = canvas.drawing.bounds else { return setZoomScale(1, animated: animated) }
+        fit(box, animated: animated)
+    }
+
+    /// Room left around a drawing fitted in view, in the canvas's points.
+    static let fitMargin = 16.0
+
+    /// What a zoom key or the zoom control multiplies the zoom by.
+    public static let zoomStep = 1.25
+
+    /// Zooms by `factor` about the middle of what is shown (the keys, the zoom control).
+    public func zoom(by factor: Double, animated: Bool) {
+        setZoomScale(zoomScale * factor, animated: animated)
+    }
+
+    // MARK: Keeping the canvas over what is shown
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        pinCanvas()
+    }
+
+    private func pinCanvas() {
+        let visible = Rect(origin: contentOffset, size: bounds.size)
+        if canvas.frame != visible { canvas.frame = visible }
+        canvas.viewport = viewport
+    }
+
+    public func scrollViewDidScroll(_ scrollView: ScrollView) { pinCanvas() }
+    public func scrollViewDidZoom(_ scrollView: ScrollView) { pinCanvas() }
+    public func viewForZooming(in scrollView: ScrollView) -> View? { plane }
+}
+
+extension Drawing {
+    /// The box every stroke paints in; nil for an empty drawing.
+    public var bounds: Rect? {
+        guard let first = strokes.first else { return nil }
+        return strokes.dropFirst().reduce(first.bounds) { $0.union($1.bounds) }
+    }
+}

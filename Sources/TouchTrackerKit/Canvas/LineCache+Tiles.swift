@@ -1,0 +1,59 @@
+// The line cache's raster drawn into: strokes go in through the canvas's viewport (the raster is
+// the part of the drawing the canvas shows, at its zoom), and a tile too dense for one turn is made
+// aside over turns.
+import Graphics
+import TouchKit
+
+extension LineCache {
+    /// A context on `surface` that draws strokes in the drawing's coordinates: clipped to `area`
+    /// (raster points) and filled there with paper first when given.
+    static func strokeContext(_ surface: ImageSurface, viewport: CanvasViewport, area: Rect? = nil,
+                              paper: Color? = nil) -> CairoContext {
+        let context = CairoContext(surface: surface)
+        if let area {
+            context.clip(to: area)
+            if let paper { context.replace(area, with: paper) }
+        }
+        if !viewport.isIdentity { context.concatenate(viewport.transform) }
+        return context
+    }
+
+    /// A tile re-made aside, in a copy of its pixels, a few strokes a turn; the copy goes into the
+    /// raster once whole, so the canvas never shows half a tile. Anything that changes the
+    /// raster meanwhile (a repair queued, a stroke added or put back, a build, a scroll) starts it
+    /// over.
+    struct PartialTile {
+        let section: ImageSurface
+        private let area: Rect
+        private let strokes: [Stroke]
+        private let ink: ScreenInk
+        private let viewport: CanvasViewport
+        private var next = 0
+
+        init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, ink: ScreenInk, viewport: CanvasViewport) {
+            guard let raster else { return nil }
+            let area = area.integral
+            let pixels = Rect(x: area.minX * raster.scale, y: area.minY * raster.scale,
+                              width: area.width * raster.scale, height: area.height * raster.scale).integral
+            section = raster.section(pixels)
+            self.area = area
+            self.strokes = strokes
+            self.ink = ink
+            self.viewport = viewport
+            let context = CairoContext(surface: section)
+            context.clip(to: area)
+            context.replace(area, with: ink.paper)
+        }
+
+        /// Draws strokes until `deadline` (at least one); true once every stroke is in.
+        mutating func draw(until deadline: Double, on clock: Clock) -> Bool {
+            guard next < strokes.count else { return true }
+            let context = LineCache.strokeContext(section, viewport: viewport, area: area)
+            repeat {
+                StrokeRenderer.draw(strokes[next], in: context, ink: ink)
+                next += 1
+            } while next < strokes.count && clock.now < deadline
+            return next == strokes.count
+        }
+    }
+}

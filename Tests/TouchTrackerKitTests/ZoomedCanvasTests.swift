@@ -1,0 +1,222 @@
+// The canvas in its scroll view: lines drawn, shown, selected and dragged at any zoom and offset
+// keep the drawing's coordinates and width; fingers draw or navigate by the touch mode (A14); a
+// scroll moves the raster of lines instead of drawing it again, a zoom draws it again at the new
+// size while the older raster stands in (A15).
+import Graphics
+import Testing
+import TouchKit
+@testable import TouchTrackerKit
+
+@Suite("The canvas zoomed and scrolled")
+struct ZoomedCanvasTests {
+    /// A canvas laid out and painted once, showing the drawing through `viewport`.
+    static func canvas(_ drawing: Drawing = Drawing(), viewport: CanvasViewport) -> Canvas {
+        let canvas = Canvas(drawing: drawing)
+        _ = canvas.laidOutRender()
+        canvas.controller.scrollView.viewport = viewport
+        return canvas
+    }
+
+    @Test("A15: at 200 % a finger's line is stored in the drawing's points with the drawing's width, and shows twice as wide where the finger drew it")
+    func drawingAtTwoHundredPercent() {
+        let canvas = Self.canvas(viewport: CanvasViewport(origin: Point(x: 100, y: 50), zoom: 2))
+        #expect(canvas.drawView.viewport == CanvasViewport(origin: Point(x: 100, y: 50), zoom: 2))
+        canvas.drawLine(1, from: (100, 100), to: (300, 100))
+        let stroke = canvas.drawView.drawing.strokes.first
+        #expect(stroke?.points.map { $0 } == [Point(x: 150, y: 100), Point(x: 250, y: 100)])
+        #expect(stroke?.width == DrawView.lineWidth)
+        let image = canvas.renderAll()
+        // 20 pt wide on screen: black 9 pt off the centre line, white at 12.
+        #expect(image.color(x: 200, y: 91) == .black)
+        #expect(image.color(x: 200, y: 109) == .black)
+        #expect(image.color(x: 200, y: 112) == .white)
+        #expect(image.color(x: 200, y: 88) == .white)
+    }
+
+    @Test("A15: a tap selects a line at 50 % where it shows, and the menu points there; a long press and a drag move it by the drawing's distance")
+    func selectAndDragZoomedOut() {
+        let line = Stroke.line(StrokeID(1), from: Point(x: 200, y: 200), to: Point(x: 600, y: 200))
+        let canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: .zero, zoom: 0.5))
+        // The line shows from (100, 100) to (300, 100).
+        canvas.down(1, 200, 103)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.clock.advance(by: 0.4)
+        canvas.frame()
+        #expect(canvas.drawView.selectedStrokeID == line.id)
+        let menu = canvas.application.menuController
+        #expect(menu.isMenuVisible)
+        // In the window's points, where the tap was.
+        let target = menu.targetRect
+        #expect(abs(target.midX - 201) < 2 && abs(target.midY - 104) < 2, "\(target)")
+        menu.setMenuVisible(false)
+        // Picked up and dragged 20 pt down the screen: 40 pt in the drawing.
+        canvas.down(2, 150, 100)
+        canvas.frame()
+        canvas.clock.advance(by: 0.7)
+        canvas.frame()
+        canvas.move(2, 150, 120)
+        canvas.frame()
+        canvas.up(2)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.first?.points.map { $0 } == [Point(x: 200, y: 240), Point(x: 600, y: 240)])
+    }
+
+    @Test("A15: scrolling moves the raster of lines by whole pixels and draws only what is newly shown; the lines show where the drawing has them")
+    func scrollingShiftsTheRaster() {
+        let lines = (0..<20).map { i in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 20, y: 10 + Double(i) * 20), to: Point(x: 380, y: 10 + Double(i) * 20))
+        }
+        let canvas = Self.canvas(Drawing(strokes: lines), viewport: .identity)
+        let builds = canvas.drawView.wholeCacheRenders
+        canvas.controller.scrollView.viewport = CanvasViewport(origin: Point(x: 0, y: 15), zoom: 1)
+        var image = canvas.renderAll()
+        #expect(canvas.drawView.wholeCacheRenders == builds)
+        // The line at y 30 shows at 15, the one at 50 at 35; between them paper.
+        #expect(image.color(x: 200, y: 15) == .black)
+        #expect(image.color(x: 200, y: 35) == .black)
+        #expect(image.color(x: 200, y: 25) == .white)
+        // Scrolled on past what the raster held: the newly shown lines come in over turns.
+        canvas.controller.scrollView.viewport = CanvasViewport(origin: Point(x: 0, y: 200), zoom: 1)
+        for _ in 0..<5 { canvas.frame() }
+        image = canvas.renderAll()
+        #expect(canvas.drawView.wholeCacheRenders == builds)
+        #expect(image.color(x: 200, y: 190) == .black, "the line at y 390")
+        #expect(image.color(x: 200, y: 10) == .black, "the line at y 210")
+        #expect(image.color(x: 200, y: 0) == .white)
+    }
+
+    @Test("A15: a new zoom draws the lines again at it, crisp; until the new raster is whole the older one shows scaled, never blank paper")
+    func zoomRedrawsCrisp() {
+        let lines = (0..<3000).map { i in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
+        }
+        let canvas = Self.canvas(Drawing(strokes: lines), viewport: .identity)
+        for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        #expect(!canvas.drawView.isBuildingCache)
+        let builds = canvas.drawView.wholeCacheRenders
+        canvas.drawView.cacheBuildSlice = 50
+        canvas.controller.scrollView.viewport = CanvasViewport(origin: Point(x: 0, y: 50), zoom: 2)
+        var image = canvas.renderAll()
+        #expect(canvas.drawView.wholeCacheRenders == builds + 1)
+        #expect(canvas.drawView.isBuildingCache)
+        // The band of lines (drawing y 95...111) shows at canvas y 90...122, scaled meanwhile.
+        #expect(image.color(x: 100, y: 110) == .black)
+        #expect(image.color(x: 100, y: 60) == .white)
+        for _ in 0..<400 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        #expect(!canvas.drawView.isBuildingCache)
+        image = canvas.renderAll()
+        #expect(image.color(x: 100, y: 110) == .black)
+        // Crisp: the band's top edge goes from paper to black within two pixels, as a line drawn
+        // at this size does (a raster scaled up blurs it over four).
+        let top = (80...100).first { image.color(x: 100, y: $0) != .white }
+        #expect(top.map { image.color(x: 100, y: $0 + 2) == .black } == true)
+    }
+}
+
+@Suite("Touch modes")
+struct TouchModeTests {
+    @Test("A14: with Fingers on, one finger draws and the view stays; with Fingers off, one finger moves the drawing and draws nothing")
+    func fingersDrawOrPan() {
+        let canvas = ZoomedCanvasTests.canvas(viewport: .identity)
+        canvas.drawLine(1, from: (100, 100), to: (200, 150))
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+        #expect(canvas.drawView.viewport == .identity)
+        canvas.drawView.drawsWithFingers = false
+        canvas.down(2, 200, 150)
+        canvas.frame()
+        for step in 1...5 {
+            canvas.move(2, 200 - Double(step) * 10, 150 - Double(step) * 6)
+            canvas.frame()
+        }
+        canvas.up(2)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+        #expect(canvas.drawView.viewport.origin.x > 40 && canvas.drawView.viewport.origin.y > 20,
+                "\(canvas.drawView.viewport)")
+    }
+
+    @Test("A14: after a pen draws, a finger moves the drawing instead of drawing, until the pen has rested five seconds")
+    func penMakesFingersNavigate() {
+        let canvas = ZoomedCanvasTests.canvas(viewport: .identity)
+        let pen = TouchInput.ID(source: .tablet, number: 0)
+        canvas.input.down(pen, at: Point(x: 50, y: 50), time: canvas.clock.now, kind: .pencil, force: 0.5)
+        canvas.frame()
+        canvas.input.motion(pen, at: Point(x: 150, y: 50), time: canvas.clock.now, force: 0.5)
+        canvas.frame()
+        canvas.input.up(pen, time: canvas.clock.now)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+        #expect(canvas.drawView.fingersNavigate)
+        canvas.down(1, 200, 150)
+        canvas.frame()
+        for step in 1...5 {
+            canvas.move(1, 200 - Double(step) * 10, 150)
+            canvas.frame()
+        }
+        canvas.up(1)
+        canvas.frame()
+        #expect(canvas.drawView.drawing.strokes.count == 1)
+        #expect(canvas.drawView.viewport.origin.x > 40)
+        canvas.clock.advance(by: DrawView.penGrace)
+        canvas.frame()
+        #expect(!canvas.drawView.fingersNavigate)
+        canvas.drawLine(2, from: (100, 100), to: (200, 150))
+        #expect(canvas.drawView.drawing.strokes.count == 2)
+    }
+
+    @Test("A14: with Fingers off, two fingers spreading zoom in about the point between them")
+    func pinchZooms() {
+        let canvas = ZoomedCanvasTests.canvas(viewport: .identity)
+        canvas.drawView.drawsWithFingers = false
+        canvas.down(1, 150, 100)
+        canvas.down(2, 250, 100)
+        canvas.frame()
+        for step in 1...10 {
+            canvas.move(1, 150 - Double(step) * 5, 100)
+            canvas.move(2, 250 + Double(step) * 5, 100)
+            canvas.frame()
+        }
+        let viewport = canvas.drawView.viewport
+        canvas.up(1)
+        canvas.up(2)
+        canvas.frame()
+        #expect(viewport.zoom > 1.8 && viewport.zoom < 2.2, "\(viewport)")
+        // The point between the fingers stays under them.
+        let middle = viewport.drawingPoint(Point(x: 200, y: 100))
+        #expect(abs(middle.x - 200) < 2 && abs(middle.y - 100) < 2, "\(middle)")
+        #expect(canvas.drawView.drawing.strokes.isEmpty)
+    }
+}
+
+@Suite("Zoom commands")
+struct ZoomCommandTests {
+    @Test("A15: zoom in and out step by a quarter about the middle, 100 % comes back, fit shows a drawing far bigger than the window whole")
+    func commands() {
+        let line = Stroke.line(StrokeID(1), from: Point(x: -1300, y: 40), to: Point(x: 1700, y: 600))
+        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity)
+        let scroll = canvas.controller.scrollView
+        let middle = canvas.drawView.drawingPoint(Point(x: scroll.bounds.width / 2, y: scroll.bounds.height / 2))
+        canvas.controller.perform(.zoomIn)
+        canvas.clock.advance(by: 0.5)
+        canvas.frame()
+        #expect(abs(canvas.drawView.viewport.zoom - 1.25) < 1e-9)
+        let after = canvas.drawView.drawingPoint(Point(x: scroll.bounds.width / 2, y: scroll.bounds.height / 2))
+        #expect(abs(after.x - middle.x) < 1 && abs(after.y - middle.y) < 1)
+        canvas.controller.perform(.actualSize)
+        canvas.clock.advance(by: 0.5)
+        canvas.frame()
+        #expect(canvas.drawView.viewport.zoom == 1)
+        canvas.controller.perform(.fitDrawing)
+        canvas.clock.advance(by: 0.5)
+        canvas.frame()
+        #expect(canvas.drawView.visibleDrawingRect.contains(line.bounds), "\(canvas.drawView.visibleDrawingRect)")
+        #expect(canvas.drawView.viewport.zoom < 0.2)
+        // Zoomed out no further than the limit.
+        for _ in 0..<30 { canvas.controller.perform(.zoomOut) }
+        canvas.clock.advance(by: 0.5)
+        canvas.frame()
+        #expect(canvas.drawView.viewport.zoom >= CanvasScrollView.zoomRange.lowerBound - 1e-9)
+    }
+}
