@@ -142,7 +142,7 @@ extension ScrollView {
         return bouncesZoom ? limit * pow(raw / limit, ScrollZoom.pastLimit) : limit
     }
 
-    func finishZoom(at scale: Double) {
+    private func finishZoom(at scale: Double) {
         delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
         // What the zoom left past an edge springs back (S5).
         _ = motion.release(with: .zero, in: self)
