@@ -89,11 +89,6 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
     /// What a zoom key or the zoom control multiplies the zoom by.
     public static let zoomStep = 1.25
 
-    /// Zooms by `factor` about the middle of what is shown (the keys, the zoom control).
-    public func zoom(by factor: Double, animated: Bool) {
-        setZoomScale(zoomScale * factor, animated: animated)
-    }
-
     // MARK: The first view
 
     /// How a drawing is first shown: as it was left, or whole when it does not fit.
