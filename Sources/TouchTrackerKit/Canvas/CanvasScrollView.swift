@@ -39,9 +39,15 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
         bounces = false
         bouncesZoom = true
         contentOffset = Point(x: Self.extent, y: Self.extent)
-        canvas.onTouchModeChange = { [unowned self] in self.updateTouchMode() }
+        canvas.onTouchModeChange = { [unowned self] in
+            self.updateTouchMode()
+            self.onTouchModeChange?()
+        }
         updateTouchMode()
     }
+
+    /// Told when fingers start or stop navigating (the toolbar shows it).
+    public var onTouchModeChange: (() -> Void)?
 
     /// Fingers pan and pinch only when they do not draw (A14); a mouse always draws.
     private func updateTouchMode() {
@@ -105,6 +111,8 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
     public var initialView: InitialView? {
         didSet { setNeedsLayout() }
     }
+    /// Told of the zoom shown, whenever the view changes (the zoom control).
+    public var onZoomShown: ((Double) -> Void)?
     /// Told when the view moves, by the user or a command (to keep it per drawing).
     public var onViewportChange: ((CanvasViewport) -> Void)?
     private var isLayingOut = false
@@ -140,6 +148,7 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
         let shown = viewport
         guard shown != canvas.viewport else { return }
         canvas.viewport = shown
+        onZoomShown?(shown.zoom)
         guard !isLayingOut else { return }
         initialView = nil
         onViewportChange?(shown)
