@@ -126,6 +126,8 @@ public final class DrawViewController: ViewController {
         get { !palette.isHidden }
         set {
             palette.isHidden = !newValue
+            // The palette lies over the canvas's bottom edge, where the zoom control is.
+            screen.zoomControl.isHidden = newValue
             ToolbarView.show(toolbar.paletteButton, on: newValue)
             screen.setNeedsDisplay()
         }
