@@ -218,11 +218,11 @@ func printError(_ message: String, newline: Bool = true) {
 
 extension App {
     /// Opens the drawing in the view it was left in (else whole), and keeps the view as it
-    /// moves, a second after it comes to rest. A replay starts from the drawing's origin, as it
-    /// was recorded.
+    /// moves, a second after it comes to rest. A session recorded or replayed starts at the
+    /// drawing's origin at 100 %, as `touchtracker replay` does, so the two show the same.
     func keepViews(of document: DrawingDocument, in controller: DrawViewController, clock: Clock, logger: Logger) {
         let scrollView = controller.scrollView
-        guard options.replay == nil else { return scrollView.initialView = .whole }
+        guard options.replay == nil, options.record == nil else { return }
         let file = DrawingViews.defaultFile()
         var views = DrawingViews.load(file)
         let path = DrawingFile.absolute(document.path)

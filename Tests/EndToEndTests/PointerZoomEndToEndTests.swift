@@ -108,7 +108,7 @@ struct PointerZoomEndToEndTests {
             #expect(app.app.waitForExit(timeout: 10) == 0)
         }
         guard let live else { return }
-        let replay = try runTouchTracker(["replay", recording, "--png", picture])
+        let replay = try runTouchTracker(["replay", recording, "--window-png", picture])
         #expect(replay.status == 0, "\(replay.error)")
         let replayed = try Screenshot(contentsOf: picture)
         #expect(replayed.width == Int(live.window.width) && replayed.height == Int(live.window.height))

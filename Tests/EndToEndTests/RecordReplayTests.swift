@@ -92,7 +92,7 @@ struct RecordReplayTests {
         }
         guard let live else { return }
 
-        let replay = try runTouchTracker(["replay", recording, "--png", picture, "--svg", folder + "/replay.svg", "--trace"])
+        let replay = try runTouchTracker(["replay", recording, "--window-png", picture, "--svg", folder + "/replay.svg", "--trace"])
         #expect(replay.status == 0, "\(replay.error)")
         // The strokes, exactly as the live app saved them (Cairo numbers its SVG surfaces apart).
         func paths(_ file: String) throws -> [String] {
@@ -162,6 +162,25 @@ struct RecordReplayTests {
                 pixel(350, 200) == .black && pixel(350, 425) == .black && pixel(800, 300) == .white
             }
         }
+    }
+
+    @Test("A15: replay's --png is the whole drawing, lines beyond the window too, and --window-png the window as the app showed it")
+    func replayPicturesTheWholeDrawing() throws {
+        let folder = Self.temporaryFolder()
+        let drawing = folder + "/far.json"
+        try ("{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[{\"id\":1,\"kind\":\"line\",\"color\":[0,0,0,1],"
+             + "\"width\":10,\"points\":[[1300,100],[1700,100]]}]}\n").write(toFile: drawing, atomically: true, encoding: .utf8)
+        let recording = folder + "/empty.ttrec"
+        try "touchtracker-input 1\nframe\n".write(toFile: recording, atomically: true, encoding: .utf8)
+        let replay = try runTouchTracker(["replay", recording, "--file", drawing, "--png", folder + "/whole.png",
+                                          "--window-png", folder + "/window.png"])
+        #expect(replay.status == 0, "\(replay.error)")
+        let whole = try Screenshot(contentsOf: folder + "/whole.png")
+        #expect(whole.width >= 1707)
+        #expect(whole.pixel(x: 1500, y: 100) == .black)
+        let window = try Screenshot(contentsOf: folder + "/window.png")
+        #expect(window.width == 1024)
+        #expect((0..<window.width).allSatisfy { window.pixel(x: $0, y: 100) != .black }, "the window shows the drawing's origin")
     }
 
     @Test("An unreadable recording gets one line naming its line number, and no crash")
