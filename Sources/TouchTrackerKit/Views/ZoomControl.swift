@@ -8,11 +8,11 @@ public final class ZoomControlView: View {
     public let levelButton = ToolbarButton(title: Strings.zoomPercent(100), icon: Icon(names: [], fallback: ""))
     public let zoomInButton = ToolbarButton(title: Strings.zoomIn, icon: ZoomControlView.zoomInIcon)
 
-    static let buttonSize = ToolbarView.minimumTarget
-    static let levelWidth = 64.0
-    static let padding = 4.0
+    public static let buttonSize = ToolbarView.minimumTarget
+    public static let levelWidth = 64.0
+    public static let padding = 4.0
     /// The control's size.
-    static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
+    public static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
 
     public override init(frame: Rect) {
         super.init(frame: frame)
