@@ -10,8 +10,8 @@ import TouchKit
 @Suite("The canvas zoomed and scrolled")
 struct ZoomedCanvasTests {
     /// A canvas laid out and painted once, showing the drawing through `viewport`.
-    static func canvas(_ drawing: Drawing = Drawing(), viewport: CanvasViewport) -> Canvas {
-        let canvas = Canvas(drawing: drawing)
+    static func canvas(_ drawing: Drawing = Drawing(), viewport: CanvasViewport, zoomControl: Bool = false) -> Canvas {
+        let canvas = Canvas(drawing: drawing, zoomControl: zoomControl)
         _ = canvas.laidOutRender()
         canvas.controller.scrollView.viewport = viewport
         return canvas
@@ -61,6 +61,29 @@ struct ZoomedCanvasTests {
         canvas.up(2)
         canvas.frame()
         #expect(canvas.drawView.drawing.strokes.first?.points.map { $0 } == [Point(x: 200, y: 240), Point(x: 600, y: 240)])
+    }
+
+    @Test("A15: a tap selects a line as near it on screen at 10 % as at 100 %, and anywhere on it at 800 %")
+    func selectionReachFollowsTheZoom() {
+        let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 1000), to: Point(x: 3000, y: 1000))
+        // At 10 %, 15 screen points off the line are 150 in the drawing.
+        var canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 0), zoom: 0.1))
+        canvas.down(1, 150, 115)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.clock.advance(by: 0.4)
+        canvas.frame()
+        #expect(canvas.drawView.selectedStrokeID == line.id)
+        // At 800 % the line is 80 screen points wide: a tap 35 points off its centre is on it.
+        canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 990), zoom: 8))
+        canvas.down(1, 150, 80 + 35)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.clock.advance(by: 0.4)
+        canvas.frame()
+        #expect(canvas.drawView.selectedStrokeID == line.id)
     }
 
     @Test("A15: scrolling moves the raster of lines by whole pixels and draws only what is newly shown; the lines show where the drawing has them")
@@ -237,7 +260,7 @@ struct ZoomControlTests {
     @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")
     func controlZooms() {
         let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 0), to: Point(x: 2400, y: 1500))
-        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity)
+        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity, zoomControl: true)
         let control = canvas.controller.zoomControl
         #expect(canvas.controller.scrollView.frame.contains(control.frame))
         Self.tap(canvas, control.zoomInButton)

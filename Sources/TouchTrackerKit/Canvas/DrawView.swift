@@ -180,6 +180,13 @@ public final class DrawView: View {
     public static let selectedColor = Color.green
     /// How close a tap must be to a line to select it (A4).
     public static let selectionRadius = 20.0
+    /// How close to a line's centre, in the drawing's points, a tap selects it at the zoom shown:
+    /// ``selectionRadius`` on screen, so a line is as easy to hit at 10 % as at 100 %; zoomed in,
+    /// also everywhere on a line as wide as it shows (a 10 pt line is 80 pt wide at 800 %).
+    var selectionReach: Double {
+        let zoom = shown.zoom
+        return zoom > 1 ? (Self.selectionRadius + Self.lineWidth / 2 * (zoom - 1)) / zoom : Self.selectionRadius / zoom
+    }
     /// How much wider than itself a selected line is drawn: it lies over its own black copy in the
     /// line cache, whose antialiased edge would otherwise show as a dark rim.
     public static let selectionOutline = 1.0

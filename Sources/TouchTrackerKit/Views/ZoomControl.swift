@@ -16,12 +16,12 @@ public final class ZoomControlView: View {
 
     public override init(frame: Rect) {
         super.init(frame: frame)
-        for button in [zoomOutButton, zoomInButton] {
-            button.showsIconAlone = true
+        // In reading order: out, the zoom, in.
+        for button in [zoomOutButton, levelButton, zoomInButton] {
+            button.showsIconAlone = button !== levelButton
             addSubview(button)
         }
         levelButton.icon = nil
-        addSubview(levelButton)
     }
 
     /// Shows `zoom` (1 is 100 %).
