@@ -18,11 +18,12 @@ final class DrawingScreenView: View {
         scrollView = CanvasScrollView(canvas: drawView)
         super.init(frame: drawView.frame)
         addSubview(scrollView)
-        addSubview(zoomControl)
         // Inside the canvas, above its content: the palette and the toolbar stay in front of it.
         drawView.addSubview(banner)
         addSubview(palette)
         addSubview(toolbar)
+        // After the toolbar, for Tab and screen readers: the canvas, the toolbar, then the zoom.
+        addSubview(zoomControl)
         palette.isHidden = true
     }
 

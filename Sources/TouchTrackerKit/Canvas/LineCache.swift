@@ -95,9 +95,10 @@ final class LineCache {
         } else if stale?.image.scale != scale {
             stale = nil
         }
-        // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
-        // and faulted in anew.
-        let fresh = fits && !isValid && stale == nil ? image! : ImageSurface(size: size, scale: scale)
+        // Drawn again at the same size (a clear, its undo, each step of a pinch while the raster
+        // of an older zoom stands in): the raster is reused, not allocated and faulted in anew.
+        let reusable = fits && image !== stale?.image && (!isValid || build != nil)
+        let fresh = reusable ? image! : ImageSurface(size: size, scale: scale)
         self.viewport = viewport
         CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
