@@ -139,8 +139,9 @@ final class LineCache {
         }
         image = fresh
         self.viewport = viewport
-        // Tiles waiting were in the old raster's points.
-        for i in nextTile..<tiles.count { tiles[i] = tiles[i].offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }
+        // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
+        tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
+        nextTile = 0
         let shown = kept.isEmpty ? [whole] : Self.strips(of: whole, outside: kept)
         if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
         return fresh
