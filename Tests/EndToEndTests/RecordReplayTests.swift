@@ -9,6 +9,27 @@ import CompositorHarness
 
 /// Runs `touchtracker ARGUMENTS` to its end, in English unless `environment` (added to the tests'
 /// own) says otherwise; its exit status, standard output and error.
+/// Expects the replay's picture of the window (`--window-png`) to be the live window in `shot`,
+/// pixel for pixel give or take 4/255 per channel, but for the output's bottom-right corner, where
+/// the pointer's cursor is parked.
+func expectSameWindow(replayedAt picture: String, as shot: Screenshot, window: WindowInfo,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let replayed = try Screenshot(contentsOf: picture)
+    #expect(replayed.width == Int(window.width) && replayed.height == Int(window.height), sourceLocation: sourceLocation)
+    var differing = 0
+    var example = ""
+    for y in 0..<replayed.height {
+        for x in 0..<replayed.width where !(x >= replayed.width - 40 && y >= replayed.height - 40) {
+            guard let a = replayed.pixel(x: x, y: y), let b = shot.pixel(x: Int(window.x) + x, y: Int(window.y) + y) else { continue }
+            if !a.isClose(to: b, tolerance: 4) {
+                differing += 1
+                if example.isEmpty { example = "\(x),\(y): replay \(a), live \(b)" }
+            }
+        }
+    }
+    #expect(differing == 0, "\(differing) pixels differ from the live window, e.g. \(example)", sourceLocation: sourceLocation)
+}
+
 func runTouchTracker(_ arguments: [String], environment: [String: String] = [:]) throws
     -> (status: Int32, output: String, error: String) {
     let process = Process()
@@ -103,22 +124,7 @@ struct RecordReplayTests {
         #expect(traceCalls(replay.error) == live.trace, "the replay's touch method calls differ from the live ones")
         #expect(live.trace.contains { $0.hasPrefix("touchesCancelled") })
 
-        let replayed = try Screenshot(contentsOf: picture)
-        #expect(replayed.width == Int(live.window.width) && replayed.height == Int(live.window.height))
-        var differing = 0
-        var example = ""
-        for y in 0..<replayed.height {
-            // The pointer's cursor is parked in the output's bottom-right corner: not the app's.
-            for x in 0..<replayed.width where !(x >= replayed.width - 40 && y >= replayed.height - 40) {
-                guard let a = replayed.pixel(x: x, y: y),
-                      let b = live.shot.pixel(x: Int(live.window.x) + x, y: Int(live.window.y) + y) else { continue }
-                if !a.isClose(to: b, tolerance: 4) {
-                    differing += 1
-                    if example.isEmpty { example = "\(x),\(y): replay \(a), live \(b)" }
-                }
-            }
-        }
-        #expect(differing == 0, "\(differing) pixels differ from the live window, e.g. \(example)")
+        try expectSameWindow(replayedAt: picture, as: live.shot, window: live.window)
     }
 
     @Test("A recording killed with SIGKILL mid-session keeps every entry before it, and replays")

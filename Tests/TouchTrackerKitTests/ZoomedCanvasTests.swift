@@ -7,6 +7,18 @@ import Testing
 import TouchKit
 @testable import TouchTrackerKit
 
+extension Canvas {
+    /// One finger's tap at (x, y), and the double tap's wait after it: a single tap's action done.
+    func tap(_ x: Double, _ y: Double) {
+        down(1, x, y)
+        frame()
+        up(1)
+        frame()
+        clock.advance(by: 0.4)
+        frame()
+    }
+}
+
 @Suite("The canvas zoomed and scrolled")
 struct ZoomedCanvasTests {
     /// A canvas laid out and painted once, showing the drawing through `viewport`.
@@ -38,12 +50,7 @@ struct ZoomedCanvasTests {
         let line = Stroke.line(StrokeID(1), from: Point(x: 200, y: 200), to: Point(x: 600, y: 200))
         let canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: .zero, zoom: 0.5))
         // The line shows from (100, 100) to (300, 100).
-        canvas.down(1, 200, 103)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
-        canvas.clock.advance(by: 0.4)
-        canvas.frame()
+        canvas.tap(200, 103)
         #expect(canvas.drawView.selectedStrokeID == line.id)
         let menu = canvas.application.menuController
         #expect(menu.isMenuVisible)
@@ -68,21 +75,11 @@ struct ZoomedCanvasTests {
         let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 1000), to: Point(x: 3000, y: 1000))
         // At 10 %, 15 screen points off the line are 150 in the drawing.
         var canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 0), zoom: 0.1))
-        canvas.down(1, 150, 115)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
-        canvas.clock.advance(by: 0.4)
-        canvas.frame()
+        canvas.tap(150, 115)
         #expect(canvas.drawView.selectedStrokeID == line.id)
         // At 800 % the line is 80 screen points wide: a tap 35 points off its centre is on it.
         canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 990), zoom: 8))
-        canvas.down(1, 150, 80 + 35)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
-        canvas.clock.advance(by: 0.4)
-        canvas.frame()
+        canvas.tap(150, 80 + 35)
         #expect(canvas.drawView.selectedStrokeID == line.id)
     }
 
@@ -249,12 +246,25 @@ struct ZoomControlTests {
     /// A tap at the middle of `view`, in window points.
     static func tap(_ canvas: Canvas, _ view: View) {
         let centre = view.convert(Point(x: view.bounds.midX, y: view.bounds.midY), to: nil)
-        canvas.down(9, centre.x, centre.y)
+        canvas.tap(centre.x, centre.y)
+    }
+
+    @Test("A1: with the zoom control over the canvas's corner, fingers' lines still go to the window as live lines, drawn around the control")
+    func liveLinesBesideTheControl() throws {
+        let canvas = Canvas(zoomControl: true)
+        _ = canvas.laidOutRender()
+        for i in 0..<3 { canvas.down(Int32(i), 20 + Double(i) * 40, 20) }
         canvas.frame()
-        canvas.up(9)
-        canvas.frame()
-        canvas.clock.advance(by: 0.5)
-        canvas.frame()
+        _ = canvas.window.takeDirtyRegion()
+        for step in 1...3 {
+            for i in 0..<3 { canvas.move(Int32(i), 390 - Double(i) * 40, 20 + Double(step) * 70) }
+            canvas.frame()
+            _ = canvas.window.takeDirtyRegion()
+        }
+        let placed = try #require(canvas.window.liveLines.first)
+        #expect(placed.drawable, "the lines are painted through the views every frame")
+        let control = canvas.controller.zoomControl.convert(canvas.controller.zoomControl.bounds, to: nil)
+        #expect(placed.clip.allSatisfy { !$0.intersects(control.insetBy(dx: 1, dy: 1)) })
     }
 
     @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")

@@ -16,12 +16,21 @@ public final class ZoomControlView: View {
 
     public override init(frame: Rect) {
         super.init(frame: frame)
+        backgroundColor = appearance.paper
         // In reading order: out, the zoom, in.
         for button in [zoomOutButton, levelButton, zoomInButton] {
             button.showsIconAlone = button !== levelButton
             addSubview(button)
         }
         levelButton.icon = nil
+    }
+
+    /// The canvas's paper around the rounded body: the control is opaque, so the window still
+    /// draws the lines under fingers itself around it (a view that lets them show through would
+    /// have every frame paint them through the views).
+    public override func appearanceDidChange() {
+        backgroundColor = appearance.paper
+        setNeedsDisplay()
     }
 
     /// Shows `zoom` (1 is 100 %).
