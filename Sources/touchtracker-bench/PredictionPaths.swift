@@ -116,6 +116,13 @@ enum PredictionPaths {
     static var all: [ScriptedPath] {
         [line(speed: 250, length: 250), line(speed: 1000), line(speed: 3000), circle(), zigzag(), stopAndGo(), flick()]
     }
+
+    /// The paths played under a compositor: every path, the turning ones several times, so that
+    /// their few frames at each turn add up to a figure that means something.
+    static func onScreen(quick: Bool) -> [ScriptedPath] {
+        let repeats = quick ? 3 : 5
+        return all.flatMap { path in Array(repeating: path, count: path.turns ? repeats : 1) }
+    }
 }
 
 /// The integral of the minimum-jerk speed profile's rise: distance covered over an ease of unit

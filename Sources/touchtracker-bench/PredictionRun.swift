@@ -80,7 +80,7 @@ extension TouchTrackerBench {
         var moves: [Bool] = []
         if client != .reference { _ = try control.send("latency start \(running.pid)") }
         for rate in rates {
-            for path in PredictionPaths.all {
+            for path in PredictionPaths.onScreen(quick: quick) {
                 if client == .reference, !results.isEmpty {
                     // weston-simple-touch keeps every dot: a fresh one per path.
                     running.child.signal(SIGTERM)
@@ -90,8 +90,18 @@ extension TouchTrackerBench {
                     try settle(running.session, pid: running.pid)
                 }
                 let file = running.session.runtimeDirectory + "/capture.bin"
-                let (t0, capture, motions) = try playPath(path, at: origin, rate: rate, session: running.session, rng: &rng, capture: file)
-                moves += [false] + Array(repeating: true, count: motions) + [false]
+                let (t0, capture, motions) = try playPath(path, at: origin, rate: rate, session: running.session, rng: &rng,
+                                                          capture: file, coverage: client != .reference)
+                // The first moves wait for the double tap to fail (A3): their commit is the
+                // recognizer's, the same with prediction on and off, not the frame's work.
+                let held = Int(0.15 * rate)
+                moves += [false] + (0..<motions).map { $0 >= held } + [false]
+                if client != .reference {
+                    // A clean canvas for the next path: a stroke crossing an old line would blend
+                    // its edge with black, which is not the stroke's coverage.
+                    try clearCanvas(running.session, at: Point(x: origin.x + box.width - 10, y: origin.y + 10))
+                    moves += [false, false, false, false]
+                }
                 let sampled = SampledPath(path, placedAt: origin)
                 // weston-simple-touch draws a diamond of radius 2 pixels per sample; the app a
                 // 10 pt line (DrawView.lineWidth) from where the finger landed.
@@ -135,18 +145,35 @@ extension TouchTrackerBench {
                    percentile(error, 5), percentile(error, 50), percentile(error, 95), error.count))
     }
 
-    /// Plays `path` with the stroke's colour captured; returns the monotonic time the finger
-    /// landed, the capture and how many motion frames were sent.
+    /// A double tap at `point`: the app clears its drawing (A3).
+    private func clearCanvas(_ session: WestonSession, at point: Point) throws {
+        let at = String(format: "%.0f %.0f", point.x, point.y)
+        for _ in 0..<2 {
+            _ = try session.control.send("touch batch d 0 \(at) f")
+            usleep(40_000)
+            _ = try session.control.send("touch batch u 0 f")
+            usleep(60_000)
+        }
+        usleep(300_000)
+    }
+
+    /// Plays `path` with the stroke's colour captured (its coverage over the white paper, or for
+    /// weston-simple-touch, whose dots have no soft edge, its pure pixels); returns the monotonic
+    /// time the finger landed, the capture and how many motion frames were sent.
     private func playPath(_ path: ScriptedPath, at origin: Point, rate: Double, session: WestonSession,
-                          rng: inout SeededRandom, capture file: String) throws -> (Double, RepaintCapture, Int) {
+                          rng: inout SeededRandom, capture file: String, coverage: Bool) throws -> (Double, CoverageCapture, Int) {
         let control = session.control
         func place(_ t: Double) -> String {
             let p = path.position(t)
             return String(format: "%.2f %.2f", p.x + origin.x, p.y + origin.y)
         }
         let box = PredictionPaths.box, margin = 40.0
-        try session.startCapture(x: Int(origin.x - margin), y: Int(origin.y - margin), width: Int(box.width + 2 * margin),
-                                 height: Int(box.height + 2 * margin), rgb: 0xff0000)
+        let (x, y, w, h) = (Int(origin.x - margin), Int(origin.y - margin), Int(box.width + 2 * margin), Int(box.height + 2 * margin))
+        if coverage {
+            try session.startCoverageCapture(x: x, y: y, width: w, height: h, rgb: 0xff0000, background: 0xffffff)
+        } else {
+            try session.startCapture(x: x, y: y, width: w, height: h, rgb: 0xff0000)
+        }
         let t0 = tt_monotonic_now() + 0.05
         sleep(until: t0)
         _ = try control.send("touch batch d 0 \(place(0)) f")
@@ -160,21 +187,21 @@ extension TouchTrackerBench {
         // The finger rests a while before it lifts: the frames then show where the stroke ends at
         // rest, which calibrates each client's end cap.
         sleep(until: t0 + path.duration + 0.4)
-        let capture = try session.stopCapture(writingTo: file)
+        let capture = try session.stopCoverageCapture(writingTo: file)
         _ = try control.send("touch batch u 0 f")
         return (t0, capture, k - 1)
     }
 
-    private func analyse(_ capture: RepaintCapture, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
+    private func analyse(_ capture: CoverageCapture, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
         var result = OnScreenResult(client: "", path: path.path, rate: 0)
         var tips: [ShownTip] = []
         var previous: [UInt8]?
         for frame in capture.frames {
-            defer { previous = frame.mask }
-            guard let presented = frame.presented, frame.mask != previous else { continue }
-            let points = capture.points(frame.mask).map { Point(x: $0.x, y: $0.y) }
-            guard !points.isEmpty,
-                  let tip = readTip(points, on: path, shown: presented - t0, shape: shape) else { continue }
+            defer { previous = frame.coverage }
+            guard let presented = frame.presented, frame.coverage != previous else { continue }
+            let pixels = capture.pixels(frame.coverage)
+            guard !pixels.isEmpty,
+                  let tip = readTip(pixels, on: path, shown: presented - t0, shape: shape) else { continue }
             tips.append(tip)
         }
         let duration = path.path.duration
@@ -196,6 +223,9 @@ extension TouchTrackerBench {
             }
             if path.path.turns {
                 let over = max(0, abs(tip.offPath) - restSpread)
+                if ProcessInfo.processInfo.environment["TT_PREDICTION_DEBUG"] != nil, over > 2 {
+                    say(String(format: "    debug: %@ shown %.3f s, tip at %.3f s, off the path by %.2f pt", path.path.name, tip.shown, tip.tipTime, tip.offPath))
+                }
                 result.overshoot.append(over)
                 run = over > 2 ? run + 1 : 0
                 result.overshootRun = max(result.overshootRun, run)
