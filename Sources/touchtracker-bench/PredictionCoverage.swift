@@ -101,3 +101,21 @@ func subpixelLineEnd(_ pixels: [(point: Point, weight: Double)], from start: Poi
     }
     return end
 }
+
+/// The pixels that belong to `path`'s stroke among several fingers' straight strokes: those
+/// nearer its line than any other finger's (all of them when there is one finger).
+func nearest(_ pixels: [(point: Point, weight: Double)], to path: SampledPath,
+             among fingers: [SampledPath]) -> [(point: Point, weight: Double)] {
+    guard fingers.count > 1 else { return pixels }
+    func line(_ p: SampledPath) -> (Point, Point) {
+        let a = p.points[p.index(0)], b = p.points[p.index(p.path.duration)]
+        let d = max(a.distance(to: b), 1e-9)
+        return (a, Point(x: (b.x - a.x) / d, y: (b.y - a.y) / d))
+    }
+    let lines = fingers.map(line), mine = line(path)
+    func distance(_ q: Point, _ l: (Point, Point)) -> Double { abs((q.x - l.0.x) * -l.1.y + (q.y - l.0.y) * l.1.x) }
+    return pixels.filter { pixel in
+        let own = distance(pixel.point, mine)
+        return lines.allSatisfy { distance(pixel.point, $0) >= own }
+    }
+}

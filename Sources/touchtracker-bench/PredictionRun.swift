@@ -49,7 +49,7 @@ extension TouchTrackerBench {
     func predictionPhase(appPath: String, targets: inout Targets) throws {
         let rates: [Double] = quick ? [60, 120] : [60, 120, 240]
         let screen = BenchScreen(width: 1024, height: 768, scale: 1)
-        say("\n## Prediction under Weston (\(screen), 60 Hz output): one finger on scripted paths at \(rates.map { "\(Int($0))" }.joined(separator: "/")) Hz (±25% jitter), lag at presentation read from the compositor's pixels")
+        say("\n## Prediction under Weston (\(screen), 60 Hz output): one to ten fingers on scripted paths at \(rates.map { "\(Int($0))" }.joined(separator: "/")) Hz (±25% jitter), lag at presentation read from the compositor's pixels")
         var results: [OnScreenResult] = []
         var commitP99: [String: Double] = [:]
         for client in PredictionClient.allCases where client != .reference || !noReference {
@@ -80,7 +80,7 @@ extension TouchTrackerBench {
         var moves: [Bool] = []
         if client != .reference { _ = try control.send("latency start \(running.pid)") }
         for rate in rates {
-            for path in PredictionPaths.onScreen(quick: quick) {
+            for fingers in PredictionPaths.onScreen(quick: quick) {
                 if client == .reference, !results.isEmpty {
                     // weston-simple-touch keeps every dot: a fresh one per path.
                     running.child.signal(SIGTERM)
@@ -90,7 +90,7 @@ extension TouchTrackerBench {
                     try settle(running.session, pid: running.pid)
                 }
                 let file = running.session.runtimeDirectory + "/capture.bin"
-                let (t0, capture, motions) = try playPath(path, at: origin, rate: rate, session: running.session, rng: &rng,
+                let (t0, capture, motions) = try playPath(fingers, at: origin, rate: rate, session: running.session, rng: &rng,
                                                           capture: file, coverage: client != .reference)
                 // The first moves wait for the double tap to fail (A3): their commit is the
                 // recognizer's, the same with prediction on and off, not the frame's work.
@@ -99,16 +99,19 @@ extension TouchTrackerBench {
                 if client != .reference {
                     // A clean canvas for the next path: a stroke crossing an old line would blend
                     // its edge with black, which is not the stroke's coverage.
-                    try clearCanvas(running.session, at: Point(x: origin.x + box.width - 10, y: origin.y + 10))
+                    try clearCanvas(running.session, at: Point(x: origin.x + box.width - 10, y: origin.y + box.height - 10))
                     moves += [false, false, false, false]
                 }
-                let sampled = SampledPath(path, placedAt: origin)
-                // weston-simple-touch draws a diamond of radius 2 pixels per sample; the app a
-                // 10 pt line (DrawView.lineWidth) from where the finger landed.
-                let shape: StrokeShape = client == .reference ? .dots(radius: 2) : .line(from: sampled.points[sampled.index(0)], radius: 5)
-                var result = analyse(capture, path: sampled, start: t0, shape: shape)
-                (result.client, result.rate) = (client.name, rate)
-                results.append(result)
+                let sampled = fingers.map { SampledPath($0, placedAt: origin) }
+                // weston-simple-touch draws a diamond of radius 2 pixels per sample, red for its
+                // first finger only; the app a 10 pt line (DrawView.lineWidth) from where each
+                // finger landed, all red.
+                for (k, path) in sampled.enumerated() where client != .reference || k == 0 {
+                    let shape: StrokeShape = client == .reference ? .dots(radius: 2) : .line(from: path.points[path.index(0)], radius: 5)
+                    var result = analyse(capture, path: path, start: t0, shape: shape, among: client == .reference ? [] : sampled)
+                    (result.client, result.rate) = (client.name, rate)
+                    results.append(result)
+                }
                 try settle(running.session, pid: running.pid)
             }
         }
@@ -160,13 +163,16 @@ extension TouchTrackerBench {
     /// Plays `path` with the stroke's colour captured (its coverage over the white paper, or for
     /// weston-simple-touch, whose dots have no soft edge, its pure pixels); returns the monotonic
     /// time the finger landed, the capture and how many motion frames were sent.
-    private func playPath(_ path: ScriptedPath, at origin: Point, rate: Double, session: WestonSession,
+    private func playPath(_ fingers: [ScriptedPath], at origin: Point, rate: Double, session: WestonSession,
                           rng: inout SeededRandom, capture file: String, coverage: Bool) throws -> (Double, CoverageCapture, Int) {
         let control = session.control
-        func place(_ t: Double) -> String {
-            let p = path.position(t)
-            return String(format: "%.2f %.2f", p.x + origin.x, p.y + origin.y)
+        func place(_ kind: String, at t: Double) -> String {
+            fingers.enumerated().map { k, path in
+                let p = path.position(t)
+                return String(format: "%@ %d %.2f %.2f", kind, k, p.x + origin.x, p.y + origin.y)
+            }.joined(separator: " ")
         }
+        let duration = fingers.map(\.duration).max() ?? 0
         let box = PredictionPaths.box, margin = 40.0
         let (x, y, w, h) = (Int(origin.x - margin), Int(origin.y - margin), Int(box.width + 2 * margin), Int(box.height + 2 * margin))
         if coverage {
@@ -176,30 +182,32 @@ extension TouchTrackerBench {
         }
         let t0 = tt_monotonic_now() + 0.05
         sleep(until: t0)
-        _ = try control.send("touch batch d 0 \(place(0)) f")
+        _ = try control.send("touch batch \(place("d", at: 0)) f")
         var k = 1
-        while Double(k) / rate <= path.duration + 0.05 {
+        while Double(k) / rate <= duration + 0.05 {
             let t = max(0.001, Double(k) / rate + Double.random(in: -0.25...0.25, using: &rng) / rate)
             sleep(until: t0 + t)
-            _ = try control.send("touch batch m 0 \(place(t)) f")
+            _ = try control.send("touch batch \(place("m", at: t)) f")
             k += 1
         }
         // The finger rests a while before it lifts: the frames then show where the stroke ends at
         // rest, which calibrates each client's end cap.
-        sleep(until: t0 + path.duration + 0.4)
+        sleep(until: t0 + duration + 0.4)
         let capture = try session.stopCoverageCapture(writingTo: file)
-        _ = try control.send("touch batch u 0 f")
+        _ = try control.send("touch batch " + fingers.indices.map { "u \($0)" }.joined(separator: " ") + " f")
         return (t0, capture, k - 1)
     }
 
-    private func analyse(_ capture: CoverageCapture, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
+    /// One finger's figures; with several fingers (`among`), from the pixels nearest its path.
+    private func analyse(_ capture: CoverageCapture, path: SampledPath, start t0: Double, shape: StrokeShape,
+                         among fingers: [SampledPath]) -> OnScreenResult {
         var result = OnScreenResult(client: "", path: path.path, rate: 0)
         var tips: [ShownTip] = []
         var previous: [UInt8]?
         for frame in capture.frames {
             defer { previous = frame.coverage }
             guard let presented = frame.presented, frame.coverage != previous else { continue }
-            let pixels = capture.pixels(frame.coverage)
+            let pixels = nearest(capture.pixels(frame.coverage), to: path, among: fingers)
             guard !pixels.isEmpty,
                   let tip = readTip(pixels, on: path, shown: presented - t0, shape: shape) else { continue }
             tips.append(tip)
@@ -219,7 +227,7 @@ extension TouchTrackerBench {
                 let lag = path.arcLength(at: tip.shown) - path.arcLength(at: tip.tipTime) - restLag
                 result.lag.append(lag)
                 result.effective.append(lag / speed * 1000)
-                if path.path.name.hasPrefix("line"), abs(speed - cruise) < 0.1 * cruise { result.across.append(tip.offPath) }
+                if path.path.isLine, abs(speed - cruise) < 0.1 * cruise { result.across.append(tip.offPath) }
             }
             if path.path.turns {
                 let over = max(0, abs(tip.offPath) - restSpread)
@@ -247,13 +255,13 @@ extension TouchTrackerBench {
         say("Hz   path                 client                          frames  p50     p95     signed  eff. ms  ratio p50  p95")
         let reference = PredictionClient.reference.name
         for rate in rates {
-            for path in PredictionPaths.all {
-                let ref = stats(results.filter { $0.rate == rate && $0.path.name == path.name && $0.client == reference })
+            for name in PredictionPaths.reported {
+                let ref = stats(results.filter { $0.rate == rate && $0.path.name == name && $0.client == reference })
                 for client in PredictionClient.allCases {
-                    let s = stats(results.filter { $0.rate == rate && $0.path.name == path.name && $0.client == client.name })
+                    let s = stats(results.filter { $0.rate == rate && $0.path.name == name && $0.client == client.name })
                     guard s.frames > 0 else { continue }
                     let ratios = client == .reference || ref.frames == 0 ? "" : pad(ratio(s.p50, ref.p50), 11) + ratio(s.p95, ref.p95)
-                    say(pad("\(Int(rate))", 5) + pad(path.name, 21) + pad(client.name, 32) + pad("\(s.frames)", 8)
+                    say(pad("\(Int(rate))", 5) + pad(name, 21) + pad(client.name, 32) + pad("\(s.frames)", 8)
                         + pad(String(format: "%.2f", s.p50), 8) + pad(String(format: "%.2f", s.p95), 8)
                         + pad(String(format: "%+.2f", s.signed), 8) + pad(String(format: "%.1f", s.effective), 9) + ratios)
                 }
@@ -268,7 +276,7 @@ extension TouchTrackerBench {
                 let over = turning.flatMap(\.overshoot)
                 let backwards = zigzag.reduce(0) { $0 + $1.backwards }, frames = zigzag.reduce(0) { $0 + $1.frames }
                 // Jitter: the end's wobble across the line (RMS about its mean) at cruising speed.
-                let jitter = mine.filter { $0.path.name.hasPrefix("line") && $0.across.count > 2 }.map { r -> Double in
+                let jitter = mine.filter { $0.path.isLine && $0.across.count > 2 }.map { r -> Double in
                     let mean = r.across.reduce(0, +) / Double(r.across.count)
                     return (r.across.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(r.across.count)).squareRoot()
                 }
