@@ -187,7 +187,10 @@ extension TouchTrackerBench {
         while Double(k) / rate <= duration + 0.05 {
             let t = max(0.001, Double(k) / rate + Double.random(in: -0.25...0.25, using: &rng) / rate)
             sleep(until: t0 + t)
-            _ = try control.send("touch batch \(place("m", at: t)) f")
+            // Where the finger is when the sample leaves, which Weston stamps: a late wake-up on a
+            // busy machine delays a sample, as a touchscreen's jitter does, but never puts a
+            // position at the wrong time.
+            _ = try control.send("touch batch \(place("m", at: tt_monotonic_now() - t0)) f")
             k += 1
         }
         // The finger rests a while before it lifts: the frames then show where the stroke ends at
