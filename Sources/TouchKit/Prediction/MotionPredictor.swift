@@ -1,7 +1,10 @@
 // When a touch's future may be guessed, and how far: the rules every estimator is held to.
 // - Nothing from a single sample: one position says nothing of where the finger goes.
 // - Nothing for a finger at rest or slowing to a stop: below a walking pace of the tip, a guess
-//   only makes the tip tremble. A finger braking is followed to where it would stop, not past.
+//   only makes the tip tremble. A finger braking is followed towards where it would stop, never
+//   past, and the harder it brakes the shorter the guess: the estimate's deceleration lags a hand's.
+// - No turn guessed before the samples show it: along the acceleration, a motion slowing down is
+//   held where it would reverse.
 // - Nothing when the newest step points against the estimated motion: the finger has turned, and
 //   the estimate has not caught up yet; a wrong-way guess is worse than none.
 // - Never further ahead than `maximumInterval` past the newest sample: the further, the wilder.
@@ -30,6 +33,12 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// estimated deceleration takes away over h. The harder the braking, the less the estimate
     /// holds (its deceleration lags a hand's), and the sooner the finger stops or turns.
     public var brakingShrink: Double
+    /// Follows a deceleration that grows (a hand braking into a stop or turn brakes harder each
+    /// sample): the change of the estimated acceleration extrapolated too, when it shortens the
+    /// guess along the motion.
+    public var followsJerk: Bool
+    /// The change of the estimated acceleration per second, smoothed.
+    private var jerk = Point.zero
 
     private var model: Model
     private var newest: (location: Point, time: Double)?
@@ -47,7 +56,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// A predictor over `model` as configured (the benchmark compares settings).
     public init(model: Model, maximumInterval: Double = 0.032, stopSpeed: Double = 40,
                 minimumSamples: Int = 2, brakingTrust: Double = 2, lagCorrection: Double = 0,
-                holdsTurns: Bool = true, brakingShrink: Double = 2) {
+                holdsTurns: Bool = true, brakingShrink: Double = 2, followsJerk: Bool = true) {
         self.model = model
         self.maximumInterval = maximumInterval
         self.stopSpeed = stopSpeed
@@ -56,6 +65,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         self.lagCorrection = lagCorrection
         self.holdsTurns = holdsTurns
         self.brakingShrink = brakingShrink
+        self.followsJerk = followsJerk
     }
 
     /// A new sample of the touch, oldest first.
@@ -65,7 +75,13 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             let dt = time - newest.time
             if dt > 0 { sampleInterval = sampleInterval.map { $0 * 0.75 + dt * 0.25 } ?? dt }
         }
+        let before = followsJerk ? model.estimate : nil
         model.add(location, at: time)
+        if let before, let after = model.estimate, after.time > before.time {
+            let dt = after.time - before.time
+            let j = Point(x: (after.acceleration.x - before.acceleration.x) / dt, y: (after.acceleration.y - before.acceleration.y) / dt)
+            jerk = Point(x: jerk.x * 0.5 + j.x * 0.5, y: jerk.y * 0.5 + j.y * 0.5)
+        }
         let sample = (location: location, time: max(time, newest?.time ?? time))
         newest = sample
         recent.append(sample)
@@ -115,6 +131,16 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             h = min(h, speed / -along)
         }
         var dx = v.x * h + a.x * h * h / 2, dy = v.y * h + a.y * h * h / 2
+        if followsJerk {
+            // Along the motion only, and only shortening it.
+            let u = Point(x: v.x / speed, y: v.y / speed)
+            let ju = jerk.x * u.x + jerk.y * u.y
+            if ju < 0 {
+                let extra = max(ju * h * h * h / 6, -(dx * u.x + dy * u.y))
+                dx += extra * u.x
+                dy += extra * u.y
+            }
+        }
         let magnitude = (a.x * a.x + a.y * a.y).squareRoot()
         if holdsTurns, magnitude > 0 {
             // Along the acceleration the motion is v·â t + |a| t²/2: when v·â < 0 it comes back
