@@ -31,6 +31,8 @@ struct OnScreenResult {
     var frames = 0
     /// On straight lines at their cruising speed: the end's offset across the line, pt.
     var across: [Double] = []
+    /// The app's own account of the same frames (its `--latency` log), signed lag, pt.
+    var logged: [Double] = []
 }
 
 extension TouchTrackerBench {
@@ -58,6 +60,7 @@ extension TouchTrackerBench {
             commitP99[client.name] = p99
         }
         reportOnScreen(results, rates: rates, commitP99: commitP99, targets: &targets)
+        predictionOnDesktops(appPath: appPath)
     }
 
     private func measureOnScreen(_ client: PredictionClient, appPath: String, rates: [Double],
@@ -90,6 +93,7 @@ extension TouchTrackerBench {
                     try settle(running.session, pid: running.pid)
                 }
                 let file = running.session.runtimeDirectory + "/capture.bin"
+                let logFrom = running.child.standardError.utf8.count
                 let (t0, capture, motions) = try playPath(fingers, at: origin, rate: rate, session: running.session, rng: &rng,
                                                           capture: file, coverage: client != .reference)
                 // The first moves wait for the double tap to fail (A3): their commit is the
@@ -110,6 +114,10 @@ extension TouchTrackerBench {
                     let shape: StrokeShape = client == .reference ? .dots(radius: 2) : .line(from: path.points[path.index(0)], radius: 5)
                     var result = analyse(capture, path: path, start: t0, shape: shape, among: client == .reference ? [] : sampled)
                     (result.client, result.rate) = (client.name, rate)
+                    if client == .on, fingers.count == 1 {
+                        let log = String(decoding: running.child.standardError.utf8.dropFirst(logFrom), as: UTF8.self)
+                        result.logged = loggedLags(LoggedGuess.read(log), path: path.path).on
+                    }
                     results.append(result)
                 }
                 try settle(running.session, pid: running.pid)
@@ -303,6 +311,13 @@ extension TouchTrackerBench {
             guard ref.frames > 0, on.frames > 0 else { continue }
             targets.add(on.p50 <= 0.3 * ref.p50 && on.p95 <= 0.6 * ref.p95,
                         "lag at presentation at \(Int(rate)) Hz on lines and circles: p50 \(ratio(on.p50, ref.p50)), p95 \(ratio(on.p95, ref.p95)) of weston-simple-touch's (at most 0.3x and 0.6x)")
+        }
+        for rate in rates {
+            let kinds = results.filter { $0.rate == rate && $0.client == PredictionClient.on.name && ($0.path.isLine || $0.path.name.hasPrefix("circle")) && !$0.logged.isEmpty }
+            let pixels = kinds.flatMap(\.lag).map(abs), logged = kinds.flatMap(\.logged).map(abs)
+            guard !logged.isEmpty else { continue }
+            say(String(format: "\n%d Hz, lines and circles with prediction: |lag| p50/p95 from the pixels %.2f/%.2f pt, from the app's --latency log %.2f/%.2f pt",
+                       Int(rate), percentile(pixels, 50), percentile(pixels, 95), percentile(logged, 50), percentile(logged, 95)))
         }
         if let on = commitP99[PredictionClient.on.name], let off = commitP99[PredictionClient.off.name] {
             say(String(format: "\ninput→commit p99 of the moves: prediction on %.2f ms, off %.2f ms", on, off))
