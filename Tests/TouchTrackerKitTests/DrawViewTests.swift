@@ -18,7 +18,7 @@ final class Canvas {
     init(drawing: Drawing = Drawing(), width: Double = 400, zoomControl: Bool = false) {
         window = Window(frame: Rect(x: 0, y: 0, width: width, height: 300))
         controller = DrawViewController(drawing: drawing)
-        controller.zoomControl.isHidden = !zoomControl
+        controller.showsZoomControl = zoomControl
         application = Application(clock: clock)
         application.addWindow(window)
         window.rootViewController = controller

@@ -249,13 +249,16 @@ struct ZoomControlTests {
         canvas.tap(centre.x, centre.y)
     }
 
-    @Test("A1: with the zoom control over the canvas's corner, fingers' lines still go to the window as live lines, drawn around the control")
-    func liveLinesBesideTheControl() throws {
+    @Test("A1 A15: while fingers draw the zoom control steps aside, so the window draws their lines in one piece over the whole canvas; it is back once they lift")
+    func controlStepsAsideWhileDrawing() throws {
         let canvas = Canvas(zoomControl: true)
         _ = canvas.laidOutRender()
+        let control = canvas.controller.zoomControl
+        #expect(!control.isHidden)
         for i in 0..<3 { canvas.down(Int32(i), 20 + Double(i) * 40, 20) }
         canvas.frame()
         _ = canvas.window.takeDirtyRegion()
+        #expect(control.isHidden)
         for step in 1...3 {
             for i in 0..<3 { canvas.move(Int32(i), 390 - Double(i) * 40, 20 + Double(step) * 70) }
             canvas.frame()
@@ -263,8 +266,18 @@ struct ZoomControlTests {
         }
         let placed = try #require(canvas.window.liveLines.first)
         #expect(placed.drawable, "the lines are painted through the views every frame")
-        let control = canvas.controller.zoomControl.convert(canvas.controller.zoomControl.bounds, to: nil)
-        #expect(placed.clip.allSatisfy { !$0.intersects(control.insetBy(dx: 1, dy: 1)) })
+        #expect(placed.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
+        for i in 0..<3 { canvas.up(Int32(i)) }
+        canvas.frame()
+        #expect(!control.isHidden)
+        // The lines drawn under it are covered again, and the control is opaque: the window goes
+        // on drawing the next lines itself beside it.
+        canvas.down(5, 20, 20)
+        canvas.frame()
+        canvas.up(5)
+        canvas.frame()
+        #expect(!control.isHidden)
+        #expect(control.backgroundColor?.alpha == 1)
     }
 
     @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")

@@ -309,6 +309,7 @@ public final class DrawView: View {
         if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         let drawing = ordered.filter { !fingersNavigate || $0.type != .direct }
         if tool == .circle { circleTool.began(drawing, in: event) } else { lineTool.began(drawing, freehand: tool == .freehand) }
+        noteFingersDrawing()
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
@@ -322,6 +323,7 @@ public final class DrawView: View {
         if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         trace.log("touchesEnded", ordered, count: touches.count, in: self)
         if tool == .circle { circleTool.ended(ordered, in: event) } else { lineTool.ended(ordered) }
+        noteFingersDrawing()
     }
 
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
@@ -329,6 +331,19 @@ public final class DrawView: View {
         trace.log("touchesCancelled", ordered, count: touches.count, in: self)
         circleTool.cancelled(ordered)
         lineTool.cancelled(ordered)
+        noteFingersDrawing()
+    }
+
+    /// Whether a finger (or the pen, or the mouse) is drawing a line or a circle now.
+    public private(set) var isDrawing = false
+    /// Told when ``isDrawing`` changes: controls over the canvas step aside meanwhile.
+    public var onDrawingChange: ((Bool) -> Void)?
+
+    private func noteFingersDrawing() {
+        let now = !linesInProgress.isEmpty || circleTool.circle != nil || circleTool.isSpanning
+        guard now != isDrawing else { return }
+        isDrawing = now
+        onDrawingChange?(now)
     }
 
     /// A pen drew: fingers navigate until it has rested for ``penGrace`` seconds.
