@@ -1,5 +1,5 @@
 // Moving and zooming the drawing with a mouse's wheel and the zoom control, on a phone under phoc
-// and under Sway (A15, S9): both take input from wlroots' virtual pointer.
+// and on a desktop under Sway (A15, S9): both take input from wlroots' virtual pointer.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,6 +52,46 @@ struct ZoomPointerTests {
             try app.click(middle.x, middle.y)
             shot = try app.session.waitForScreen("back at 100 %") { shot in
                 lineRows(app, shot, x: 180, from: 0, to: canvasBottom - size.height - 16).count == before.count
+            }
+        }
+    }
+
+    @Test("A15 S9: under Sway the wheel scrolls the drawing sideways and down, and the zoom control's - zooms it out about the middle")
+    func swayWheelAndControl() {
+        withSwayApp { app in
+            let a = app.global(300, 200), b = app.global(700, 200)
+            try app.pointer.move(x: a.x, y: a.y)
+            try app.pointer.button(down: true)
+            for step in 1...8 { try app.pointer.move(x: a.x + (b.x - a.x) * Double(step) / 8, y: a.y) }
+            try app.pointer.button(down: false)
+            try app.session.waitForScreen("the line") { shot in shot.pixel(x: app.global(500, 200).x, y: a.y) == .black }
+            // Down three notches and right two: the line moves up and left by what they scroll.
+            let centre = app.global(500, 400)
+            try app.pointer.move(x: centre.x, y: centre.y)
+            try app.pointer.wheel(3)
+            try app.pointer.wheel(2, horizontal: true)
+            let moved = try app.session.waitForScreen("the line moved up and left") { shot in
+                shot.pixel(x: app.global(500, 200).x, y: a.y) == .white
+            }
+            let column = app.global(350, 0).x
+            let row = (0..<Int(a.y)).first { moved.pixel(x: column, y: Double($0)) == .black }
+            #expect(row != nil, "the line shows higher up, at the same zoom")
+            let leftEnd = (0..<Int(b.x)).first { moved.pixel(x: Double($0), y: Double(row ?? 0) + 2) == .black }
+            #expect(leftEnd.map { Double($0) < a.x - 10 } == true, "and further left: its left end at \(String(describing: leftEnd))")
+
+            // The zoom control's -, over the canvas's bottom right corner: 80 %.
+            let content = app.window.content
+            let canvasBottom = content.height - ToolbarView.height
+            let minus = app.global(content.width - 8 - ZoomControlView.size.width + ZoomControlView.padding + ZoomControlView.buttonSize / 2,
+                                   canvasBottom - 8 - ZoomControlView.size.height / 2)
+            try app.pointer.move(x: minus.x, y: minus.y)
+            try app.pointer.button(down: true)
+            try app.pointer.button(down: false)
+            try app.session.waitForScreen("the line 8 pixels thick at 80 %") { shot in
+                // The line's black rows in the columns across the canvas, where it crosses them.
+                let columns = stride(from: 0.0, to: content.width, by: 16).map { app.global($0, 0).x }
+                let counts = columns.map { x in (0..<Int(canvasBottom)).filter { shot.pixel(x: x, y: app.global(0, Double($0)).y) == .black }.count }
+                return counts.max() == 8
             }
         }
     }
