@@ -43,8 +43,8 @@ public final class DrawView: View {
     public static let penGrace = 5.0
     /// Told when ``fingersNavigate`` changes (the scroll view around the canvas).
     public var onTouchModeChange: (() -> Void)?
-    private var penRecentlyUsed = false
-    private var penGraceTimer: TimerToken?
+    var penRecentlyUsed = false
+    var penGraceTimer: TimerToken?
     /// What a finger draws; a change cancels the lines in progress.
     public var tool = Tool.line {
         didSet { if tool != oldValue { cancelDrawing() } }
@@ -79,7 +79,7 @@ public final class DrawView: View {
     // The parts, each with its own state.
     private(set) lazy var linesInProgress = LinesInProgress(canvas: self)
     private lazy var lineTool = LineTool(canvas: self)
-    private lazy var circleTool = CircleTool(canvas: self)
+    lazy var circleTool = CircleTool(canvas: self)
     private lazy var selection = CanvasSelection(canvas: self)
     private lazy var clipboard = CanvasClipboard(canvas: self)
     /// Finished strokes rasterised on their paper, all but a line picked up to be dragged.
@@ -91,7 +91,7 @@ public final class DrawView: View {
         cache.onRepaired = { [unowned self] rect in self.setNeedsDisplay(rect) }
         return cache
     }()
-    private var clock: Clock? { window?.application?.clock }
+    var clock: Clock? { window?.application?.clock }
     /// The lines as assistive tools see them, made on their first question (Accessibility/).
     private lazy var accessibility = CanvasAccessibility(canvas: self)
     public override var accessibilityElements: [Accessible]? { get { accessibility.elements } set {} }
@@ -277,23 +277,6 @@ public final class DrawView: View {
 
     // MARK: The viewport
 
-    /// The drawing's point shown at the canvas's point `p` (a touch's location).
-    public func drawingPoint(_ p: Point) -> Point { shown.drawingPoint(p) }
-    /// The canvas's point that shows the drawing's point `p`.
-    public func canvasPoint(_ p: Point) -> Point { shown.canvasPoint(p) }
-    /// The canvas's rectangle that shows the drawing's rectangle `r`.
-    public func canvasRect(_ r: Rect) -> Rect { shown.canvasRect(r) }
-    /// A distance travelled on the canvas, in the drawing (a drag's translation).
-    func drawingDistance(_ d: Point) -> Point { shown.drawingDistance(d) }
-    /// The part of the drawing the canvas shows.
-    public var visibleDrawingRect: Rect { shown.drawingRect(bounds) }
-
-    /// Marks the canvas's part that shows the drawing's rectangle `r`.
-    func setNeedsDisplay(drawingRect r: Rect) {
-        let rect = shown.canvasRect(r).intersection(bounds)
-        if !rect.isEmpty { setNeedsDisplay(rect) }
-    }
-
     private func viewportChanged() {
         // The lines under fingers stay under them: what they drew so far stays where it is in
         // the drawing, and the whole canvas is shown again.
@@ -335,31 +318,9 @@ public final class DrawView: View {
     }
 
     /// Whether a finger (or the pen, or the mouse) is drawing a line or a circle now.
-    public private(set) var isDrawing = false
+    public internal(set) var isDrawing = false
     /// Told when ``isDrawing`` changes: controls over the canvas step aside meanwhile.
     public var onDrawingChange: ((Bool) -> Void)?
-
-    private func noteFingersDrawing() {
-        let now = !linesInProgress.isEmpty || circleTool.circle != nil || circleTool.isSpanning
-        guard now != isDrawing else { return }
-        isDrawing = now
-        onDrawingChange?(now)
-    }
-
-    /// A pen drew: fingers navigate until it has rested for ``penGrace`` seconds.
-    private func penTouched() {
-        guard let clock else { return }
-        penGraceTimer?.cancel()
-        penGraceTimer = clock.schedule(at: clock.now + Self.penGrace) { [weak self] in
-            guard let self else { return }
-            penGraceTimer = nil
-            penRecentlyUsed = false
-            onTouchModeChange?()
-        }
-        guard !penRecentlyUsed else { return }
-        penRecentlyUsed = true
-        onTouchModeChange?()
-    }
 
     /// `touches` in the order their fingers went down, not the set's (which changes from run to
     /// run): lines finished together are added, numbered and traced the same way every time, so
@@ -394,35 +355,6 @@ public final class DrawView: View {
             cache.invalidate()
             setNeedsDisplay()
         }
-    }
-
-    /// Marks what `stroke` paints as a few rectangles along it rather than its whole box: a long
-    /// diagonal line then repaints a band, not a square. Only what lies on the canvas is marked.
-    func setNeedsDisplay(along stroke: Stroke) {
-        setNeedsDisplay(shown.canvasStroke(stroke).bands(within: bounds))
-    }
-
-    /// The bands of a line before and after it moved: a band and its moved self are marked as one
-    /// rectangle where their union is hardly larger (a line turning about where it landed moves
-    /// little near that end), which halves the dirty region's work for a moving line.
-    func setNeedsDisplay(along old: Stroke, and new: Stroke) {
-        let before = shown.canvasStroke(old).bands(within: bounds), after = shown.canvasStroke(new).bands(within: bounds)
-        var rects: [Rect] = []
-        rects.reserveCapacity(max(before.count, after.count) + 1)
-        for i in 0..<max(before.count, after.count) {
-            guard i < before.count else { rects.append(after[i]); continue }
-            guard i < after.count else { rects.append(before[i]); continue }
-            let (a, b) = (before[i], after[i])
-            let union = a.union(b), overlap = a.intersection(b)
-            let covered = a.width * a.height + b.width * b.height - overlap.width * overlap.height
-            if !overlap.isEmpty, union.width * union.height <= covered * 1.25 {
-                rects.append(union)
-            } else {
-                rects.append(a)
-                rects.append(b)
-            }
-        }
-        setNeedsDisplay(rects)
     }
 
     /// The lines under fingers as live lines the window draws itself, while it can
@@ -461,22 +393,5 @@ public final class DrawView: View {
         selection.draw(area, in: context)
         linesInProgress.draw(area, in: context, clock: clock)
         circleTool.draw(area, in: context)
-    }
-
-    /// The raster of an older zoom, scaled to the new one, while the new one is drawn: paper
-    /// where it does not reach.
-    private func drawStale(_ stale: Bitmap, madeThrough was: CanvasViewport, in rect: Rect, context: GraphicsContext) {
-        context.setFillColor(screenInk.paper)
-        context.fill(rect)
-        let ratio = shown.zoom / was.zoom
-        let place = shown.canvasPoint(was.origin)
-        let extent = Rect(x: 0, y: 0, width: Double(stale.pixelWidth) / stale.scale, height: Double(stale.pixelHeight) / stale.scale)
-        let covered = Rect(x: place.x, y: place.y, width: extent.width * ratio, height: extent.height * ratio).intersection(rect)
-        guard !covered.isEmpty else { return }
-        context.saveGState()
-        defer { context.restoreGState() }
-        context.concatenate(AffineTransform(a: ratio, b: 0, c: 0, d: ratio, tx: place.x, ty: place.y))
-        context.copy(stale, clippedTo: Rect(x: (covered.minX - place.x) / ratio, y: (covered.minY - place.y) / ratio,
-                                             width: covered.width / ratio, height: covered.height / ratio).intersection(extent))
     }
 }
