@@ -24,6 +24,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case inProcess = "in-process"
     /// CPU per turn of the event loop for ten fingers and each gesture, in process.
     case gestures
+    /// Pinch-zoom and two-finger pan on big drawings, in process: CPU per turn, time to sharp, memory.
+    case zoom
     /// Instruction counts of the same, under callgrind.
     case callgrind
     /// Drawing sizes at 60 and 120 Hz under Weston.
@@ -47,7 +49,7 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
-    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops]
+    static let defaults: [BenchPhase] = [.inProcess, .gestures, .zoom, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops]
 }
 
 @main
@@ -151,7 +153,7 @@ struct TouchTrackerBench: ParsableCommand {
         var chosen = only.isEmpty
             ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) + (recording != nil ? [.recording] : [])
             : only
-        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind, .predictors].contains($0) } }
+        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .zoom, .callgrind, .predictors].contains($0) } }
         return BenchPhase.allCases.filter { chosen.contains($0) && !skip.contains($0) }
     }
 
@@ -169,6 +171,7 @@ struct TouchTrackerBench: ParsableCommand {
         var targets = Targets()
         if phases.contains(.inProcess) { inProcessTables() }
         if phases.contains(.gestures) { gestureTable(targets: &targets) }
+        if phases.contains(.zoom) { zoomTable(targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
         if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }

@@ -32,8 +32,10 @@ final class LineCache {
     private(set) var viewport = CanvasViewport.identity
     /// The last whole raster of an older zoom (``staleRaster``).
     private var stale: (image: ImageSurface, viewport: CanvasViewport)?
-    /// The strokes a whole build draws, in paint order: those that show in the viewport.
+    /// The strokes a whole build goes through, in paint order, and the drawing's rectangle the
+    /// raster shows: a build draws those that may paint into it.
     private var buildStrokes: [Stroke] = []
+    private var buildArea = Rect.zero
     private var isValid = false
     /// A whole build in progress: the next stroke to draw and the number of strokes it covers
     /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
@@ -97,7 +99,10 @@ final class LineCache {
         }
         // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
         // and faulted in anew.
-        let fresh = fits && !isValid && stale == nil ? image! : ImageSurface(size: size, scale: scale)
+        // So is one being built at an older zoom while a still older one shows (a pinch changes
+        // the zoom every frame).
+        let unshown = !isValid || (build != nil && image !== stale?.image)
+        let fresh = fits && unshown ? image! : ImageSurface(size: size, scale: scale)
         self.viewport = viewport
         CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
@@ -111,7 +116,11 @@ final class LineCache {
         image = fresh
         isValid = true
         build = (0, drawing.strokes.count)
-        buildStrokes = viewport.isIdentity ? drawing.strokes : drawing.strokes(intersecting: viewport.drawingRect(Rect(origin: .zero, size: size)))
+        // Every stroke is looked at in the build's slices, not looked up here: at a low zoom most
+        // of a big drawing shows, and a lookup of them all took a frame's time at every step of a
+        // pinch.
+        buildStrokes = drawing.strokes
+        buildArea = viewport.drawingRect(Rect(origin: .zero, size: size))
         continueBuild()
         return fresh
     }
@@ -373,13 +382,16 @@ final class LineCache {
         current.end = min(current.end, drawing.strokes.count)
         // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
         // a big canvas cost many times what short ones do).
-        let limit = min(current.next + max(slice, 1), strokes.count)
         let turnClock = clock(), start = turnClock?.now ?? 0
-        var stop = current.next
-        while stop < limit {
+        let area = buildArea
+        var stop = current.next, drawn = 0
+        while stop < strokes.count, drawn < max(slice, 1) {
             let stroke = strokes[stop]
-            if stroke.id != left { StrokeRenderer.draw(stroke, in: context, ink: ink) }
             stop += 1
+            // Strokes outside the raster cost a glance each.
+            guard stroke.id != left, stroke.mayPaint(into: area) else { continue }
+            StrokeRenderer.draw(stroke, in: context, ink: ink)
+            drawn += 1
             // After every stroke: a line across a big canvas takes a tenth of a millisecond or
             // more, so checking every sixteenth overran the budget by more than the budget.
             if let turnClock, turnClock.now - start >= Self.turnBudget { break }
