@@ -59,7 +59,8 @@ private func requireWellFormedStream(_ entries: [RecordingEntry]) throws(FuzzFai
                 down = down.filter { $0.source != source }
             case .frame: framed = true
             case .beginBatch, .endBatch, .hover, .hoverEnded, .attributes: break
-            case .scroll, .scrollEnded: throw FuzzFailure("\(at): a touchscreen's trace gave a scroll")
+            case .scroll, .scrollEnded, .pinchBegan, .pinchChanged, .pinchEnded, .zoom:
+                throw FuzzFailure("\(at): a touchscreen's trace gave a pointer's scroll or zoom")
             }
         default:
             throw FuzzFailure("\(at): a device trace gave an entry that is not input")

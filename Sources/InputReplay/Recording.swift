@@ -54,6 +54,10 @@ public enum RecordingFormat {
             case let .hoverEnded(id, time): return "hover-end \(source(id.source)) \(id.number) \(time)"
             case let .scroll(d, p, time, source): return "scroll \(d.x) \(d.y) \(p.x) \(p.y) \(time) \(source.rawValue)"
             case let .scrollEnded(time): return "scroll-end \(time)"
+            case let .pinchBegan(p, time): return "pinch-begin \(p.x) \(p.y) \(time)"
+            case let .pinchChanged(scale, d, time): return "pinch \(scale) \(d.x) \(d.y) \(time)"
+            case let .pinchEnded(time, cancelled): return "pinch-end \(time)" + (cancelled ? " cancelled" : "")
+            case let .zoom(factor, p, time, source): return "zoom \(factor) \(p.x) \(p.y) \(time) \(source.rawValue)"
             case let .attributes(id, a):
                 let values = [("altitude", a.altitudeAngle), ("azimuth", a.azimuthAngle), ("radius", a.majorRadius),
                               ("z", a.zOffset)].compactMap { name, value in value.map { "\(name)=\($0)" } }
@@ -152,6 +156,12 @@ public enum RecordingFormat {
         func coordinate(_ i: Int, _ what: String) throws(RecordingError) -> Double {
             min(max(try number(i, what), -Limit.coordinate), Limit.coordinate)
         }
+        /// A scale or a zoom's factor: above 0.
+        func scale(_ i: Int, _ what: String) throws(RecordingError) -> Double {
+            let v = try number(i, what)
+            guard v > 0 else { throw fail("\(what) '\(words[i])' is not above 0") }
+            return v
+        }
         func id(_ i: Int) throws(RecordingError) -> TouchInput.ID {
             guard let s = sourceNamed(words[i]) else { throw fail("unknown input source '\(words[i])' (touchscreen, pointer, tablet)") }
             guard let n = Int32(words[i + 1]) else { throw fail("touch id '\(words[i + 1])' is not a 32-bit integer") }
@@ -190,6 +200,22 @@ public enum RecordingFormat {
         case "scroll-end":
             try count(2...2)
             return .input(.scrollEnded(time: try number(1, "time")))
+        case "pinch-begin":
+            try count(4...4)
+            return .input(.pinchBegan(at: Point(x: try coordinate(1, "x"), y: try coordinate(2, "y")), time: try number(3, "time")))
+        case "pinch":
+            try count(5...5)
+            return .input(.pinchChanged(scale: try scale(1, "scale"), translation: Point(x: try coordinate(2, "dx"), y: try coordinate(3, "dy")),
+                                        time: try number(4, "time")))
+        case "pinch-end":
+            try count(2...3)
+            guard words.count == 2 || words[2] == "cancelled" else { throw fail("'\(words[2])' should be 'cancelled' or nothing") }
+            return .input(.pinchEnded(time: try number(1, "time"), cancelled: words.count == 3))
+        case "zoom":
+            try count(6...6)
+            guard let source = ScrollSource(rawValue: String(words[5])) else { throw fail("unknown zoom source '\(words[5])' (wheel, touchpad)") }
+            return .input(.zoom(try scale(1, "factor"), at: Point(x: try coordinate(2, "x"), y: try coordinate(3, "y")),
+                                time: try number(4, "time"), source: source))
         case "attributes":
             try count(3...7)
             var attributes = Touch.Attributes()

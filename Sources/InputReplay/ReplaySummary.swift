@@ -31,7 +31,8 @@ public struct ReplaySummary: Equatable, Sendable {
             case .cancel(let source):
                 cancelled += landed.keys.filter { $0.source == source }.count
                 landed = landed.filter { $0.key.source != source }
-            case .frame, .beginBatch, .endBatch, .hover, .hoverEnded, .attributes, .scroll, .scrollEnded: break
+            case .frame, .beginBatch, .endBatch, .hover, .hoverEnded, .attributes, .scroll, .scrollEnded,
+                 .pinchBegan, .pinchChanged, .pinchEnded, .zoom: break
             }
         }
     }

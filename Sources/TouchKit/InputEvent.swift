@@ -18,6 +18,15 @@ public enum InputEvent: Equatable, Sendable {
     case scroll(Point, at: Point, time: Double, source: ScrollSource)
     /// A touchpad's fingers lifted (``TouchInput/scrollEnded(time:)``).
     case scrollEnded(time: Double)
+    /// A touchpad's pinch began with the pointer at a point (``TouchInput/pinchBegan(at:time:)``).
+    case pinchBegan(at: Point, time: Double)
+    /// The pinch's fingers are `scale` times as far apart as when it began and their middle moved
+    /// by `translation` since the last change (``TouchInput/pinchChanged(scale:translation:time:)``).
+    case pinchChanged(scale: Double, translation: Point, time: Double)
+    /// The pinch's fingers lifted, or the compositor cancelled it (``TouchInput/pinchEnded(time:cancelled:)``).
+    case pinchEnded(time: Double, cancelled: Bool)
+    /// A scroll with Ctrl held zooms by a factor about a point (``TouchInput/zoom(by:at:time:source:)``).
+    case zoom(Double, at: Point, time: Double, source: ScrollSource)
     /// A device reported a contact's tilt, size or height (``TouchInput/report(_:_:)``).
     case attributes(TouchInput.ID, Touch.Attributes)
 }
@@ -37,6 +46,10 @@ extension TouchInput {
         case let .hoverEnded(id, time): hoverEnded(id, time: time)
         case let .scroll(delta, location, time, source): scroll(by: delta, at: location, time: time, source: source)
         case let .scrollEnded(time): scrollEnded(time: time)
+        case let .pinchBegan(location, time): pinchBegan(at: location, time: time)
+        case let .pinchChanged(scale, translation, time): pinchChanged(scale: scale, translation: translation, time: time)
+        case let .pinchEnded(time, cancelled): pinchEnded(time: time, cancelled: cancelled)
+        case let .zoom(factor, location, time, source): zoom(by: factor, at: location, time: time, source: source)
         case let .attributes(id, attributes): report(id, attributes)
         }
     }

@@ -91,29 +91,47 @@ extension ScrollView {
     }
 
     private func handlePinch(_ pinch: PinchGestureRecognizer) {
-        guard let view = zoomView else { return }
         let visible = Point(x: pinch.location(in: self).x - contentOffset.x, y: pinch.location(in: self).y - contentOffset.y)
         switch pinch.state {
         case .began:
-            motion.stop()
-            zooming.stopAnimation()
-            zooming.isPinching = true
-            zooming.startScale = zoomScale
-            zooming.anchor = pinch.location(in: view)
-            delegate?.scrollViewWillBeginZooming(self, with: view)
-            applyZoom(shownScale(zooming.startScale * pinch.scale), keeping: zooming.anchor, at: visible)
+            beginZooming(at: visible)
+            zoomChanged(to: pinch.scale, at: visible)
         case .changed:
-            applyZoom(shownScale(zooming.startScale * pinch.scale), keeping: zooming.anchor, at: visible)
+            zoomChanged(to: pinch.scale, at: visible)
         case .ended, .cancelled:
-            zooming.isPinching = false
-            let target = min(max(zoomScale, minimumZoomScale), maximumZoomScale)
-            if target != zoomScale {
-                zoom(to: target, keeping: zooming.anchor, at: visible, animated: true, settles: true)
-            } else {
-                finishZoom(at: target)
-            }
+            endZooming(at: visible)
         default:
             break
+        }
+    }
+
+    /// Fingers (on the glass or a touchpad) begin to zoom about `visible`, a point of the scroll
+    /// view's frame: the zoom view's point there stays under them (S11, S13).
+    func beginZooming(at visible: Point) {
+        guard let view = zoomView else { return }
+        motion.stop()
+        zooming.stopAnimation()
+        zooming.isPinching = true
+        zooming.startScale = zoomScale
+        zooming.anchor = view.convert(Point(x: contentOffset.x + visible.x, y: contentOffset.y + visible.y), from: self)
+        delegate?.scrollViewWillBeginZooming(self, with: view)
+    }
+
+    /// The fingers' distance is `scale` times what it was when they began, their middle at `visible`.
+    func zoomChanged(to scale: Double, at visible: Point) {
+        guard zooming.isPinching else { return }
+        applyZoom(shownScale(zooming.startScale * scale), keeping: zooming.anchor, at: visible)
+    }
+
+    /// The fingers lifted at `visible`: a zoom past a limit springs back to it (S12).
+    func endZooming(at visible: Point) {
+        guard zooming.isPinching else { return }
+        zooming.isPinching = false
+        let target = min(max(zoomScale, minimumZoomScale), maximumZoomScale)
+        if target != zoomScale {
+            zoom(to: target, keeping: zooming.anchor, at: visible, animated: true, settles: true)
+        } else {
+            finishZoom(at: target)
         }
     }
 
@@ -130,7 +148,7 @@ extension ScrollView {
         _ = motion.release(with: .zero, in: self)
     }
 
-    private func zoom(to scale: Double, keeping anchor: Point, at visible: Point, animated: Bool, settles: Bool) {
+    func zoom(to scale: Double, keeping anchor: Point, at visible: Point, animated: Bool, settles: Bool) {
         zooming.stopAnimation()
         motion.stop()
         guard animated, !appearance.reduceMotion, let clock = window?.application?.clock else {

@@ -29,9 +29,11 @@ extension TouchInput {
         }
     }
 
-    /// A touchpad's fingers lifted: the scroll view they scrolled moves on at their speed (S9).
+    /// A touchpad's fingers lifted: the scroll view they scrolled moves on at their speed (S9),
+    /// or the one they zoomed with Ctrl held ends its zoom (S15).
     public func scrollEnded(time: Double) {
         recording(.scrollEnded(time: time)) {
+            if pointerZoom?.byScroll == true { endPointerZoom() }
             scrollTarget?.pointerScrollEnded(time: time)
             scrollTarget = nil
         }

@@ -79,6 +79,9 @@ public final class TouchInput {
     var hovers: [ID: [WeakHover]] = [:]
     /// The scroll view a touchpad's scroll goes to until its fingers lift (TouchInput+Scroll.swift).
     weak var scrollTarget: ScrollView?
+    /// A touchpad's pinch, or its scroll with Ctrl held, zooming a scroll view until its fingers
+    /// lift (TouchInput+Zoom.swift).
+    var pointerZoom: PointerZoom?
 
     /// Told of every call made into the adapter from outside, before it acts (`--record`). Calls
     /// the adapter makes to itself, and those a view makes while an event is delivered, are not

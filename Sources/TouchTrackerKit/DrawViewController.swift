@@ -11,12 +11,14 @@ final class DrawingScreenView: View {
     let banner = BannerView()
     let toolbar = ToolbarView(frame: .zero)
     let palette = PaletteView(frame: .zero)
+    let zoomControl = ZoomControlView(frame: .zero)
 
     init(drawView: DrawView) {
         self.drawView = drawView
         scrollView = CanvasScrollView(canvas: drawView)
         super.init(frame: drawView.frame)
         addSubview(scrollView)
+        addSubview(zoomControl)
         // Inside the canvas, above its content: the palette and the toolbar stay in front of it.
         drawView.addSubview(banner)
         addSubview(palette)
@@ -32,6 +34,10 @@ final class DrawingScreenView: View {
         let canvas = Rect(origin: .zero, size: scrollView.bounds.size)
         banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: banner.height(forWidth: canvas.width))
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
+        // In the canvas's far bottom corner, where a finger's drawing least often goes.
+        let zoom = ZoomControlView.size, margin = 8.0
+        let zoomX = LayoutDirection.current == .rightToLeft ? margin : bounds.width - zoom.width - margin
+        zoomControl.frame = Rect(x: zoomX, y: scrollView.frame.maxY - zoom.height - margin, width: zoom.width, height: zoom.height)
         let paletteHeight = PaletteView.height(forWidth: bounds.width)
         palette.frame = Rect(x: 0, y: toolbar.frame.minY - paletteHeight, width: bounds.width, height: paletteHeight)
     }
@@ -44,6 +50,8 @@ public final class DrawViewController: ViewController {
     public var palette: PaletteView { screen.palette }
     /// Pans and zooms the drawing under the canvas.
     public var scrollView: CanvasScrollView { screen.scrollView }
+    /// Over the canvas's corner: zoom out, the zoom, zoom in.
+    public var zoomControl: ZoomControlView { screen.zoomControl }
     /// Across the top of the canvas: the document's notices (``NoticeDisplay``).
     public var banner: BannerView { screen.banner }
     /// A three-finger swipe up shows the palette (a challenge of the book).
@@ -79,6 +87,9 @@ public final class DrawViewController: ViewController {
         paletteSwipeRecognizer.addHandler { [unowned self] _ in self.isPaletteVisible = true }
         drawView.addGestureRecognizer(paletteSwipeRecognizer)
         drawing.undoStack.observe { [unowned self] in self.updateToolbar() }
+        // Fingers on, yet navigating after a pen drew: the button shows what fingers do now (A14).
+        scrollView.onTouchModeChange = { [unowned self] in self.updateToolbar() }
+        wireZoomControl()
         updateToolbar()
     }
 
@@ -115,6 +126,8 @@ public final class DrawViewController: ViewController {
         get { !palette.isHidden }
         set {
             palette.isHidden = !newValue
+            // The palette lies over the canvas's bottom edge, where the zoom control is.
+            screen.zoomControl.isHidden = newValue
             ToolbarView.show(toolbar.paletteButton, on: newValue)
             screen.setNeedsDisplay()
         }
@@ -125,6 +138,8 @@ public final class DrawViewController: ViewController {
         toolbar.newButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.select(nil)
             self.onNewDrawing?()
+            // A new drawing starts at 100 %, its origin at the top left.
+            self.scrollView.viewport = .identity
         }
         toolbar.undoButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.drawView.select(nil)
@@ -163,6 +178,17 @@ public final class DrawViewController: ViewController {
         }
     }
 
+    private func wireZoomControl() {
+        let control = screen.zoomControl
+        control.zoomOutButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.perform(.zoomOut) }
+        control.zoomInButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.perform(.zoomIn) }
+        control.levelButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
+            self.perform(abs(self.scrollView.zoomScale - 1) < 0.005 ? .fitDrawing : .actualSize)
+        }
+        scrollView.onZoomShown = { [unowned control] zoom in control.show(zoom: zoom) }
+        control.show(zoom: scrollView.zoomScale)
+    }
+
     /// The pen takes the colour; a selected line is recoloured too (undoable).
     private func pick(_ color: Color) {
         drawView.penColor = color
@@ -183,7 +209,7 @@ public final class DrawViewController: ViewController {
         ToolbarView.show(toolbar.circleButton, on: drawView.tool == .circle)
         ToolbarView.show(toolbar.angleButton, on: drawView.colorsByAngle)
         ToolbarView.show(toolbar.speedButton, on: drawView.widthFollowsSpeed)
-        ToolbarView.show(toolbar.fingersButton, on: drawView.drawsWithFingers)
+        ToolbarView.show(toolbar.fingersButton, on: !drawView.fingersNavigate)
     }
 }
 

@@ -73,6 +73,10 @@ final class Keymap {
             onKeyPress?(KeyPress(keysym: keysym, modifiers: modifiers(xkbState), name: name(of: keysym)))
         case .modifiers(_, let depressed, let latched, let locked, let group):
             if let state { xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group) }
+        case .leave:
+            // Keys released elsewhere are not told: none counts as held until focus is back
+            // (wl_keyboard.enter is followed by the modifiers then).
+            if let state { xkb_state_update_mask(state, 0, 0, 0, 0, 0, 0) }
         default:
             break
         }
@@ -120,6 +124,13 @@ final class Keymap {
             done += n
         }
         return .success(bytes)
+    }
+
+    /// Whether Ctrl is held, as far as the window with keyboard focus knows: a scroll then zooms
+    /// (S14, S15).
+    var controlHeld: Bool {
+        guard let state else { return false }
+        return xkb_state_mod_name_is_active(state, XKB_MOD_NAME_CTRL, XKB_STATE_MODS_EFFECTIVE) > 0
     }
 
     private func modifiers(_ state: OpaquePointer) -> KeyPress.Modifiers {

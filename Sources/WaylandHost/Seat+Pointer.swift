@@ -1,6 +1,7 @@
 // wl_pointer -> TouchKit: the left button acts as one finger (an `.indirectPointer` touch), the
-// pointer with no button down hovers (G20); the pointer's look follows what is under it; input on
-// the edit menu's popup goes to the popup.
+// pointer with no button down hovers (G20), its scrolls scroll or with Ctrl held zoom (S9, S14,
+// S15); the pointer's look follows what is under it; input on the edit menu's popup goes to the
+// popup.
 import TouchKit
 import Wayland
 
@@ -46,9 +47,14 @@ extension Seat {
         case .frame:
             let frame = pendingScroll
             pendingScroll = PointerScrollFrame()
+            // A touchpad's scroll zooms or scrolls as it began, whatever Ctrl does meanwhile.
+            let zooms = frame.source == .finger ? (touchpadScrollZooms ?? keymap.controlHeld) : keymap.controlHeld
+            if frame.source == .finger { touchpadScrollZooms = frame.stopped ? nil : zooms }
             // Scrolls over the edit menu's popup or outside the window move nothing.
             guard pointerInside, !pointerOnPopup else { return }
-            for call in frame.calls(at: pointerLocation, seconds: { self.timeline.seconds($0) }) { input.apply(call) }
+            for call in frame.calls(at: pointerLocation, seconds: { self.timeline.seconds($0) }, zooms: zooms) {
+                input.apply(call)
+            }
         case .button(let serial, let time, let button, let state):
             lastSerial = serial
             if state == .pressed { lastPressSerial = serial }

@@ -46,6 +46,12 @@ final class Seat {
     var pointerHovering = false
     /// The scrolling of the pointer frame under way (PointerScrollFrame.swift).
     var pendingScroll = PointerScrollFrame()
+    /// Whether the touchpad's scroll under way zooms (Ctrl was held when it began); nil between.
+    var touchpadScrollZooms: Bool?
+    /// The touchpad's pinch on this seat's pointer (PointerGestures.swift).
+    var pinchGesture: ZwpPointerGesturePinchV1?
+    var pointerGestures: ZwpPointerGesturesV1?
+    var pinch = PointerPinch()
     static let pointerTouch = TouchInput.ID(source: .pointer, number: 0)
     static let leftButton: UInt32 = 0x110  // BTN_LEFT
 
@@ -108,9 +114,11 @@ final class Seat {
             let pointer = seat.getPointer()
             pointer.onEvent = { [unowned self] in self.handle($0) }
             self.pointer = pointer
+            bindPinch()
         } else if !capabilities.contains(.pointer), pointer != nil {
             endPointerHover(at: input.application.clock.now)
             endPointerTouch(cancelled: true)
+            endPinch()
             pointer = nil
         }
         if capabilities.contains(.keyboard), keyboard == nil {

@@ -47,6 +47,7 @@ public final class WaylandHost {
     private let seats = SeatList()
     private var outputs: [UInt32: Output] = [:]
     private var tabletManager: ZwpTabletManagerV2?
+    private var pointerGestures: ZwpPointerGesturesV1?
     private var dataDeviceManager: WlDataDeviceManager?
     /// The system clipboard (P1), once the compositor offers wl_data_device_manager.
     private var clipboard: Clipboard?
@@ -198,6 +199,11 @@ public final class WaylandHost {
             let manager = registry.bind(name: name, as: ZwpTabletManagerV2.self, version: 1)
             tabletManager = manager
             for seat in seats.byName.values { seat.bindTablets(manager) }
+        case ZwpPointerGesturesV1.interfaceName:
+            // Version 1 has the pinch, all the app asks for.
+            let manager = registry.bind(name: name, as: ZwpPointerGesturesV1.self, version: 1)
+            pointerGestures = manager
+            for seat in seats.byName.values { seat.bindPointerGestures(manager) }
         case WlDataDeviceManager.interfaceName:
             dataDeviceManager = registry.bind(name: name, as: WlDataDeviceManager.self, version: min(version, 3))
             makeClipboard()
@@ -221,6 +227,7 @@ public final class WaylandHost {
             self.toplevel.beginResize(seat: seat, serial: serial, edge: edge)
         }
         if let tabletManager { seat.bindTablets(tabletManager) }
+        if let pointerGestures { seat.bindPointerGestures(pointerGestures) }
         seat.latencyReporter = latencyReporter
         seat.popup = popupMenu
         seats.add(seat, name: name)

@@ -15,7 +15,7 @@ func calls(_ entries: [RecordingEntry]) -> [String] {
         case let .up(id, _): return "u\(id.number)"
         case .frame: return "f"
         case .cancel: return "c"
-        case .beginBatch, .endBatch, .hover, .hoverEnded, .attributes, .scroll, .scrollEnded: return nil
+        case .beginBatch, .endBatch, .hover, .hoverEnded, .attributes, .scroll, .scrollEnded, .pinchBegan, .pinchChanged, .pinchEnded, .zoom: return nil
         }
     }
 }

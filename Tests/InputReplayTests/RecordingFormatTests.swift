@@ -21,6 +21,12 @@ struct RecordingFormatTests {
         .input(.scroll(Point(x: 0, y: 15), at: Point(x: 300.5, y: 200), time: 12.85, source: .wheel)),
         .input(.scroll(Point(x: -2.25, y: 0.5), at: Point(x: 1, y: 2), time: 12.86, source: .touchpad)),
         .input(.scrollEnded(time: 12.9)),
+        .input(.pinchBegan(at: Point(x: 310.5, y: 20), time: 12.91)),
+        .input(.pinchChanged(scale: 1.0625, translation: Point(x: -0.5, y: 3.25), time: 12.92)),
+        .input(.pinchEnded(time: 12.93, cancelled: false)),
+        .input(.pinchEnded(time: 12.94, cancelled: true)),
+        .input(.zoom(1.1, at: Point(x: 5, y: 6), time: 12.95, source: .wheel)),
+        .input(.zoom(0.8264462809917354, at: Point(x: 5, y: 6), time: 12.96, source: .touchpad)),
         .input(.attributes(TouchInput.ID(source: .tablet, number: 0),
                            Touch.Attributes(altitudeAngle: 0.7853981633974483, azimuthAngle: -2.5, zOffset: 0.25))),
         .input(.attributes(.touch(3), Touch.Attributes(majorRadius: 6.5))),
@@ -70,6 +76,12 @@ struct RecordingFormatTests {
         #expect(error("touchtracker-input 1\npaste data 7g\n")?.reason == "'paste data' takes hex digits")
         #expect(error("touchtracker-input 1\npaste data 7\n")?.reason == "'paste data' takes hex digits")
         #expect(error("touchtracker-input 1\npaste glue\n")?.reason.contains("'paste' takes") == true)
+        #expect(error("touchtracker-input 1\npinch 0 1 2 3\n")?.reason == "scale '0' is not above 0")
+        #expect(error("touchtracker-input 1\npinch -2 1 2 3\n")?.reason == "scale '-2' is not above 0")
+        #expect(error("touchtracker-input 1\npinch-end 3 dropped\n")?.reason == "'dropped' should be 'cancelled' or nothing")
+        #expect(error("touchtracker-input 1\npinch-begin 1 2\n")?.reason == "'pinch-begin' takes 3 values, not 2")
+        #expect(error("touchtracker-input 1\nzoom 1.1 1 2 3 mouse\n")?.reason == "unknown zoom source 'mouse' (wheel, touchpad)")
+        #expect(error("touchtracker-input 1\nzoom inf 1 2 3 wheel\n")?.reason == "factor 'inf' is not a finite number")
         // Comments, blank lines and CRLF are fine.
         #expect(try RecordingFormat.parse("# made by hand\r\ntouchtracker-input 1\r\n\r\nframe\r\n") == [.input(.frame)])
     }

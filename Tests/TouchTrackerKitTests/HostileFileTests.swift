@@ -232,7 +232,7 @@ struct HostileFileTests {
     @Test("A picture of a drawing that reaches a million points out is scaled to at most the pixel limit")
     func exportAreaIsBounded() throws {
         let far = Stroke(id: StrokeID(1), points: [Point(x: 0, y: 0), Point(x: 1e6, y: 1e6)], width: 4)
-        let (size, scale) = DrawingExporter.page(for: [far])
+        let (size, scale, _) = DrawingExporter.page(for: [far])
         #expect(size.width * size.height <= Double(Limit.rasterPixels))
         #expect(scale < 0.01)
         let tall = Stroke(id: StrokeID(2), points: [Point(x: 0, y: 0), Point(x: 10, y: 1e6)], width: 4)

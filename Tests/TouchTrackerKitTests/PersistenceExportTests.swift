@@ -56,6 +56,21 @@ struct PersistenceExportTests {
         #expect(page.size.width == 16384 && page.scale < 1)
     }
 
+    @Test("A15: the page reaches left of and above (0, 0) where lines were drawn there (the canvas scrolls anywhere), and the picture holds them")
+    func pageReachesNegative() throws {
+        let strokes = [Stroke.line(StrokeID(1), from: Point(x: -500, y: -200), to: Point(x: 100, y: 100))]
+        let page = DrawingExporter.page(for: strokes)
+        #expect(page.origin == Point(x: -507, y: -207))
+        #expect(page.size == Size(width: 1024 + 507, height: 768 + 207))
+        let folder = TemporaryFolder()
+        try DrawingExporter.writePNG(strokes, to: folder.file("far.png"))
+        let image = try #require(PNGImage(path: folder.file("far.png")))
+        // The line's start, at (-500, -200), is 7 pt in from the picture's corner.
+        #expect(image.pixel(7, 7) == [0, 0, 0])
+        // A line touching the edge with its cap alone keeps the page at (0, 0).
+        #expect(DrawingExporter.page(for: [Stroke.line(StrokeID(2), from: Point(x: 2, y: 2), to: Point(x: 50, y: 2))]).origin == .zero)
+    }
+
     @Test("Ctrl+E's export writes drawing.png and drawing.svg into the pictures folder (made if missing), never over an earlier export")
     func intoPictures() throws {
         let folder = TemporaryFolder()

@@ -220,3 +220,37 @@ struct ZoomCommandTests {
         #expect(canvas.drawView.viewport.zoom >= CanvasScrollView.zoomRange.lowerBound - 1e-9)
     }
 }
+
+@Suite("The zoom control")
+struct ZoomControlTests {
+    /// A tap at the middle of `view`, in window points.
+    static func tap(_ canvas: Canvas, _ view: View) {
+        let centre = view.convert(Point(x: view.bounds.midX, y: view.bounds.midY), to: nil)
+        canvas.down(9, centre.x, centre.y)
+        canvas.frame()
+        canvas.up(9)
+        canvas.frame()
+        canvas.clock.advance(by: 0.5)
+        canvas.frame()
+    }
+
+    @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")
+    func controlZooms() {
+        let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 0), to: Point(x: 2400, y: 1500))
+        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity)
+        let control = canvas.controller.zoomControl
+        #expect(canvas.controller.scrollView.frame.contains(control.frame))
+        Self.tap(canvas, control.zoomInButton)
+        #expect(abs(canvas.drawView.viewport.zoom - 1.25) < 1e-9)
+        #expect(control.levelButton.title == "125 %")
+        #expect(canvas.drawView.drawing.strokes.count == 1, "a tap on the control draws nothing")
+        Self.tap(canvas, control.zoomOutButton)
+        Self.tap(canvas, control.zoomOutButton)
+        #expect(abs(canvas.drawView.viewport.zoom - 0.8) < 1e-9)
+        Self.tap(canvas, control.levelButton)
+        #expect(canvas.drawView.viewport.zoom == 1)
+        Self.tap(canvas, control.levelButton)
+        #expect(canvas.drawView.visibleDrawingRect.contains(line.bounds))
+        #expect(control.levelButton.accessibilityLabel == "Zoom \(Int((canvas.drawView.viewport.zoom * 100).rounded())) %")
+    }
+}

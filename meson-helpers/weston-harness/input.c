@@ -370,26 +370,42 @@ harness_cmd_pointer(struct hclient *cl, char **argv, int argc)
 		return;
 	}
 	if (argc >= 2 && strcmp(argv[1], "axis") == 0) {
+		/* pointer axis AXIS VALUE [DISCRETE] [wheel|finger]: a value of 0
+		 * is the axis' stop (Weston sends axis_stop for it). */
 		struct weston_pointer_axis_event ev = { 0 };
 		double value;
+		long discrete = 0;
+		int source = -1;
+		int n = argc;
 
-		if (argc != 4 || !harness_parse_double(argv[3], &value) ||
+		if (n >= 5 && strcmp(argv[n - 1], "wheel") == 0) {
+			source = WL_POINTER_AXIS_SOURCE_WHEEL;
+			n--;
+		} else if (n >= 5 && strcmp(argv[n - 1], "finger") == 0) {
+			source = WL_POINTER_AXIS_SOURCE_FINGER;
+			n--;
+		}
+		if ((n != 4 && n != 5) || !harness_parse_double(argv[3], &value) ||
+		    (n == 5 && !harness_parse_long(argv[4], -1000, 1000, &discrete)) ||
 		    (strcmp(argv[2], "vertical") != 0 &&
 		     strcmp(argv[2], "horizontal") != 0)) {
-			harness_client_reply(cl, "error usage: pointer axis vertical|horizontal VALUE");
+			harness_client_reply(cl, "error usage: pointer axis vertical|horizontal VALUE [DISCRETE] [wheel|finger]");
 			return;
 		}
 		ev.axis = strcmp(argv[2], "vertical") == 0 ?
 			  WL_POINTER_AXIS_VERTICAL_SCROLL :
 			  WL_POINTER_AXIS_HORIZONTAL_SCROLL;
 		ev.value = value;
-		ev.has_discrete = false;
+		ev.has_discrete = n == 5;
+		ev.discrete = (int32_t)discrete;
+		if (source >= 0)
+			notify_axis_source(&h->seat, (uint32_t)source);
 		notify_axis(&h->seat, &t, &ev);
 		notify_pointer_frame(&h->seat);
 		harness_client_reply(cl, "ok");
 		return;
 	}
-	harness_client_reply(cl, "error usage: pointer motion X Y | pointer button CODE down|up | pointer axis vertical|horizontal VALUE");
+	harness_client_reply(cl, "error usage: pointer motion X Y | pointer button CODE down|up | pointer axis vertical|horizontal VALUE [DISCRETE] [wheel|finger]");
 }
 
 void

@@ -39,9 +39,15 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
         bounces = false
         bouncesZoom = true
         contentOffset = Point(x: Self.extent, y: Self.extent)
-        canvas.onTouchModeChange = { [unowned self] in self.updateTouchMode() }
+        canvas.onTouchModeChange = { [unowned self] in
+            self.updateTouchMode()
+            self.onTouchModeChange?()
+        }
         updateTouchMode()
     }
+
+    /// Told when fingers start or stop navigating (the toolbar shows it).
+    public var onTouchModeChange: (() -> Void)?
 
     /// Fingers pan and pinch only when they do not draw (A14); a mouse always draws.
     private func updateTouchMode() {
@@ -89,22 +95,63 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
     /// What a zoom key or the zoom control multiplies the zoom by.
     public static let zoomStep = 1.25
 
-    /// Zooms by `factor` about the middle of what is shown (the keys, the zoom control).
-    public func zoom(by factor: Double, animated: Bool) {
-        setZoomScale(zoomScale * factor, animated: animated)
+    // MARK: The first view
+
+    /// How a drawing is first shown: as it was left, or whole when it does not fit.
+    public enum InitialView: Equatable, Sendable {
+        /// The view the drawing was left in; fitted instead when it would show none of it.
+        case restore(CanvasViewport)
+        /// At 100 % from the drawing's origin if that shows all of it, else fitted (a drawing
+        /// made on a bigger screen).
+        case whole
+    }
+
+    /// Applied at every layout until the view is moved: the window's size may change a few
+    /// times before it is first shown.
+    public var initialView: InitialView? {
+        didSet { setNeedsLayout() }
+    }
+    /// Told of the zoom shown, whenever the view changes (the zoom control).
+    public var onZoomShown: ((Double) -> Void)?
+    /// Told when the view moves, by the user or a command (to keep it per drawing).
+    public var onViewportChange: ((CanvasViewport) -> Void)?
+    private var isLayingOut = false
+
+    private func applyInitialView(_ initial: InitialView) {
+        let box = canvas.drawing.bounds
+        switch initial {
+        case .restore(let saved):
+            viewport = saved
+            if let box, !canvas.visibleDrawingRect.intersects(box) { fit(box, animated: false) }
+        case .whole:
+            if let box, !Rect(origin: .zero, size: bounds.size).contains(box) {
+                fit(box, animated: false)
+            } else {
+                viewport = .identity
+            }
+        }
     }
 
     // MARK: Keeping the canvas over what is shown
 
     public override func layoutSubviews() {
+        isLayingOut = true
+        defer { isLayingOut = false }
         super.layoutSubviews()
+        if let initialView, bounds.width > 0, bounds.height > 0 { applyInitialView(initialView) }
         pinCanvas()
     }
 
     private func pinCanvas() {
         let visible = Rect(origin: contentOffset, size: bounds.size)
         if canvas.frame != visible { canvas.frame = visible }
-        canvas.viewport = viewport
+        let shown = viewport
+        guard shown != canvas.viewport else { return }
+        canvas.viewport = shown
+        onZoomShown?(shown.zoom)
+        guard !isLayingOut else { return }
+        initialView = nil
+        onViewportChange?(shown)
     }
 
     public func scrollViewDidScroll(_ scrollView: ScrollView) { pinCanvas() }

@@ -42,6 +42,22 @@ public enum Strings {
     static var speed: String { tr("Speed") }
     // Translators: toolbar toggle, whether fingers draw (off: only pen and mouse).
     static var fingers: String { tr("Fingers") }
+
+    // The zoom control over the canvas's corner.
+    // Translators: the zoom control's button that zooms out, as a screen reader names it.
+    static var zoomOut: String { tr("Zoom out") }
+    // Translators: the zoom control's button that zooms in, as a screen reader names it.
+    static var zoomIn: String { tr("Zoom in") }
+    /// The zoom as the control shows it.
+    static func zoomPercent(_ percent: Int) -> String {
+        // Translators: the zoom control's middle button, the drawing's zoom in percent (tapping it shows 100 % or the whole drawing). Write the number and the sign as your language does.
+        Localization.fill(tr("{percent} %"), ["percent": String(percent)])
+    }
+    /// The zoom as a screen reader names the middle button.
+    static func zoomLevel(_ percent: Int) -> String {
+        // Translators: the zoom control's middle button as a screen reader names it: the drawing's zoom in percent.
+        Localization.fill(tr("Zoom {percent} %"), ["percent": String(percent)])
+    }
     // Translators: toolbar button, shows the colour palette.
     static var colours: String { tr("Colours") }
 

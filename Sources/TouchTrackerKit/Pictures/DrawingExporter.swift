@@ -23,21 +23,29 @@ public enum DrawingExporter {
     /// the limits, two million points zigzagging across the plane, took over five minutes).
     public static let maxLineLength = Double(Limit.pictureLinePixels)
 
-    /// The page for `strokes`: from (0, 0) to whichever is larger, `minimum` or the strokes'
-    /// bottom-right extent, and the scale that fits it within ``maxPixels`` a side, ``maxArea``
-    /// in all and ``maxLineLength`` of lines (1 unless huge).
-    public static func page(for strokes: [Stroke], minimum: Size = defaultCanvas) -> (size: Size, scale: Double) {
-        var width = minimum.width, height = minimum.height
+    /// The page for `strokes`: from (0, 0), or the strokes' top-left extent where they reach
+    /// above or left of it (the canvas scrolls anywhere), to whichever is larger, `minimum` or
+    /// their bottom-right extent; and the scale that fits it within ``maxPixels`` a side,
+    /// ``maxArea`` in all and ``maxLineLength`` of lines (1 unless huge).
+    public static func page(for strokes: [Stroke], minimum: Size = defaultCanvas) -> (size: Size, scale: Double, origin: Point) {
+        var left = 0.0, top = 0.0, right = minimum.width, bottom = minimum.height
         var length = 0.0
         for stroke in strokes {
             let bounds = stroke.bounds
-            width = max(width, bounds.maxX.rounded(.up))
-            height = max(height, bounds.maxY.rounded(.up))
+            // A stroke whose points lie left of or above (0, 0), not one whose cap alone does
+            // (drawn at the window's edge before the canvas scrolled).
+            let reach = stroke.width / 2 + 2
+            if bounds.minX + reach < 0 { left = min(left, bounds.minX.rounded(.down)) }
+            if bounds.minY + reach < 0 { top = min(top, bounds.minY.rounded(.down)) }
+            right = max(right, bounds.maxX.rounded(.up))
+            bottom = max(bottom, bounds.maxY.rounded(.up))
             length += lineLength(of: stroke)
         }
+        let width = right - left, height = bottom - top
         let scale = min(1, maxPixels / width, maxPixels / height, (maxArea / (width * height)).squareRoot(),
                         maxLineLength / max(length, 1))
-        return (Size(width: max(1, (width * scale).rounded(.up)), height: max(1, (height * scale).rounded(.up))), scale)
+        return (Size(width: max(1, (width * scale).rounded(.up)), height: max(1, (height * scale).rounded(.up))), scale,
+                Point(x: left, y: top))
     }
 
     /// How far a stroke's outline runs, in points: its segments, or a circle's box around.
@@ -49,12 +57,13 @@ public enum DrawingExporter {
         return stroke.pathLength
     }
 
-    /// Paints a white page and the strokes in paint order.
-    static func paint(_ strokes: [Stroke], size: Size, scale: Double, in context: GraphicsContext) {
+    /// Paints a white page and the strokes in paint order, the drawing's `origin` at its top left.
+    static func paint(_ strokes: [Stroke], size: Size, scale: Double, origin: Point = .zero, in context: GraphicsContext) {
         context.setFillColor(.white)
         context.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
         context.saveGState()
         context.scaleBy(x: scale, y: scale)
+        if origin != .zero { context.translateBy(x: -origin.x, y: -origin.y) }
         for stroke in strokes { StrokeRenderer.draw(stroke, in: context) }
         context.restoreGState()
     }
@@ -71,17 +80,17 @@ public enum DrawingExporter {
 
     /// The drawing as a PNG, on a page of at least `minimum`.
     static func png(_ strokes: [Stroke], minimum: Size) throws -> [UInt8] {
-        let (size, scale) = page(for: strokes, minimum: minimum)
+        let (size, scale, origin) = page(for: strokes, minimum: minimum)
         let image = ImageSurface(width: Int(size.width), height: Int(size.height))
-        paint(strokes, size: size, scale: scale, in: CairoContext(surface: image))
+        paint(strokes, size: size, scale: scale, origin: origin, in: CairoContext(surface: image))
         return try image.pngData()
     }
 
     /// The drawing as an SVG document, on a page of at least `minimum`.
     static func svg(_ strokes: [Stroke], minimum: Size) throws -> [UInt8] {
-        let (size, scale) = page(for: strokes, minimum: minimum)
+        let (size, scale, origin) = page(for: strokes, minimum: minimum)
         let svg = SVGSurface(width: size.width, height: size.height)
-        svg.draw { paint(strokes, size: size, scale: scale, in: $0) }
+        svg.draw { paint(strokes, size: size, scale: scale, origin: origin, in: $0) }
         try svg.finish()
         return svg.data
     }

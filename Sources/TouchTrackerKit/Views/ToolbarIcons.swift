@@ -44,9 +44,9 @@ extension ToolbarView.Item {
 
     private static let undoArrow = ##"<path d="M 5.5 2L 1 6.5 5.5 11V 8H 10a 2.5 2.5 0 0 1 0 5H 7v 2h 3a 4.5 4.5 0 0 0 0-9H 5.5z"/>"##
 
-    private static let svgStart = ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"##
+    static let svgStart = ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">"##
 
-    private static func svg(_ shapes: String) -> String { svgStart + shapes + "</svg>" }
+    static func svg(_ shapes: String) -> String { svgStart + shapes + "</svg>" }
 
     /// What ``svg(_:)`` wrapped.
     private static func shapes(of svg: String) -> String { String(svg.dropFirst(svgStart.count).dropLast("</svg>".count)) }

@@ -1,0 +1,67 @@
+// The zoom control over the canvas's corner: zoom out, the zoom in percent, zoom in. Fingers draw
+// by default, so without a touchpad or keys this is how a touchscreen user zooms; the middle
+// button shows 100 %, or the whole drawing when it is at 100 % already (A15).
+import TouchKit
+
+public final class ZoomControlView: View {
+    public let zoomOutButton = ToolbarButton(title: Strings.zoomOut, icon: ZoomControlView.zoomOutIcon)
+    public let levelButton = ToolbarButton(title: Strings.zoomPercent(100), icon: Icon(names: [], fallback: ""))
+    public let zoomInButton = ToolbarButton(title: Strings.zoomIn, icon: ZoomControlView.zoomInIcon)
+
+    static let buttonSize = ToolbarView.minimumTarget
+    static let levelWidth = 64.0
+    static let padding = 4.0
+    /// The control's size.
+    static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        for button in [zoomOutButton, zoomInButton] {
+            button.showsIconAlone = true
+            addSubview(button)
+        }
+        levelButton.icon = nil
+        addSubview(levelButton)
+    }
+
+    /// Shows `zoom` (1 is 100 %).
+    func show(zoom: Double) {
+        let percent = Int((zoom * 100).rounded())
+        levelButton.title = Strings.zoomPercent(percent)
+        levelButton.accessibilityLabel = Strings.zoomLevel(percent)
+        zoomOutButton.isEnabled = zoom > CanvasScrollView.zoomRange.lowerBound + 1e-9
+        zoomInButton.isEnabled = zoom < CanvasScrollView.zoomRange.upperBound - 1e-9
+    }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let p = Self.padding, side = Self.buttonSize
+        let row = [zoomOutButton, levelButton, zoomInButton]
+        // Right to left, zoom in comes first, as a slider's larger end is on the left there.
+        let ordered = LayoutDirection.current.ordered(row)
+        var x = p
+        for button in ordered {
+            let width = button === levelButton ? Self.levelWidth : side
+            button.frame = Rect(x: x, y: p, width: width, height: side)
+            x += width + p
+        }
+    }
+
+    public override func draw(_ rect: Rect, in context: GraphicsContext) {
+        let style = appearance
+        if style.highContrast {
+            context.setFillColor(style.separator)
+            fillRoundedRect(bounds, radius: 12, in: context)
+        }
+        let inset = style.highContrast ? style.outlineWidth : 0
+        context.setFillColor(style.barBackground)
+        fillRoundedRect(bounds.insetBy(dx: inset, dy: inset), radius: 12 - inset, in: context)
+    }
+
+    // The app's own drawings: a magnifier with a minus or a plus, on the 16-unit grid.
+    private static let lens = ##"<circle cx="6.5" cy="6.5" r="4.75" fill="none" stroke="#000" stroke-width="1.5"/>"##
+        + ##"<path d="M 10 10l 4.5 4.5" stroke="#000" stroke-width="2" stroke-linecap="round"/>"##
+    static let zoomOutIcon = Icon(names: ["zoom-out-symbolic"], fallback: ToolbarView.Item.svg(lens + ##"<path d="M 4 6.5h 5" stroke="#000" stroke-width="1.5"/>"##))
+    static let zoomInIcon = Icon(names: ["zoom-in-symbolic"],
+                                 fallback: ToolbarView.Item.svg(lens + ##"<path d="M 4 6.5h 5M 6.5 4v 5" stroke="#000" stroke-width="1.5"/>"##))
+}
