@@ -101,7 +101,8 @@ final class LineCache {
         // and faulted in anew.
         // So is one being built at an older zoom while a still older one shows (a pinch changes
         // the zoom every frame).
-        let unshown = !isValid || (build != nil && image !== stale?.image)
+        let restarted = build != nil
+        let unshown = !isValid || (restarted && image !== stale?.image)
         let fresh = fits && unshown ? image! : ImageSurface(size: size, scale: scale)
         self.viewport = viewport
         CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
@@ -121,7 +122,11 @@ final class LineCache {
         // pinch.
         buildStrokes = drawing.strokes
         buildArea = viewport.drawingRect(Rect(origin: .zero, size: size))
-        continueBuild()
+        // A build started over (a pinch's next frame) while an older raster is on screen: this
+        // frame shows nothing of the new one, so its slices begin in the next turn and the frame
+        // costs the scaled copy, not a slice as well. Otherwise the first slice is drawn now, and
+        // a small drawing is sharp in this very frame.
+        if restarted, stale != nil, let clock = clock() { scheduleBuild(on: clock) } else { continueBuild() }
         return fresh
     }
 
