@@ -47,6 +47,9 @@ final class LineCache {
     /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
     var slice = 400
     static let tilesPerTurn = 64
+    /// Strokes a whole build draws together between looks at the clock: one at a time, the
+    /// calls cost as much as the drawing at a low zoom, where lines are a few pixels long.
+    static let buildBatch = 8
     /// The work of a whole build or of tile repairs a turn may take before the rest waits for the
     /// next turn: well under a frame, so input is still answered at once.
     static let turnBudget = 0.0015
@@ -390,17 +393,24 @@ final class LineCache {
         let turnClock = clock(), start = turnClock?.now ?? 0
         let area = buildArea
         var stop = current.next, drawn = 0
+        var batch: [Stroke] = []
+        batch.reserveCapacity(Self.buildBatch)
         while stop < strokes.count, drawn < max(slice, 1) {
             let stroke = strokes[stop]
             stop += 1
             // Strokes outside the raster cost a glance each.
             guard stroke.id != left, stroke.mayPaint(into: area) else { continue }
-            StrokeRenderer.draw(stroke, in: context, ink: ink)
-            drawn += 1
-            // After every stroke: a line across a big canvas takes a tenth of a millisecond or
-            // more, so checking every sixteenth overran the budget by more than the budget.
+            batch.append(stroke)
+            guard batch.count == Self.buildBatch || stop == strokes.count || drawn + batch.count >= slice else { continue }
+            StrokeRenderer.draw(batch, in: context, ink: ink)
+            drawn += batch.count
+            batch.removeAll(keepingCapacity: true)
+            // After every batch: a line across a big canvas takes a tenth of a millisecond or
+            // more, so batches stay small (sixteen lines a look overran the budget by more than
+            // the budget).
             if let turnClock, turnClock.now - start >= Self.turnBudget { break }
         }
+        StrokeRenderer.draw(batch, in: context, ink: ink)
         current.next = stop
         build = current
         guard stop == strokes.count else {
