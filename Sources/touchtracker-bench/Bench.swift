@@ -26,6 +26,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case gestures
     /// Pinch-zoom and two-finger pan on big drawings, in process: CPU per turn, time to sharp, memory.
     case zoom
+    /// The same gestures as touch under Weston: the app's CPU per frame, its last commit, VmRSS.
+    case zoomWeston = "zoom-weston"
     /// Instruction counts of the same, under callgrind.
     case callgrind
     /// Drawing sizes at 60 and 120 Hz under Weston.
@@ -163,7 +165,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
+        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -172,6 +174,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.inProcess) { inProcessTables() }
         if phases.contains(.gestures) { gestureTable(targets: &targets) }
         if phases.contains(.zoom) { zoomTable(targets: &targets) }
+        if phases.contains(.zoomWeston) { try zoomWestonTable(appPath: appPath, targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
         if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
