@@ -5,7 +5,8 @@
 // count in it), and the turns of the event loop that took over 2 ms of CPU (`slow turn`), the
 // per-turn figure: their count and the largest. Sharp: the app's last commit after the fingers stop (a
 // finished rebuild is shown in a commit of its own; nothing is committed once it is whole), found
-// by watching the compositor's commit count. VmRSS once it is sharp, at 800 % and at 10 %.
+// by watching the compositor's commit count. VmRSS 2.5 s after the lift, at 800 % and at 10 %,
+// beside the drawing's when just opened.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,6 +98,9 @@ extension TouchTrackerBench {
                 if now != commits { commits = now; lastChange = tt_monotonic_now(); afterLift.append(lastChange) }
             }
             let sharp = afterLift.allSatisfy { $0 - lifted < 0.03 } ? beforeLift : lastChange
+            // Spare buffers made while input outran the compositor are given back 2 s after their
+            // last use: memory is read 2.5 s after the lift, as the sizes phase reads it.
+            sleep(until: lifted + 2.5)
             let log = running.child.standardError
             let share = appShare(inLog: log, readSince: began)
             let slow = slowTurns(inLog: log, since: began)

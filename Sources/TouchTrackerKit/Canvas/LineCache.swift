@@ -129,7 +129,14 @@ final class LineCache {
         // frame shows nothing of the new one, so its slices begin in the next turn and the frame
         // costs the scaled copy, not a slice as well. Otherwise the first slice is drawn now, and
         // a small drawing is sharp in this very frame.
-        if restarted, stale != nil, let clock = clock() { scheduleBuild(on: clock) } else { continueBuild() }
+        if restarted, stale != nil, let clock = clock() {
+            scheduleBuild(on: clock)
+        } else {
+            continueBuild()
+            // Whole in its first slice: this frame shows it, and the older raster is let go (kept,
+            // it held a window's pixels until the next zoom).
+            if build == nil { stale = nil }
+        }
         return fresh
     }
 
