@@ -78,7 +78,9 @@ func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, heig
             pinch("pinch in, 100 % to 800 %", from: span / 8, to: span),
             pan("two-finger pan at 800 %", by: Point(x: 600, y: 200)),
             pinch("pinch out, 800 % to 100 %", from: span, to: span / 8),
-            pinch("pinch out, 100 % to 10 %", from: span, to: span / 10),
+            // Half a point short of 10 %: touch coordinates rounded on their way (Weston's are
+            // 24.8 fixed point) would take the pinch past the limit, and its spring back is no rebuild.
+            pinch("pinch out, 100 % to 10 %", from: span, to: span / 10 + 0.5),
             pan("two-finger pan at 10 %", by: Point(x: 600, y: 200)),
         ]
         for gesture in gestures {
