@@ -147,6 +147,10 @@ private func play(_ gesture: TwoFingerPath, on rig: Rig, hz: Double, drawing: St
 
 extension TouchTrackerBench {
     func zoomTable(targets: inout Targets) {
+        // As the app sets its allocator (TouchTracker.swift): blocks of 512 KiB and more are
+        // mapped and given back when freed, so a raster made anew costs its page faults here too,
+        // as it does in the app (glibc's default would hand the last one's pages back at no cost).
+        tt_return_big_blocks(512 * 1024)
         let seconds = quick ? 0.5 : 1.0
         let hz = 60.0
         say("\n## Zoom and pan, in process, \(screen) (Fingers off; two fingers, \(seconds) s a gesture at \(Int(hz)) Hz, slowing to a stop, still 0.1 s, lifted; CPU of every thread per turn of the event loop, ms)")

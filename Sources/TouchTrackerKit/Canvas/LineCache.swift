@@ -31,7 +31,13 @@ final class LineCache {
     /// The part of the drawing the raster shows, and its zoom.
     private(set) var viewport = CanvasViewport.identity
     /// The last whole raster of an older zoom (``staleRaster``).
-    private var stale: (image: ImageSurface, viewport: CanvasViewport)?
+    private var stale: (image: ImageSurface, viewport: CanvasViewport)? {
+        didSet { if let old = oldValue?.image, old !== stale?.image, old !== image { keepSpare(old) } }
+    }
+    /// A raster let go within the last second, drawn into next instead of a new one
+    /// (LineCache+Tiles.swift).
+    var spare: ImageSurface?
+    var spareTimer: TimerToken?
     /// The strokes a whole build goes through, in paint order, and the drawing's rectangle the
     /// raster shows: a build draws those that may paint into it.
     private var buildStrokes: [Stroke] = []
@@ -106,7 +112,7 @@ final class LineCache {
         // the zoom every frame).
         let restarted = build != nil
         let unshown = !isValid || (restarted && image !== stale?.image)
-        let fresh = fits && unshown ? image! : ImageSurface(size: size, scale: scale)
+        let fresh = fits && unshown ? image! : raster(size: size, scale: scale)
         self.viewport = viewport
         CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
@@ -148,7 +154,7 @@ final class LineCache {
         let scrolled = viewport != self.viewport
         let offset = Point(x: ((self.viewport.origin.x - viewport.origin.x) * viewport.zoom * old.scale).rounded() / old.scale,
                            y: ((self.viewport.origin.y - viewport.origin.y) * viewport.zoom * old.scale).rounded() / old.scale)
-        let fresh = ImageSurface(size: size, scale: old.scale)
+        let fresh = raster(size: size, scale: old.scale)
         let context = CairoContext(surface: fresh)
         let whole = Rect(origin: .zero, size: size)
         let kept = Rect(x: offset.x, y: offset.y, width: Double(old.width) / old.scale, height: Double(old.height) / old.scale)
@@ -163,6 +169,7 @@ final class LineCache {
             context.restoreGState()
         }
         image = fresh
+        keepSpare(old)
         self.viewport = viewport
         // Tiles waiting were in the old raster's points.
         for i in nextTile..<tiles.count { tiles[i] = tiles[i].offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }
