@@ -42,6 +42,8 @@ final class LineCache {
     /// raster shows: a build draws those that may paint into it.
     private var buildStrokes: [Stroke] = []
     private var buildArea = Rect.zero
+    /// The raster being built is still to be filled with paper, by the build's first slice.
+    private var paperPending = false
     private var isValid = false
     /// A whole build in progress: the next stroke to draw and the number of strokes it covers
     /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
@@ -114,7 +116,13 @@ final class LineCache {
         let unshown = !isValid || (restarted && image !== stale?.image)
         let fresh = fits && unshown ? image! : raster(size: size, scale: scale)
         self.viewport = viewport
-        CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
+        // A build started over (a pinch's next frame) while an older raster is on screen: this
+        // frame shows nothing of the new one, so its paper and slices wait for the next turn and
+        // the frame costs the scaled copy alone. Otherwise the first slice is drawn now, and a
+        // small drawing is sharp in this very frame.
+        let deferred = restarted && stale != nil && clock() != nil
+        paperPending = deferred
+        if !deferred { CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper) }
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
         buildTimer?.cancel()
@@ -131,11 +139,7 @@ final class LineCache {
         // pinch.
         buildStrokes = drawing.strokes
         buildArea = viewport.drawingRect(Rect(origin: .zero, size: size))
-        // A build started over (a pinch's next frame) while an older raster is on screen: this
-        // frame shows nothing of the new one, so its slices begin in the next turn and the frame
-        // costs the scaled copy, not a slice as well. Otherwise the first slice is drawn now, and
-        // a small drawing is sharp in this very frame.
-        if restarted, stale != nil, let clock = clock() {
+        if deferred, let clock = clock() {
             scheduleBuild(on: clock)
         } else {
             continueBuild()
@@ -399,6 +403,11 @@ final class LineCache {
     /// since it began.
     private func continueBuild() {
         guard var current = build, let image else { return }
+        if paperPending {
+            paperPending = false
+            CairoContext(surface: image).replace(Rect(x: 0, y: 0, width: Double(image.width) / image.scale,
+                                                      height: Double(image.height) / image.scale), with: paper)
+        }
         let context = Self.strokeContext(image, viewport: viewport)
         let strokes = buildStrokes
         let left = excluded()
