@@ -46,7 +46,10 @@ public struct ReplayOptions: Equatable, Sendable {
     public var input: String
     /// The events, when `input` is an evemu device description kept apart from them.
     public var events: String?
+    /// The whole drawing at the end as a picture, as `export` writes it.
     public var png: String?
+    /// The window at the end, as the live app showed it.
+    public var windowPNG: String?
     public var svg: String?
     /// The drawing the replay starts from (read, never written); nil: an empty one.
     public var drawing: String?
@@ -121,6 +124,7 @@ public struct TouchTrackerCommandLine: Sendable {
             var replay = ReplayOptions(input: input)
             replay.events = parsed.arguments.dropFirst().first
             replay.png = parsed.values["png"]
+            replay.windowPNG = parsed.values["window-png"]
             replay.svg = parsed.values["svg"]
             replay.drawing = parsed.values["file"]
             replay.trace = parsed.flag("trace")
@@ -144,8 +148,8 @@ public struct TouchTrackerCommandLine: Sendable {
                 }
                 replay.axisRange = values
             }
-            if replay.png == nil, replay.svg == nil, !replay.trace {
-                throw UsageError("say what to write: --png OUT, --svg OUT, --trace, or several.", subcommand: "replay")
+            if replay.png == nil, replay.windowPNG == nil, replay.svg == nil, !replay.trace {
+                throw UsageError("say what to write: --png OUT, --window-png OUT, --svg OUT, --trace, or several.", subcommand: "replay")
             }
             return .replay(replay)
         case "measure-file":
@@ -230,14 +234,15 @@ public struct TouchTrackerCommandLine: Sendable {
                 prints, an evemu-record file (or its description, with the events as <events>), or a \
                 libinput record YAML; whole or an excerpt pasted from a bug report. The events go \
                 through the same input adapter as live input, on a clock that follows the recording, \
-                so a recording comes out as the live session drew it. --png writes the window as it \
-                looks at the end, --svg the drawing; --trace logs every touch method call as the \
-                app's --trace does. A device's panel keeps its proportions, fitted inside a window of \
+                so a recording comes out as the live session drew it. --png and --svg write the whole \
+                drawing at the end (as export does), --window-png the window as it looks then; \
+                --trace logs every touch method call as the app's --trace does. A device's panel keeps its proportions, fitted inside a window of \
                 --size points (default 1024x768) and centred, and draws with --tool. The replay ends \
                 by saying what it drew. docs/input-recording.md describes the formats.
                 """,
             options: [
-                .option("png", value: "out", help: "Write the window at the end as a PNG picture."),
+                .option("png", value: "out", help: "Write the whole drawing at the end as a PNG picture."),
+                .option("window-png", value: "out", help: "Write the window at the end, as the app showed it, as a PNG picture."),
                 .option("svg", value: "out", help: "Write the drawing at the end as an SVG file."),
                 .flag("trace", help: "Log every touch method call (phase, touch, location) to standard error."),
                 .option("file", value: "path", help: "Start from this drawing (only read; default: an empty one)."),

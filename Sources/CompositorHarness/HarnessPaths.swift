@@ -102,6 +102,7 @@ public enum HarnessPaths {
         environment.removeValue(forKey: "DISPLAY")
         environment["XDG_DATA_HOME"] = runtimeDirectory + "/data"
         environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/config"
+        environment["XDG_STATE_HOME"] = runtimeDirectory + "/state"
         return environment
     }
 
@@ -119,6 +120,7 @@ public enum HarnessPaths {
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["XDG_DATA_HOME"] = home + "/.local/share"
+        environment["XDG_STATE_HOME"] = home + "/.local/state"
         environment["XDG_CACHE_HOME"] = home + "/.cache"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/bus"
         environment["NO_AT_BRIDGE"] = "1"

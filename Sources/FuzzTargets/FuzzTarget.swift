@@ -54,7 +54,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, in the order `--list` shows them.
     public static let all: [FuzzTarget] = [
-        drawing, journal, clipboard, preferences, recording, evtest, libinputRecord, evemu, pastedTrace, xcursor,
+        drawing, journal, clipboard, preferences, views, recording, evtest, libinputRecord, evemu, pastedTrace, xcursor,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

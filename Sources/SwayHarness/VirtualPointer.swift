@@ -63,6 +63,16 @@ public final class SwayVirtualPointer {
         try connection.roundtrip()
     }
 
+    /// Turns the wheel `notches` clicks (positive: down, or right when `horizontal`), each 15
+    /// points as libinput reports a mouse wheel's click, as one pointer frame.
+    public func wheel(_ notches: Int32, horizontal: Bool = false) throws {
+        let axis: WlPointer.Axis = horizontal ? .horizontalScroll : .verticalScroll
+        pointer.axisSource(axisSource: .wheel)
+        pointer.axisDiscrete(time: time, axis: axis, value: 15 * Double(notches), discrete: notches)
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
     /// Presses or releases a button (evdev code: 272 = left), as one pointer frame.
     public func button(_ code: UInt32 = 272, down: Bool) throws {
         pointer.button(time: time, button: code, state: down ? .pressed : .released)

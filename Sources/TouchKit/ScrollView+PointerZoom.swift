@@ -16,7 +16,10 @@ extension ScrollView {
         guard let view = zoomView, factor > 0, factor.isFinite, !isZooming else { return }
         let visible = point.map { Point(x: $0.x - contentOffset.x, y: $0.y - contentOffset.y) }
             ?? Point(x: bounds.width / 2, y: bounds.height / 2)
-        let target = min(max(zoomScale * factor, minimumZoomScale), maximumZoomScale)
+        // Pressed again while an animated zoom is on its way: on from where that one goes, so
+        // quick presses add up as slow ones do.
+        let base = zooming.animation.map { $0.settles ? zoomScale : $0.to } ?? zoomScale
+        let target = min(max(base * factor, minimumZoomScale), maximumZoomScale)
         let anchor = view.convert(Point(x: contentOffset.x + visible.x, y: contentOffset.y + visible.y), from: self)
         zoom(to: target, keeping: anchor, at: visible, animated: animated, settles: false)
     }

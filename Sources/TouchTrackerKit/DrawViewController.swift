@@ -18,11 +18,12 @@ final class DrawingScreenView: View {
         scrollView = CanvasScrollView(canvas: drawView)
         super.init(frame: drawView.frame)
         addSubview(scrollView)
-        addSubview(zoomControl)
         // Inside the canvas, above its content: the palette and the toolbar stay in front of it.
         drawView.addSubview(banner)
         addSubview(palette)
         addSubview(toolbar)
+        // After the toolbar, for Tab and screen readers: the canvas, the toolbar, then the zoom.
+        addSubview(zoomControl)
         palette.isHidden = true
     }
 
@@ -126,8 +127,7 @@ public final class DrawViewController: ViewController {
         get { !palette.isHidden }
         set {
             palette.isHidden = !newValue
-            // The palette lies over the canvas's bottom edge, where the zoom control is.
-            screen.zoomControl.isHidden = newValue
+            updateZoomControl()
             ToolbarView.show(toolbar.paletteButton, on: newValue)
             screen.setNeedsDisplay()
         }
@@ -178,6 +178,16 @@ public final class DrawViewController: ViewController {
         }
     }
 
+    /// Whether the zoom control is offered at all. It shows unless a line is being drawn or the
+    /// palette lies over the canvas's bottom edge, where the control is.
+    public var showsZoomControl = true {
+        didSet { updateZoomControl() }
+    }
+
+    private func updateZoomControl() {
+        screen.zoomControl.isHidden = !showsZoomControl || drawView.isDrawing || isPaletteVisible
+    }
+
     private func wireZoomControl() {
         let control = screen.zoomControl
         control.zoomOutButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.perform(.zoomOut) }
@@ -186,6 +196,9 @@ public final class DrawViewController: ViewController {
             self.perform(abs(self.scrollView.zoomScale - 1) < 0.005 ? .fitDrawing : .actualSize)
         }
         scrollView.onZoomShown = { [unowned control] zoom in control.show(zoom: zoom) }
+        // Out of the way while a line is drawn: nothing covers it, and the window draws the lines
+        // under fingers itself over the whole canvas, in one piece.
+        drawView.onDrawingChange = { [unowned self] drawing in self.updateZoomControl() }
         control.show(zoom: scrollView.zoomScale)
     }
 

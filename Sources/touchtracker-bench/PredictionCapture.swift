@@ -1,7 +1,7 @@
-// What the compositor showed of a stroke, read from the plugin's `capture` (a mask of the
-// stroke's colour at every repaint): where the stroke ends in each composed picture, measured
+// What the compositor showed of a stroke, read from the plugin's `capture` (the stroke colour's
+// coverage at every repaint): where the stroke ends in each composed picture, measured
 // along the finger's scripted path, against where the finger truly was when that picture was
-// shown (RepaintCapture, the harness's reading of the plugin's capture). Used by the prediction
+// shown (CoverageCapture, PredictionCoverage.swift). Used by the prediction
 // phase for the app and weston-simple-touch alike.
 import Foundation
 import CompositorHarness
@@ -34,17 +34,35 @@ struct SampledPath {
 
     func index(_ t: Double) -> Int { min(max(Int(((t - start) / step).rounded()), 0), points.count - 1) }
     func time(_ i: Int) -> Double { start + Double(i) * step }
-    func arcLength(at t: Double) -> Double { arc[index(t)] }
 
-    /// The nearest point of the path between `from` and `to` to `p`: its time and distance.
+    /// The nearest point of the path between `from` and `to` to `p`: its time and distance, on
+    /// the segments between the millisecond samples (a millisecond is 3 pt at 3,000 pt/s).
     func nearest(_ p: Point, from: Double, to: Double) -> (time: Double, distance: Double) {
-        var best = (time: from, distance: Double.infinity)
+        var best = (index: index(from), distance: Double.infinity)
         for i in index(from)...index(to) {
             let q = points[i]
             let d = (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)
-            if d < best.distance { best = (time(i), d) }
+            if d < best.distance { best = (i, d) }
         }
-        return (best.time, best.distance.squareRoot())
+        var result = (time: time(best.index), distance: best.distance.squareRoot())
+        for j in [best.index - 1, best.index] where j >= 0 && j + 1 < points.count {
+            let a = points[j], b = points[j + 1]
+            let ab = Point(x: b.x - a.x, y: b.y - a.y), length2 = ab.x * ab.x + ab.y * ab.y
+            guard length2 > 1e-12 else { continue }
+            let u = min(max(((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / length2, 0), 1)
+            let q = Point(x: a.x + u * ab.x, y: a.y + u * ab.y)
+            let d = q.distance(to: p)
+            if d < result.distance { result = (time(j) + u * step, d) }
+        }
+        return result
+    }
+
+    /// The distance along the path at `t`, between its millisecond samples.
+    func arcLength(at t: Double) -> Double {
+        let x = (t - start) / step
+        let i = min(max(Int(x.rounded(.down)), 0), arc.count - 2)
+        let u = min(max(x - Double(i), 0), 1)
+        return arc[i] + u * (arc[i + 1] - arc[i])
     }
 }
 
@@ -61,25 +79,20 @@ struct ShownTip {
 /// What each client draws, and so how its end is found.
 enum StrokeShape {
     /// A straight line from where the finger landed, with round caps of this radius (the app's
-    /// line tool): its end is the pixel farthest from the landing point, less the cap.
+    /// line tool): its end is read from the coverage around it (subpixelLineEnd).
     case line(from: Point, radius: Double)
     /// A dot of this radius at every sample (weston-simple-touch): its end is the newest dot, the
     /// pixel on the path at the latest time, less the dot's radius.
     case dots(radius: Double)
 }
 
-/// Where the stroke of `shape` ends in `points`, read against the part of the path around
-/// `shown` (a quarter of a second before to a little after).
-func readTip(_ points: [Point], on path: SampledPath, shown: Double, shape: StrokeShape) -> ShownTip? {
+/// Where the stroke of `shape` ends in `pixels` (centre and coverage), read against the part of
+/// the path around `shown` (a quarter of a second before to a little after).
+func readTip(_ pixels: [(point: Point, weight: Double)], on path: SampledPath, shown: Double, shape: StrokeShape) -> ShownTip? {
     let from = shown - 0.25, to = shown + 0.12
     switch shape {
     case .line(let start, let radius):
-        guard let far = points.max(by: { $0.distance(to: start) < $1.distance(to: start) }) else { return nil }
-        let length = far.distance(to: start)
-        guard length > radius else { return nil }
-        // The pure colour reaches half a pixel short of the cap's edge.
-        let back = radius - 0.5
-        let end = Point(x: far.x - (far.x - start.x) / length * back, y: far.y - (far.y - start.y) / length * back)
+        guard let end = subpixelLineEnd(pixels, from: start, radius: radius) else { return nil }
         let n = path.nearest(end, from: from, to: to)
         return ShownTip(shown: shown, tipTime: n.time, offPath: side(end, of: path, at: n.time) * n.distance)
     case .dots(let radius):
@@ -87,7 +100,7 @@ func readTip(_ points: [Point], on path: SampledPath, shown: Double, shape: Stro
         guard let minX = window.map(\.x).min(), let maxX = window.map(\.x).max(),
               let minY = window.map(\.y).min(), let maxY = window.map(\.y).max() else { return nil }
         var tip = -Double.infinity
-        for p in points where p.x >= minX - 4 && p.x <= maxX + 4 && p.y >= minY - 4 && p.y <= maxY + 4 {
+        for (p, w) in pixels where w > 0.5 && p.x >= minX - 4 && p.x <= maxX + 4 && p.y >= minY - 4 && p.y <= maxY + 4 {
             let n = path.nearest(p, from: from, to: to)
             if n.distance <= radius + 1 { tip = max(tip, n.time) }
         }

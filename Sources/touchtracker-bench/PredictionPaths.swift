@@ -21,6 +21,9 @@ struct ScriptedPath: Sendable {
         self.at = position
     }
 
+    /// A straight line, one finger's or several's: its end's wobble across it is the jitter.
+    var isLine: Bool { name.hasPrefix("line") || name.contains("fingers") }
+
     /// Where the finger is at `t` (held at the ends before 0 and after `duration`).
     func position(_ t: Double) -> Point { at(min(max(t, 0), duration)) }
 
@@ -116,6 +119,26 @@ enum PredictionPaths {
     static var all: [ScriptedPath] {
         [line(speed: 250, length: 250), line(speed: 1000), line(speed: 3000), circle(), zigzag(), stopAndGo(), flick()]
     }
+
+    /// `count` fingers on parallel lines at 1,000 pt/s, 32 pt apart, moving together.
+    static func fingers(_ count: Int) -> [ScriptedPath] {
+        (0..<count).map { k in
+            let line = line(speed: 1000, length: 400, origin: Point(x: 40, y: 20 + 32 * Double(k)))
+            return ScriptedPath(name: "\(count) fingers 1000 pt/s", duration: line.duration, turns: false) { line.position($0) }
+        }
+    }
+
+    /// The paths played under a compositor, each a group of fingers played together: every path
+    /// with one finger, the turning ones several times, so that their few frames at each turn add
+    /// up to a figure that means something; then two, five and ten fingers.
+    static func onScreen(quick: Bool) -> [[ScriptedPath]] {
+        let repeats = quick ? 3 : 5
+        let one = all.flatMap { path in Array(repeating: [path], count: path.turns ? repeats : 1) }
+        return one + [fingers(2), fingers(5), fingers(10)]
+    }
+
+    /// The names of the paths the report has a row for, in order.
+    static var reported: [String] { all.map(\.name) + [2, 5, 10].map { fingers($0)[0].name } }
 }
 
 /// The integral of the minimum-jerk speed profile's rise: distance covered over an ease of unit

@@ -31,6 +31,8 @@ struct OnScreenResult {
     var frames = 0
     /// On straight lines at their cruising speed: the end's offset across the line, pt.
     var across: [Double] = []
+    /// The app's own account of the same frames (its `--latency` log), signed lag, pt.
+    var logged: [Double] = []
 }
 
 extension TouchTrackerBench {
@@ -49,7 +51,7 @@ extension TouchTrackerBench {
     func predictionPhase(appPath: String, targets: inout Targets) throws {
         let rates: [Double] = quick ? [60, 120] : [60, 120, 240]
         let screen = BenchScreen(width: 1024, height: 768, scale: 1)
-        say("\n## Prediction under Weston (\(screen), 60 Hz output): one finger on scripted paths at \(rates.map { "\(Int($0))" }.joined(separator: "/")) Hz (±25% jitter), lag at presentation read from the compositor's pixels")
+        say("\n## Prediction under Weston (\(screen), 60 Hz output): one to ten fingers on scripted paths at \(rates.map { "\(Int($0))" }.joined(separator: "/")) Hz (±25% jitter), lag at presentation read from the compositor's pixels")
         var results: [OnScreenResult] = []
         var commitP99: [String: Double] = [:]
         for client in PredictionClient.allCases where client != .reference || !noReference {
@@ -58,6 +60,7 @@ extension TouchTrackerBench {
             commitP99[client.name] = p99
         }
         reportOnScreen(results, rates: rates, commitP99: commitP99, targets: &targets)
+        predictionOnDesktops(appPath: appPath)
     }
 
     private func measureOnScreen(_ client: PredictionClient, appPath: String, rates: [Double],
@@ -80,7 +83,7 @@ extension TouchTrackerBench {
         var moves: [Bool] = []
         if client != .reference { _ = try control.send("latency start \(running.pid)") }
         for rate in rates {
-            for path in PredictionPaths.all {
+            for fingers in PredictionPaths.onScreen(quick: quick) {
                 if client == .reference, !results.isEmpty {
                     // weston-simple-touch keeps every dot: a fresh one per path.
                     running.child.signal(SIGTERM)
@@ -90,15 +93,33 @@ extension TouchTrackerBench {
                     try settle(running.session, pid: running.pid)
                 }
                 let file = running.session.runtimeDirectory + "/capture.bin"
-                let (t0, capture, motions) = try playPath(path, at: origin, rate: rate, session: running.session, rng: &rng, capture: file)
-                moves += [false] + Array(repeating: true, count: motions) + [false]
-                let sampled = SampledPath(path, placedAt: origin)
-                // weston-simple-touch draws a diamond of radius 2 pixels per sample; the app a
-                // 10 pt line (DrawView.lineWidth) from where the finger landed.
-                let shape: StrokeShape = client == .reference ? .dots(radius: 2) : .line(from: sampled.points[sampled.index(0)], radius: 5)
-                var result = analyse(capture, path: sampled, start: t0, shape: shape)
-                (result.client, result.rate) = (client.name, rate)
-                results.append(result)
+                let logFrom = running.child.standardError.utf8.count
+                let (t0, capture, motions) = try playPath(fingers, at: origin, rate: rate, session: running.session, rng: &rng,
+                                                          capture: file, coverage: client != .reference)
+                // The first moves wait for the double tap to fail (A3): their commit is the
+                // recognizer's, the same with prediction on and off, not the frame's work.
+                let held = Int(0.15 * rate)
+                moves += [false] + (0..<motions).map { $0 >= held } + [false]
+                if client != .reference {
+                    // A clean canvas for the next path: a stroke crossing an old line would blend
+                    // its edge with black, which is not the stroke's coverage.
+                    try clearCanvas(running.session, at: Point(x: origin.x + box.width - 10, y: origin.y + box.height - 10))
+                    moves += [false, false, false, false]
+                }
+                let sampled = fingers.map { SampledPath($0, placedAt: origin) }
+                // weston-simple-touch draws a diamond of radius 2 pixels per sample, red for its
+                // first finger only; the app a 10 pt line (DrawView.lineWidth) from where each
+                // finger landed, all red.
+                for (k, path) in sampled.enumerated() where client != .reference || k == 0 {
+                    let shape: StrokeShape = client == .reference ? .dots(radius: 2) : .line(from: path.points[path.index(0)], radius: 5)
+                    var result = analyse(capture, path: path, start: t0, shape: shape, among: client == .reference ? [] : sampled)
+                    (result.client, result.rate) = (client.name, rate)
+                    if client == .on, fingers.count == 1 {
+                        let log = String(decoding: running.child.standardError.utf8.dropFirst(logFrom), as: UTF8.self)
+                        result.logged = loggedLags(LoggedGuess.read(log), path: path.path).on
+                    }
+                    results.append(result)
+                }
                 try settle(running.session, pid: running.pid)
             }
         }
@@ -135,46 +156,71 @@ extension TouchTrackerBench {
                    percentile(error, 5), percentile(error, 50), percentile(error, 95), error.count))
     }
 
-    /// Plays `path` with the stroke's colour captured; returns the monotonic time the finger
-    /// landed, the capture and how many motion frames were sent.
-    private func playPath(_ path: ScriptedPath, at origin: Point, rate: Double, session: WestonSession,
-                          rng: inout SeededRandom, capture file: String) throws -> (Double, RepaintCapture, Int) {
-        let control = session.control
-        func place(_ t: Double) -> String {
-            let p = path.position(t)
-            return String(format: "%.2f %.2f", p.x + origin.x, p.y + origin.y)
+    /// A double tap at `point`: the app clears its drawing (A3).
+    private func clearCanvas(_ session: WestonSession, at point: Point) throws {
+        let at = String(format: "%.0f %.0f", point.x, point.y)
+        for _ in 0..<2 {
+            _ = try session.control.send("touch batch d 0 \(at) f")
+            usleep(40_000)
+            _ = try session.control.send("touch batch u 0 f")
+            usleep(60_000)
         }
+        usleep(300_000)
+    }
+
+    /// Plays `path` with the stroke's colour captured (its coverage over the white paper, or for
+    /// weston-simple-touch, whose dots have no soft edge, its pure pixels); returns the monotonic
+    /// time the finger landed, the capture and how many motion frames were sent.
+    private func playPath(_ fingers: [ScriptedPath], at origin: Point, rate: Double, session: WestonSession,
+                          rng: inout SeededRandom, capture file: String, coverage: Bool) throws -> (Double, CoverageCapture, Int) {
+        let control = session.control
+        func place(_ kind: String, at t: Double) -> String {
+            fingers.enumerated().map { k, path in
+                let p = path.position(t)
+                return String(format: "%@ %d %.2f %.2f", kind, k, p.x + origin.x, p.y + origin.y)
+            }.joined(separator: " ")
+        }
+        let duration = fingers.map(\.duration).max() ?? 0
         let box = PredictionPaths.box, margin = 40.0
-        try session.startCapture(x: Int(origin.x - margin), y: Int(origin.y - margin), width: Int(box.width + 2 * margin),
-                                 height: Int(box.height + 2 * margin), rgb: 0xff0000)
+        let (x, y, w, h) = (Int(origin.x - margin), Int(origin.y - margin), Int(box.width + 2 * margin), Int(box.height + 2 * margin))
+        if coverage {
+            try session.startCoverageCapture(x: x, y: y, width: w, height: h, rgb: 0xff0000, background: 0xffffff)
+        } else {
+            try session.startCapture(x: x, y: y, width: w, height: h, rgb: 0xff0000)
+        }
         let t0 = tt_monotonic_now() + 0.05
         sleep(until: t0)
-        _ = try control.send("touch batch d 0 \(place(0)) f")
+        _ = try control.send("touch batch \(place("d", at: 0)) f")
         var k = 1
-        while Double(k) / rate <= path.duration + 0.05 {
+        while Double(k) / rate <= duration + 0.05 {
             let t = max(0.001, Double(k) / rate + Double.random(in: -0.25...0.25, using: &rng) / rate)
             sleep(until: t0 + t)
-            _ = try control.send("touch batch m 0 \(place(t)) f")
+            // Where the finger is when the sample leaves, which Weston stamps: a late wake-up on a
+            // busy machine delays a sample, as a touchscreen's jitter does, but never puts a
+            // position at the wrong time.
+            _ = try control.send("touch batch \(place("m", at: tt_monotonic_now() - t0)) f")
             k += 1
         }
         // The finger rests a while before it lifts: the frames then show where the stroke ends at
         // rest, which calibrates each client's end cap.
-        sleep(until: t0 + path.duration + 0.4)
-        let capture = try session.stopCapture(writingTo: file)
-        _ = try control.send("touch batch u 0 f")
+        sleep(until: t0 + duration + 0.4)
+        let capture = try session.stopCoverageCapture(writingTo: file)
+        _ = try control.send("touch batch " + fingers.indices.map { "u \($0)" }.joined(separator: " ") + " f")
         return (t0, capture, k - 1)
     }
 
-    private func analyse(_ capture: RepaintCapture, path: SampledPath, start t0: Double, shape: StrokeShape) -> OnScreenResult {
+    /// One finger's figures; with several fingers (`among`), from the pixels nearest its path.
+    private func analyse(_ capture: CoverageCapture, path: SampledPath, start t0: Double, shape: StrokeShape,
+                         among fingers: [SampledPath]) -> OnScreenResult {
         var result = OnScreenResult(client: "", path: path.path, rate: 0)
         var tips: [ShownTip] = []
         var previous: [UInt8]?
         for frame in capture.frames {
-            defer { previous = frame.mask }
-            guard let presented = frame.presented, frame.mask != previous else { continue }
-            let points = capture.points(frame.mask).map { Point(x: $0.x, y: $0.y) }
-            guard !points.isEmpty,
-                  let tip = readTip(points, on: path, shown: presented - t0, shape: shape) else { continue }
+            defer { previous = frame.coverage }
+            guard let presented = frame.presented, frame.coverage != previous else { continue }
+            let pixels = nearest(capture.pixels(frame.coverage), to: path, among: fingers)
+            guard !pixels.isEmpty,
+                  let tip = readTip(pixels, on: path, shown: presented - t0, shape: shape) else { continue }
             tips.append(tip)
         }
         let duration = path.path.duration
@@ -192,10 +238,13 @@ extension TouchTrackerBench {
                 let lag = path.arcLength(at: tip.shown) - path.arcLength(at: tip.tipTime) - restLag
                 result.lag.append(lag)
                 result.effective.append(lag / speed * 1000)
-                if path.path.name.hasPrefix("line"), abs(speed - cruise) < 0.1 * cruise { result.across.append(tip.offPath) }
+                if path.path.isLine, abs(speed - cruise) < 0.1 * cruise { result.across.append(tip.offPath) }
             }
             if path.path.turns {
                 let over = max(0, abs(tip.offPath) - restSpread)
+                if ProcessInfo.processInfo.environment["TT_PREDICTION_DEBUG"] != nil, over > 2 {
+                    say(String(format: "    debug: %@ shown %.3f s, tip at %.3f s, off the path by %.2f pt", path.path.name, tip.shown, tip.tipTime, tip.offPath))
+                }
                 result.overshoot.append(over)
                 run = over > 2 ? run + 1 : 0
                 result.overshootRun = max(result.overshootRun, run)
@@ -217,13 +266,13 @@ extension TouchTrackerBench {
         say("Hz   path                 client                          frames  p50     p95     signed  eff. ms  ratio p50  p95")
         let reference = PredictionClient.reference.name
         for rate in rates {
-            for path in PredictionPaths.all {
-                let ref = stats(results.filter { $0.rate == rate && $0.path.name == path.name && $0.client == reference })
+            for name in PredictionPaths.reported {
+                let ref = stats(results.filter { $0.rate == rate && $0.path.name == name && $0.client == reference })
                 for client in PredictionClient.allCases {
-                    let s = stats(results.filter { $0.rate == rate && $0.path.name == path.name && $0.client == client.name })
+                    let s = stats(results.filter { $0.rate == rate && $0.path.name == name && $0.client == client.name })
                     guard s.frames > 0 else { continue }
                     let ratios = client == .reference || ref.frames == 0 ? "" : pad(ratio(s.p50, ref.p50), 11) + ratio(s.p95, ref.p95)
-                    say(pad("\(Int(rate))", 5) + pad(path.name, 21) + pad(client.name, 32) + pad("\(s.frames)", 8)
+                    say(pad("\(Int(rate))", 5) + pad(name, 21) + pad(client.name, 32) + pad("\(s.frames)", 8)
                         + pad(String(format: "%.2f", s.p50), 8) + pad(String(format: "%.2f", s.p95), 8)
                         + pad(String(format: "%+.2f", s.signed), 8) + pad(String(format: "%.1f", s.effective), 9) + ratios)
                 }
@@ -238,7 +287,7 @@ extension TouchTrackerBench {
                 let over = turning.flatMap(\.overshoot)
                 let backwards = zigzag.reduce(0) { $0 + $1.backwards }, frames = zigzag.reduce(0) { $0 + $1.frames }
                 // Jitter: the end's wobble across the line (RMS about its mean) at cruising speed.
-                let jitter = mine.filter { $0.path.name.hasPrefix("line") && $0.across.count > 2 }.map { r -> Double in
+                let jitter = mine.filter { $0.path.isLine && $0.across.count > 2 }.map { r -> Double in
                     let mean = r.across.reduce(0, +) / Double(r.across.count)
                     return (r.across.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(r.across.count)).squareRoot()
                 }
@@ -262,6 +311,13 @@ extension TouchTrackerBench {
             guard ref.frames > 0, on.frames > 0 else { continue }
             targets.add(on.p50 <= 0.3 * ref.p50 && on.p95 <= 0.6 * ref.p95,
                         "lag at presentation at \(Int(rate)) Hz on lines and circles: p50 \(ratio(on.p50, ref.p50)), p95 \(ratio(on.p95, ref.p95)) of weston-simple-touch's (at most 0.3x and 0.6x)")
+        }
+        for rate in rates {
+            let kinds = results.filter { $0.rate == rate && $0.client == PredictionClient.on.name && ($0.path.isLine || $0.path.name.hasPrefix("circle")) && !$0.logged.isEmpty }
+            let pixels = kinds.flatMap(\.lag).map(abs), logged = kinds.flatMap(\.logged).map(abs)
+            guard !logged.isEmpty else { continue }
+            say(String(format: "\n%d Hz, lines and circles with prediction: |lag| p50/p95 from the pixels %.2f/%.2f pt, from the app's --latency log %.2f/%.2f pt",
+                       Int(rate), percentile(pixels, 50), percentile(pixels, 95), percentile(logged, 50), percentile(logged, 95)))
         }
         if let on = commitP99[PredictionClient.on.name], let off = commitP99[PredictionClient.off.name] {
             say(String(format: "\ninput→commit p99 of the moves: prediction on %.2f ms, off %.2f ms", on, off))

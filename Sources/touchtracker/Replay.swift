@@ -1,6 +1,6 @@
 // `touchtracker replay`: a recording or touchscreen trace played without a compositor, through the
 // same window, view controller and input adapter as the live app, on a clock that follows the
-// recording; then the window as a PNG and the drawing as an SVG.
+// recording; then the whole drawing as a PNG and an SVG, and the window as the app showed it.
 import AppCommandLine
 import Graphics
 import InputReplay
@@ -84,7 +84,11 @@ struct Replay {
         let drawn = max(controller.drawView.drawing.strokes.count - strokesBefore, 0)
         print(ReplaySummary(reading.entries, palms: reading.palms).line(strokesDrawn: drawn))
         do {
-            if let png = options.png, let screen {
+            if let png = options.png {
+                try DrawingExporter.writePNG(controller.drawView.drawing.strokes, to: png)
+                print("wrote \(png)")
+            }
+            if let png = options.windowPNG, let screen {
                 try screen.writePNG(to: png)
                 print("wrote \(png)")
             }

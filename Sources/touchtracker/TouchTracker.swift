@@ -132,7 +132,10 @@ struct App {
             }
         }
         controller.onNewDrawing = { document.startNew() }
-        keepViews(of: document, in: controller, clock: host.application.clock, logger: logger)
+        // A session recorded or replayed starts at the drawing's origin at 100 %, as `touchtracker
+        // replay` does, so the two show the same; otherwise the drawing opens as it was left.
+        let views = options.replay == nil && options.record == nil
+            ? ViewKeeper(document: document, scrollView: controller.scrollView, clock: host.application.clock, logger: logger) : nil
         host.window.rootViewController = controller
         WaylandHost.setTitleBarRightToLeft(LayoutDirection.current == .rightToLeft, of: host.window)
         WaylandHost.setTitleBarButtonNames(close: Strings.closeWindow, maximize: Strings.maximizeWindow,
@@ -193,6 +196,7 @@ struct App {
             printError("touchtracker: lost the Wayland compositor: \(message)")
         }
         // Window closed, Ctrl+Q, SIGINT/SIGTERM/SIGHUP or a lost compositor: save what is not saved.
+        views?.flush()
         document.finishExporting()
         if let problem = document.close() { printError("touchtracker: \(problem)") }
         if reason.exitStatus != 0 { throw ExitStatus(reason.exitStatus) }
@@ -214,31 +218,4 @@ func bootstrapLogging(verbose: Bool) -> Logger {
 func printError(_ message: String, newline: Bool = true) {
     let line = Array((newline ? message + "\n" : message).utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-}
-
-extension App {
-    /// Opens the drawing in the view it was left in (else whole), and keeps the view as it
-    /// moves, a second after it comes to rest. A replay starts from the drawing's origin, as it
-    /// was recorded.
-    func keepViews(of document: DrawingDocument, in controller: DrawViewController, clock: Clock, logger: Logger) {
-        let scrollView = controller.scrollView
-        guard options.replay == nil else { return scrollView.initialView = .whole }
-        let file = DrawingViews.defaultFile()
-        var views = DrawingViews.load(file)
-        let path = DrawingFile.absolute(document.path)
-        scrollView.initialView = views.viewport(for: path).map { .restore($0) } ?? .whole
-        var pending: TimerToken?
-        scrollView.onViewportChange = { viewport in
-            pending?.cancel()
-            pending = clock.schedule(at: clock.now + 1) {
-                pending = nil
-                views.set(viewport, for: DrawingFile.absolute(document.path))
-                do throws(FileIOError) {
-                    try views.save(to: file)
-                } catch {
-                    logger.warning("cannot keep the drawing's view: \(error.message)")
-                }
-            }
-        }
-    }
 }

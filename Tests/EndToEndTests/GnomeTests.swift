@@ -258,7 +258,7 @@ struct GnomeTests {
             live = (traceCalls(app.app.standardError), shot, app.window)
         }
         guard let live else { return }
-        let replay = try runTouchTracker(["replay", recording, "--png", folder + "/replay.png", "--svg", folder + "/replay.svg", "--trace"])
+        let replay = try runTouchTracker(["replay", recording, "--window-png", folder + "/replay.png", "--svg", folder + "/replay.svg", "--trace"])
         #expect(replay.status == 0, "\(replay.error)")
         #expect(traceCalls(replay.error) == live.trace)
         let exported = try runTouchTracker(["export", "--file", folder + "/drawing.json", "--svg", folder + "/live.svg"])

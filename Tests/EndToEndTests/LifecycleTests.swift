@@ -31,17 +31,17 @@ struct LifecycleTests {
             }
             let window = try #require(resized)
             #expect(window.width == 600 && window.height == 400, "\(window)")
-            // Draw near the new bottom-right corner, just above the toolbar: the canvas covers the
-            // whole new size.
+            // Draw near the new bottom-right corner, just above the zoom control that sits over
+            // it: the canvas covers the whole new size.
             let (ox, oy) = (window.x, window.y)
-            try app.session.touchDown(1, x: ox + 450, y: oy + 330)
+            try app.session.touchDown(1, x: ox + 450, y: oy + 270)
             try app.session.touchFrame()
-            try app.session.touchMotion(1, x: ox + 590, y: oy + 330)
+            try app.session.touchMotion(1, x: ox + 590, y: oy + 270)
             try app.session.touchFrame()
             try app.session.touchUp(1)
             try app.session.touchFrame()
             try app.session.waitForScreen("both lines in the resized window") { shot in
-                shot.pixel(x: ox + 175, y: oy + 50) == .black && shot.pixel(x: ox + 520, y: oy + 330) == .black
+                shot.pixel(x: ox + 175, y: oy + 50) == .black && shot.pixel(x: ox + 520, y: oy + 270) == .black
                     && shot.pixel(x: ox + 595, y: oy + 200) == .white
             }
         }

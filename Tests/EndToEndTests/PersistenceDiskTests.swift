@@ -40,6 +40,7 @@ struct PersistenceDiskTests {
             var lines = limit / 110
             while Self.drawing(lines: lines + 1).count <= limit { lines += 1 }
             let seeded = try Self.seed(app.file, lines: lines)
+            try app.leaveViewAtOrigin()
             #expect(seeded.count <= limit && Self.drawing(lines: lines + 1).count > limit)
             // The limit applies to the app alone. The app ignores SIGXFSZ itself, so a write past
             // the limit fails with EFBIG instead of the signal killing it.

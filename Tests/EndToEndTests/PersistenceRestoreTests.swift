@@ -43,6 +43,7 @@ struct PersistenceRestoreTests {
             // gives the file its token).
             let seeded = 10_000
             _ = try PersistenceDiskTests.seed(app.file, lines: seeded)
+            try app.leaveViewAtOrigin()
             try app.launch()
             try app.drawLine(0, from: (100, 100), to: (400, 100))
             try app.waitForFile(strokes: seeded + 1)

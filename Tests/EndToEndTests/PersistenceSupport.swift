@@ -36,6 +36,16 @@ final class PersistentApp {
         self.arguments = arguments + (file.map { ["--file", $0] } ?? [])
     }
 
+    /// `XDG_STATE_HOME` of every run: where the app keeps each drawing's view.
+    var stateHome: String { dataHome + "/state" }
+
+    /// Has the drawing open at 100 % from its origin, as it was left there: a seeded drawing
+    /// reaching far past the window would otherwise open fitted (A15).
+    func leaveViewAtOrigin() throws {
+        try FileManager.default.createDirectory(atPath: stateHome + "/touchtracker", withIntermediateDirectories: true)
+        try "1.0 0.0 0.0 \(file)\n".write(toFile: stateHome + "/touchtracker/views", atomically: true, encoding: .utf8)
+    }
+
     deinit {
         app?.stop()
         if ownsSession { session.stop() }
@@ -51,7 +61,7 @@ final class PersistentApp {
         let command = wrapper.isEmpty ? executable : wrapper[0]
         let arguments = wrapper.isEmpty ? self.arguments + extra : Array(wrapper.dropFirst()) + [executable] + self.arguments + extra
         app = try session.launch(command, arguments, name: "touchtracker",
-                                 environment: ["XDG_DATA_HOME": dataHome].merging(environment) { $1 })
+                                 environment: ["XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome].merging(environment) { $1 })
         window = try session.waitForWindow(appID: Self.appID, process: app)
         // The canvas is up when its bottom-right corner, just above the toolbar (where no test
         // draws), is white.

@@ -108,23 +108,9 @@ struct PointerZoomEndToEndTests {
             #expect(app.app.waitForExit(timeout: 10) == 0)
         }
         guard let live else { return }
-        let replay = try runTouchTracker(["replay", recording, "--png", picture])
+        let replay = try runTouchTracker(["replay", recording, "--window-png", picture])
         #expect(replay.status == 0, "\(replay.error)")
-        let replayed = try Screenshot(contentsOf: picture)
-        #expect(replayed.width == Int(live.window.width) && replayed.height == Int(live.window.height))
-        var differing = 0
-        var example = ""
-        for y in 0..<replayed.height {
-            for x in 0..<replayed.width where !(x >= replayed.width - 40 && y >= replayed.height - 40) {
-                guard let a = replayed.pixel(x: x, y: y),
-                      let b = live.shot.pixel(x: Int(live.window.x) + x, y: Int(live.window.y) + y) else { continue }
-                if !a.isClose(to: b, tolerance: 4) {
-                    differing += 1
-                    if example.isEmpty { example = "\(x),\(y): replay \(a), live \(b)" }
-                }
-            }
-        }
-        #expect(differing == 0, "\(differing) pixels differ from the live window, e.g. \(example)")
+        try expectSameWindow(replayedAt: picture, as: live.shot, window: live.window)
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

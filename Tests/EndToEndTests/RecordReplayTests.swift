@@ -9,6 +9,27 @@ import CompositorHarness
 
 /// Runs `touchtracker ARGUMENTS` to its end, in English unless `environment` (added to the tests'
 /// own) says otherwise; its exit status, standard output and error.
+/// Expects the replay's picture of the window (`--window-png`) to be the live window in `shot`,
+/// pixel for pixel give or take 4/255 per channel, but for the output's bottom-right corner, where
+/// the pointer's cursor is parked.
+func expectSameWindow(replayedAt picture: String, as shot: Screenshot, window: WindowInfo,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let replayed = try Screenshot(contentsOf: picture)
+    #expect(replayed.width == Int(window.width) && replayed.height == Int(window.height), sourceLocation: sourceLocation)
+    var differing = 0
+    var example = ""
+    for y in 0..<replayed.height {
+        for x in 0..<replayed.width where !(x >= replayed.width - 40 && y >= replayed.height - 40) {
+            guard let a = replayed.pixel(x: x, y: y), let b = shot.pixel(x: Int(window.x) + x, y: Int(window.y) + y) else { continue }
+            if !a.isClose(to: b, tolerance: 4) {
+                differing += 1
+                if example.isEmpty { example = "\(x),\(y): replay \(a), live \(b)" }
+            }
+        }
+    }
+    #expect(differing == 0, "\(differing) pixels differ from the live window, e.g. \(example)", sourceLocation: sourceLocation)
+}
+
 func runTouchTracker(_ arguments: [String], environment: [String: String] = [:]) throws
     -> (status: Int32, output: String, error: String) {
     let process = Process()
@@ -92,7 +113,7 @@ struct RecordReplayTests {
         }
         guard let live else { return }
 
-        let replay = try runTouchTracker(["replay", recording, "--png", picture, "--svg", folder + "/replay.svg", "--trace"])
+        let replay = try runTouchTracker(["replay", recording, "--window-png", picture, "--svg", folder + "/replay.svg", "--trace"])
         #expect(replay.status == 0, "\(replay.error)")
         // The strokes, exactly as the live app saved them (Cairo numbers its SVG surfaces apart).
         func paths(_ file: String) throws -> [String] {
@@ -103,22 +124,7 @@ struct RecordReplayTests {
         #expect(traceCalls(replay.error) == live.trace, "the replay's touch method calls differ from the live ones")
         #expect(live.trace.contains { $0.hasPrefix("touchesCancelled") })
 
-        let replayed = try Screenshot(contentsOf: picture)
-        #expect(replayed.width == Int(live.window.width) && replayed.height == Int(live.window.height))
-        var differing = 0
-        var example = ""
-        for y in 0..<replayed.height {
-            // The pointer's cursor is parked in the output's bottom-right corner: not the app's.
-            for x in 0..<replayed.width where !(x >= replayed.width - 40 && y >= replayed.height - 40) {
-                guard let a = replayed.pixel(x: x, y: y),
-                      let b = live.shot.pixel(x: Int(live.window.x) + x, y: Int(live.window.y) + y) else { continue }
-                if !a.isClose(to: b, tolerance: 4) {
-                    differing += 1
-                    if example.isEmpty { example = "\(x),\(y): replay \(a), live \(b)" }
-                }
-            }
-        }
-        #expect(differing == 0, "\(differing) pixels differ from the live window, e.g. \(example)")
+        try expectSameWindow(replayedAt: picture, as: live.shot, window: live.window)
     }
 
     @Test("A recording killed with SIGKILL mid-session keeps every entry before it, and replays")
@@ -162,6 +168,25 @@ struct RecordReplayTests {
                 pixel(350, 200) == .black && pixel(350, 425) == .black && pixel(800, 300) == .white
             }
         }
+    }
+
+    @Test("A15: replay's --png is the whole drawing, lines beyond the window too, and --window-png the window as the app showed it")
+    func replayPicturesTheWholeDrawing() throws {
+        let folder = Self.temporaryFolder()
+        let drawing = folder + "/far.json"
+        try ("{\"format\":\"touchtracker-drawing\",\"version\":1,\"strokes\":[{\"id\":1,\"kind\":\"line\",\"color\":[0,0,0,1],"
+             + "\"width\":10,\"points\":[[1300,100],[1700,100]]}]}\n").write(toFile: drawing, atomically: true, encoding: .utf8)
+        let recording = folder + "/empty.ttrec"
+        try "touchtracker-input 1\nframe\n".write(toFile: recording, atomically: true, encoding: .utf8)
+        let replay = try runTouchTracker(["replay", recording, "--file", drawing, "--png", folder + "/whole.png",
+                                          "--window-png", folder + "/window.png"])
+        #expect(replay.status == 0, "\(replay.error)")
+        let whole = try Screenshot(contentsOf: folder + "/whole.png")
+        #expect(whole.width >= 1707)
+        #expect(whole.pixel(x: 1500, y: 100) == .black)
+        let window = try Screenshot(contentsOf: folder + "/window.png")
+        #expect(window.width == 1024)
+        #expect((0..<window.width).allSatisfy { window.pixel(x: $0, y: 100) != .black }, "the window shows the drawing's origin")
     }
 
     @Test("An unreadable recording gets one line naming its line number, and no crash")

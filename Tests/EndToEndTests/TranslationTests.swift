@@ -75,7 +75,7 @@ func replayedWindow(executable: String? = nil, environment: [String: String]) th
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let recording = folder + "/empty.ttrec", picture = folder + "/window.png"
     try "touchtracker-input 1\nwindow 1024 768 1 titlebar\n".write(toFile: recording, atomically: true, encoding: .utf8)
-    let arguments = ["replay", recording, "--png", picture]
+    let arguments = ["replay", recording, "--window-png", picture]
     let (status, error): (Int32, String)
     if let executable {
         (status, error) = try runCommand([executable] + arguments, environment: environment)

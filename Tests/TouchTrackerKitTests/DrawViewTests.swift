@@ -13,10 +13,12 @@ final class Canvas {
     let input: TouchInput
 
     /// A window of `width` points: below 700 the toolbar is narrow, New and the toggles in its
-    /// More menu.
-    init(drawing: Drawing = Drawing(), width: Double = 400) {
+    /// More menu. The zoom control, over the canvas's bottom right corner, is hidden unless
+    /// `zoomControl`: the canvas's tests draw across the whole of a small canvas.
+    init(drawing: Drawing = Drawing(), width: Double = 400, zoomControl: Bool = false) {
         window = Window(frame: Rect(x: 0, y: 0, width: width, height: 300))
         controller = DrawViewController(drawing: drawing)
+        controller.showsZoomControl = zoomControl
         application = Application(clock: clock)
         application.addWindow(window)
         window.rootViewController = controller

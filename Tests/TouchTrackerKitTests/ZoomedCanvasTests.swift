@@ -7,11 +7,23 @@ import Testing
 import TouchKit
 @testable import TouchTrackerKit
 
+extension Canvas {
+    /// One finger's tap at (x, y), and the double tap's wait after it: a single tap's action done.
+    func tap(_ x: Double, _ y: Double) {
+        down(1, x, y)
+        frame()
+        up(1)
+        frame()
+        clock.advance(by: 0.4)
+        frame()
+    }
+}
+
 @Suite("The canvas zoomed and scrolled")
 struct ZoomedCanvasTests {
     /// A canvas laid out and painted once, showing the drawing through `viewport`.
-    static func canvas(_ drawing: Drawing = Drawing(), viewport: CanvasViewport) -> Canvas {
-        let canvas = Canvas(drawing: drawing)
+    static func canvas(_ drawing: Drawing = Drawing(), viewport: CanvasViewport, zoomControl: Bool = false) -> Canvas {
+        let canvas = Canvas(drawing: drawing, zoomControl: zoomControl)
         _ = canvas.laidOutRender()
         canvas.controller.scrollView.viewport = viewport
         return canvas
@@ -38,12 +50,7 @@ struct ZoomedCanvasTests {
         let line = Stroke.line(StrokeID(1), from: Point(x: 200, y: 200), to: Point(x: 600, y: 200))
         let canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: .zero, zoom: 0.5))
         // The line shows from (100, 100) to (300, 100).
-        canvas.down(1, 200, 103)
-        canvas.frame()
-        canvas.up(1)
-        canvas.frame()
-        canvas.clock.advance(by: 0.4)
-        canvas.frame()
+        canvas.tap(200, 103)
         #expect(canvas.drawView.selectedStrokeID == line.id)
         let menu = canvas.application.menuController
         #expect(menu.isMenuVisible)
@@ -61,6 +68,19 @@ struct ZoomedCanvasTests {
         canvas.up(2)
         canvas.frame()
         #expect(canvas.drawView.drawing.strokes.first?.points.map { $0 } == [Point(x: 200, y: 240), Point(x: 600, y: 240)])
+    }
+
+    @Test("A15: a tap selects a line as near it on screen at 10 % as at 100 %, and anywhere on it at 800 %")
+    func selectionReachFollowsTheZoom() {
+        let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 1000), to: Point(x: 3000, y: 1000))
+        // At 10 %, 15 screen points off the line are 150 in the drawing.
+        var canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 0), zoom: 0.1))
+        canvas.tap(150, 115)
+        #expect(canvas.drawView.selectedStrokeID == line.id)
+        // At 800 % the line is 80 screen points wide: a tap 35 points off its centre is on it.
+        canvas = Self.canvas(Drawing(strokes: [line]), viewport: CanvasViewport(origin: Point(x: 0, y: 990), zoom: 8))
+        canvas.tap(150, 80 + 35)
+        #expect(canvas.drawView.selectedStrokeID == line.id)
     }
 
     @Test("A15: scrolling moves the raster of lines by whole pixels and draws only what is newly shown; the lines show where the drawing has them")
@@ -226,18 +246,44 @@ struct ZoomControlTests {
     /// A tap at the middle of `view`, in window points.
     static func tap(_ canvas: Canvas, _ view: View) {
         let centre = view.convert(Point(x: view.bounds.midX, y: view.bounds.midY), to: nil)
-        canvas.down(9, centre.x, centre.y)
+        canvas.tap(centre.x, centre.y)
+    }
+
+    @Test("A1 A15: while fingers draw the zoom control steps aside, so the window draws their lines in one piece over the whole canvas; it is back once they lift")
+    func controlStepsAsideWhileDrawing() throws {
+        let canvas = Canvas(zoomControl: true)
+        _ = canvas.laidOutRender()
+        let control = canvas.controller.zoomControl
+        #expect(!control.isHidden)
+        for i in 0..<3 { canvas.down(Int32(i), 20 + Double(i) * 40, 20) }
         canvas.frame()
-        canvas.up(9)
+        _ = canvas.window.takeDirtyRegion()
+        #expect(control.isHidden)
+        for step in 1...3 {
+            for i in 0..<3 { canvas.move(Int32(i), 390 - Double(i) * 40, 20 + Double(step) * 70) }
+            canvas.frame()
+            _ = canvas.window.takeDirtyRegion()
+        }
+        let placed = try #require(canvas.window.liveLines.first)
+        #expect(placed.drawable, "the lines are painted through the views every frame")
+        #expect(placed.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
+        for i in 0..<3 { canvas.up(Int32(i)) }
         canvas.frame()
-        canvas.clock.advance(by: 0.5)
+        #expect(!control.isHidden)
+        // The lines drawn under it are covered again, and the control is opaque: the window goes
+        // on drawing the next lines itself beside it.
+        canvas.down(5, 20, 20)
         canvas.frame()
+        canvas.up(5)
+        canvas.frame()
+        #expect(!control.isHidden)
+        #expect(control.backgroundColor?.alpha == 1)
     }
 
     @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")
     func controlZooms() {
         let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 0), to: Point(x: 2400, y: 1500))
-        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity)
+        let canvas = ZoomedCanvasTests.canvas(Drawing(strokes: [line]), viewport: .identity, zoomControl: true)
         let control = canvas.controller.zoomControl
         #expect(canvas.controller.scrollView.frame.contains(control.frame))
         Self.tap(canvas, control.zoomInButton)

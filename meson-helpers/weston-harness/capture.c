@@ -38,6 +38,42 @@ capture_forget(struct capture_state *k)
 	k->cap = 0;
 }
 
+/* How much of `pixel` is `color` blended over `background` (0-255), 0 for any other colour. Each
+ * channel where the two differ gives an estimate; they must agree (a black line's edge is not a
+ * red one's), and channels where the two are alike must show that value. Antialiased edges so
+ * give the stroke's shape to a fraction of a pixel. */
+static uint8_t
+capture_coverage(uint32_t pixel, uint32_t color, uint32_t background)
+{
+	double sum = 0, lo = 1, hi = 0;
+	int n = 0;
+
+	for (int shift = 0; shift <= 16; shift += 8) {
+		int p = (int)(pixel >> shift) & 0xff;
+		int c = (int)(color >> shift) & 0xff;
+		int b = (int)(background >> shift) & 0xff;
+
+		if (abs(c - b) < 64) {
+			if (abs(p - b) > 12 && abs(p - c) > 12)
+				return 0;
+			continue;
+		}
+		double a = (double)(p - b) / (double)(c - b);
+		sum += a;
+		n++;
+		if (a < lo)
+			lo = a;
+		if (a > hi)
+			hi = a;
+	}
+	if (n == 0 || hi - lo > 0.1)
+		return 0;
+	double a = sum / n;
+	if (a <= 0)
+		return 0;
+	return a >= 1 ? 255 : (uint8_t)(a * 255 + 0.5);
+}
+
 /* frame_signal: the repaint is in the renderer's buffer; keep the mask of the colour. */
 static void
 capture_handle_frame(struct wl_listener *listener, void *data)
@@ -46,7 +82,8 @@ capture_handle_frame(struct wl_listener *listener, void *data)
 	struct harness *h = tt_container_of(k, struct harness, capture);
 	struct weston_compositor *c = h->compositor;
 	struct weston_output *output = k->output;
-	size_t mask_bytes = ((size_t)k->width * k->height + 7) / 8;
+	size_t mask_bytes = k->coverage ? (size_t)k->width * k->height
+				       : ((size_t)k->width * k->height + 7) / 8;
 	size_t frame_bytes = 16 + mask_bytes;
 	uint64_t repaint_ns = harness_monotonic_ns();
 	uint64_t presented_ns = 0;
@@ -85,6 +122,13 @@ capture_handle_frame(struct wl_listener *listener, void *data)
 	memcpy(frame + 8, &presented_ns, 8);
 	uint8_t *mask = frame + 16;
 	memset(mask, 0, mask_bytes);
+	if (k->coverage) {
+		for (size_t i = 0; i < (size_t)k->width * k->height; i++)
+			mask[i] = capture_coverage(k->pixels[i] & 0xffffff, k->color, k->background);
+		k->size += frame_bytes;
+		k->frames++;
+		return;
+	}
 	for (size_t i = 0; i < (size_t)k->width * k->height; i++) {
 		if ((k->pixels[i] & 0xffffff) == k->color)
 			mask[i / 8] |= (uint8_t)(1u << (i % 8));
@@ -121,7 +165,8 @@ capture_write(struct capture_state *k, const char *path, char *err, size_t errle
 		free(tmp);
 		return -1;
 	}
-	fprintf(f, "tt-capture 1 %d %d %d %d %zu\n", k->x, k->y, k->width, k->height, k->frames);
+	fprintf(f, "tt-capture %d %d %d %d %d %zu\n", k->coverage ? 2 : 1, k->x, k->y, k->width,
+		k->height, k->frames);
 	if ((k->size && fwrite(k->data, 1, k->size, f) != k->size) || fclose(f) != 0) {
 		snprintf(err, errlen, "cannot write '%s'", tmp);
 	} else if (rename(tmp, path) != 0) {
@@ -135,7 +180,7 @@ capture_write(struct capture_state *k, const char *path, char *err, size_t errle
 	return ret;
 }
 
-/* capture start X Y W H RRGGBB | capture stop | capture write PATH */
+/* capture start X Y W H RRGGBB [BACKGROUND] | capture stop | capture write PATH */
 void
 harness_cmd_capture(struct hclient *cl, char **argv, int argc)
 {
@@ -144,10 +189,11 @@ harness_cmd_capture(struct hclient *cl, char **argv, int argc)
 	long v[4];
 	char err[512];
 
-	if (argc == 7 && strcmp(argv[1], "start") == 0) {
+	if ((argc == 7 || argc == 8) && strcmp(argv[1], "start") == 0) {
 		struct weston_output *output = harness_first_output(h);
-		char *end;
+		char *end, *bg_end = NULL;
 		unsigned long color = strtoul(argv[6], &end, 16);
+		unsigned long background = argc == 8 ? strtoul(argv[7], &bg_end, 16) : 0;
 
 		for (int i = 0; i < 4; i++) {
 			if (!harness_parse_long(argv[2 + i], i < 2 ? -100000 : 1, 100000, &v[i])) {
@@ -157,6 +203,11 @@ harness_cmd_capture(struct hclient *cl, char **argv, int argc)
 		}
 		if (*end || strlen(argv[6]) != 6) {
 			harness_client_reply(cl, "error capture start: colour is RRGGBB, not '%s'", argv[6]);
+			return;
+		}
+		if (argc == 8 && (*bg_end || strlen(argv[7]) != 6 || background == color)) {
+			harness_client_reply(cl, "error capture start: background is RRGGBB, not the colour, not '%s'",
+					     argv[7]);
 			return;
 		}
 		if (!output) {
@@ -181,6 +232,8 @@ harness_cmd_capture(struct hclient *cl, char **argv, int argc)
 		k->width = (int)v[2];
 		k->height = (int)v[3];
 		k->color = (uint32_t)color;
+		k->coverage = argc == 8;
+		k->background = (uint32_t)background;
 		k->active = true;
 		k->output = output;
 		k->frame_listener.notify = capture_handle_frame;
@@ -200,7 +253,7 @@ harness_cmd_capture(struct hclient *cl, char **argv, int argc)
 		harness_client_reply(cl, "ok %zu", k->frames);
 		capture_forget(k);
 	} else {
-		harness_client_reply(cl, "error usage: capture start X Y WIDTH HEIGHT RRGGBB | capture stop | capture write PATH");
+		harness_client_reply(cl, "error usage: capture start X Y WIDTH HEIGHT RRGGBB [BACKGROUND] | capture stop | capture write PATH");
 	}
 }
 

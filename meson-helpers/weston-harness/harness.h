@@ -151,11 +151,14 @@ struct latency_state {
 
 /* "capture start": per repaint, a mask of the pixels of one colour in a rectangle. Kept as
  * frames of 16 bytes of times (repaint, latest presentation; CLOCK_MONOTONIC ns) and the mask
- * (one bit per pixel, row by row, least significant bit first). */
+ * (one bit per pixel, row by row, least significant bit first), or, given a background colour,
+ * the colour's coverage (one byte per pixel, 0-255: how much of the pixel it paints). */
 struct capture_state {
 	bool active;
+	bool coverage;
 	int x, y, width, height;
 	uint32_t color; /* 0xRRGGBB */
+	uint32_t background; /* 0xRRGGBB, with coverage */
 	uint32_t *pixels;
 	uint8_t *data;
 	size_t size, cap, frames;

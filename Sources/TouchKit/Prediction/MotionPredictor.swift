@@ -1,11 +1,16 @@
 // When a touch's future may be guessed, and how far: the rules every estimator is held to.
 // - Nothing from a single sample: one position says nothing of where the finger goes.
 // - Nothing for a finger at rest or slowing to a stop: below a walking pace of the tip, a guess
-//   only makes the tip tremble. A finger braking is followed to where it would stop, not past.
+//   only makes the tip tremble. A finger braking is followed towards where it would stop, never
+//   past, and the harder it brakes the shorter the guess: the estimate's deceleration lags a hand's.
+// - No turn guessed before the samples show it: along the acceleration, a motion slowing down is
+//   held where it would reverse.
 // - Nothing when the newest step points against the estimated motion: the finger has turned, and
 //   the estimate has not caught up yet; a wrong-way guess is worse than none.
 // - Never further ahead than `maximumInterval` past the newest sample: the further, the wilder.
 // The guess starts at the newest real sample, so the drawn extension joins the real line.
+
+import Glibc
 
 /// Guesses where a touch will be, from its samples, by a ``MotionModel``.
 public struct MotionPredictor<Model: MotionModel>: Sendable {
@@ -13,6 +18,27 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     public var maximumInterval: Double
     /// Below this speed (pt/s) nothing is guessed.
     public var stopSpeed: Double
+    /// Samples before anything is guessed: the estimate's first few are mostly its prior.
+    public var minimumSamples: Int
+    /// Shortens the guess by how much slower the newest samples went than the estimate says they
+    /// did (a finger braking before the filter sees it), raised to this power; 0: not at all.
+    public var brakingTrust: Double
+    /// While the newest samples went slower than the estimate says, moves the estimated velocity
+    /// this far (0 to 1) towards theirs: the filter's velocity lags a braking finger.
+    public var lagCorrection: Double
+    /// Guesses no turn back: along the acceleration, a motion slowing down stops where it would
+    /// reverse (the reversal is followed once the samples show it).
+    public var holdsTurns: Bool
+    /// Shortens the horizon of a braking finger: h / (1 + k·c), c the share of its speed the
+    /// estimated deceleration takes away over h. The harder the braking, the less the estimate
+    /// holds (its deceleration lags a hand's), and the sooner the finger stops or turns.
+    public var brakingShrink: Double
+    /// Follows a deceleration that grows (a hand braking into a stop or turn brakes harder each
+    /// sample): the change of the estimated acceleration extrapolated too, when it shortens the
+    /// guess along the motion.
+    public var followsJerk: Bool
+    /// The change of the estimated acceleration per second, smoothed.
+    private var jerk = Point.zero
 
     private var model: Model
     private var newest: (location: Point, time: Double)?
@@ -28,10 +54,18 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     }
 
     /// A predictor over `model` as configured (the benchmark compares settings).
-    public init(model: Model, maximumInterval: Double = 0.032, stopSpeed: Double = 40) {
+    public init(model: Model, maximumInterval: Double = 0.032, stopSpeed: Double = 40,
+                minimumSamples: Int = 2, brakingTrust: Double = 2, lagCorrection: Double = 0,
+                holdsTurns: Bool = true, brakingShrink: Double = 2, followsJerk: Bool = true) {
         self.model = model
         self.maximumInterval = maximumInterval
         self.stopSpeed = stopSpeed
+        self.minimumSamples = minimumSamples
+        self.brakingTrust = brakingTrust
+        self.lagCorrection = lagCorrection
+        self.holdsTurns = holdsTurns
+        self.brakingShrink = brakingShrink
+        self.followsJerk = followsJerk
     }
 
     /// A new sample of the touch, oldest first.
@@ -41,7 +75,13 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             let dt = time - newest.time
             if dt > 0 { sampleInterval = sampleInterval.map { $0 * 0.75 + dt * 0.25 } ?? dt }
         }
+        let before = followsJerk ? model.estimate : nil
         model.add(location, at: time)
+        if let before, let after = model.estimate, after.time > before.time {
+            let dt = after.time - before.time
+            let j = Point(x: (after.acceleration.x - before.acceleration.x) / dt, y: (after.acceleration.y - before.acceleration.y) / dt)
+            jerk = Point(x: jerk.x * 0.5 + j.x * 0.5, y: jerk.y * 0.5 + j.y * 0.5)
+        }
         let sample = (location: location, time: max(time, newest?.time ?? time))
         newest = sample
         recent.append(sample)
@@ -55,25 +95,72 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// Where the touch is expected at `time` (seconds, the samples' clock), or nil when the rules
     /// above say not to guess.
     public func predictedLocation(at time: Double) -> Point? {
-        guard count >= 2, let newest, let motion = model.estimate else { return nil }
-        let v = motion.velocity, a = motion.acceleration
-        let speed = motion.speed
+        guard count >= max(minimumSamples, 2), let newest, let motion = model.estimate else { return nil }
+        var v = motion.velocity
+        let a = motion.acceleration
+        var speed = motion.speed
         guard speed >= stopSpeed else { return nil }
         // The filter's speed decays over a few samples; the samples themselves show a stop first.
-        if let oldest = recent.first, newest.time > oldest.time,
-           oldest.location.distance(to: newest.location) / (newest.time - oldest.time) < stopSpeed { return nil }
+        var trust = 1.0
+        var seen: Point?
+        if let oldest = recent.first, newest.time > oldest.time {
+            let span = newest.time - oldest.time
+            let sampled = oldest.location.distance(to: newest.location) / span
+            if sampled < stopSpeed { return nil }
+            // The velocity the estimate gives the middle of those samples, against theirs.
+            let mid = Point(x: v.x - a.x * span / 2, y: v.y - a.y * span / 2)
+            let estimated = (mid.x * mid.x + mid.y * mid.y).squareRoot()
+            seen = Point(x: (newest.location.x - oldest.location.x) / span, y: (newest.location.y - oldest.location.y) / span)
+            if sampled < estimated, let seen {
+                if brakingTrust > 0 { trust = pow(sampled / estimated, brakingTrust) }
+                if lagCorrection > 0 {
+                    v = Point(x: v.x + lagCorrection * (seen.x - mid.x), y: v.y + lagCorrection * (seen.y - mid.y))
+                    speed = (v.x * v.x + v.y * v.y).squareRoot()
+                    if speed < stopSpeed { return nil }
+                }
+            }
+        }
         // The newest step points back: the finger turned.
         if step.x * v.x + step.y * v.y < 0 { return nil }
         var h = min(time - newest.time, maximumInterval)
         guard h > 0 else { return nil }
         // Braking: go no further than where the speed along the path reaches zero.
         let along = (a.x * v.x + a.y * v.y) / speed
-        if along < 0 { h = min(h, speed / -along) }
+        if along < 0 {
+            h /= 1 + brakingShrink * -along * h / speed
+            h = min(h, speed / -along)
+        }
         var dx = v.x * h + a.x * h * h / 2, dy = v.y * h + a.y * h * h / 2
+        if followsJerk {
+            // Along the motion only, and only shortening it.
+            let u = Point(x: v.x / speed, y: v.y / speed)
+            let ju = jerk.x * u.x + jerk.y * u.y
+            if ju < 0 {
+                let extra = max(ju * h * h * h / 6, -(dx * u.x + dy * u.y))
+                dx += extra * u.x
+                dy += extra * u.y
+            }
+        }
+        let magnitude = (a.x * a.x + a.y * a.y).squareRoot()
+        if holdsTurns, magnitude > 0 {
+            // Along the acceleration the motion is v·â t + |a| t²/2: when v·â < 0 it comes back
+            // after -v·â/|a|. Hold it at that turning point; across, the motion goes on.
+            let u = Point(x: a.x / magnitude, y: a.y / magnitude)
+            let va = v.x * u.x + v.y * u.y
+            let turn = -va / magnitude
+            let alongNow = dx * u.x + dy * u.y
+            var alongHeld = alongNow
+            if va < 0, h > turn { alongHeld = va * turn + magnitude * turn * turn / 2 }
+            // The estimate may have turned before the samples did: while they still go against
+            // the acceleration, the guess goes no way back along it either.
+            if let seen, seen.x * u.x + seen.y * u.y < 0 { alongHeld = min(alongHeld, 0) }
+            dx += (alongHeld - alongNow) * u.x
+            dy += (alongHeld - alongNow) * u.y
+        }
         // Acceleration may bend or shorten the guess, never lengthen it past what the speed alone
         // reaches: a finger speeding up is followed a frame later, but the estimate's acceleration
         // lags behind a finger braking into a turn and would carry the guess past it.
-        let length = (dx * dx + dy * dy).squareRoot(), limit = speed * h * 1.0
+        let length = (dx * dx + dy * dy).squareRoot(), limit = speed * h * trust
         if length > limit {
             dx *= limit / length
             dy *= limit / length

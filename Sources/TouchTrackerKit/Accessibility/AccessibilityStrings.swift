@@ -7,6 +7,8 @@ extension Strings {
     static var more: String { tr("More") }
     // Translators: screen reader name of the bar of controls along the bottom of the window.
     static var toolbar: String { tr("Toolbar") }
+    // Translators: screen reader name of the group of zoom buttons over the drawing's corner.
+    static var zoomControl: String { tr("Zoom") }
     // Translators: screen reader name of the canvas, the area the lines are drawn on.
     static var drawingArea: String { tr("Drawing") }
     // Translators: screen reader name of the popup menu with Delete, Copy and Paste.

@@ -12,6 +12,7 @@ extension DrawViewController {
         for item: ToolbarView.Item in [.line, .freehand, .circle, .angle, .speed, .fingers, .colours] {
             toolbar.button(item).accessibilityTraits = [.button, .toggleButton]
         }
+        zoomControl.accessibilityLabel = Strings.zoomControl
         palette.accessibilityLabel = Strings.colours
         for (swatch, color) in zip(palette.swatches, PaletteView.colors) {
             swatch.accessibilityLabel = ColourName.spoken(color)

@@ -26,7 +26,7 @@ final class CanvasSelection {
 
     /// A4: the line near a tap is selected and the menu offered; a tap elsewhere deselects.
     func tap(at point: Point) {
-        select(drawing.stroke(near: point, within: DrawView.selectionRadius)?.id)
+        select(drawing.stroke(near: point, within: canvas.selectionReach)?.id)
         if selectedID != nil {
             showMenu(at: point)
         } else {
@@ -53,7 +53,7 @@ final class CanvasSelection {
         switch recognizer.state {
         case .began:
             let point = canvas.drawingPoint(recognizer.location(in: canvas))
-            select(drawing.stroke(near: point, within: DrawView.selectionRadius)?.id)
+            select(drawing.stroke(near: point, within: canvas.selectionReach)?.id)
             if let id = selectedID {
                 lift(id)
             } else {

@@ -128,6 +128,8 @@ final class CircleTool {
     private var touches: [ObjectIdentifier] = []
     /// The circle under the fingers, red.
     private(set) var circle: Stroke?
+    /// Whether a finger is on the canvas for a circle (one alone draws nothing yet).
+    var isSpanning: Bool { !touches.isEmpty }
 
     init(canvas: DrawView) {
         self.canvas = canvas

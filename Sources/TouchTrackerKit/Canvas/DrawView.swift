@@ -180,6 +180,13 @@ public final class DrawView: View {
     public static let selectedColor = Color.green
     /// How close a tap must be to a line to select it (A4).
     public static let selectionRadius = 20.0
+    /// How close to a line's centre, in the drawing's points, a tap selects it at the zoom shown:
+    /// ``selectionRadius`` on screen, so a line is as easy to hit at 10 % as at 100 %; zoomed in,
+    /// also everywhere on a line as wide as it shows (a 10 pt line is 80 pt wide at 800 %).
+    var selectionReach: Double {
+        let zoom = shown.zoom
+        return zoom > 1 ? (Self.selectionRadius + Self.lineWidth / 2 * (zoom - 1)) / zoom : Self.selectionRadius / zoom
+    }
     /// How much wider than itself a selected line is drawn: it lies over its own black copy in the
     /// line cache, whose antialiased edge would otherwise show as a dark rim.
     public static let selectionOutline = 1.0
@@ -302,6 +309,7 @@ public final class DrawView: View {
         if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         let drawing = ordered.filter { !fingersNavigate || $0.type != .direct }
         if tool == .circle { circleTool.began(drawing, in: event) } else { lineTool.began(drawing, freehand: tool == .freehand) }
+        noteFingersDrawing()
     }
 
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
@@ -315,6 +323,7 @@ public final class DrawView: View {
         if ordered.contains(where: { $0.type == .pencil }) { penTouched() }
         trace.log("touchesEnded", ordered, count: touches.count, in: self)
         if tool == .circle { circleTool.ended(ordered, in: event) } else { lineTool.ended(ordered) }
+        noteFingersDrawing()
     }
 
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
@@ -322,6 +331,19 @@ public final class DrawView: View {
         trace.log("touchesCancelled", ordered, count: touches.count, in: self)
         circleTool.cancelled(ordered)
         lineTool.cancelled(ordered)
+        noteFingersDrawing()
+    }
+
+    /// Whether a finger (or the pen, or the mouse) is drawing a line or a circle now.
+    public private(set) var isDrawing = false
+    /// Told when ``isDrawing`` changes: controls over the canvas step aside meanwhile.
+    public var onDrawingChange: ((Bool) -> Void)?
+
+    private func noteFingersDrawing() {
+        let now = !linesInProgress.isEmpty || circleTool.circle != nil || circleTool.isSpanning
+        guard now != isDrawing else { return }
+        isDrawing = now
+        onDrawingChange?(now)
     }
 
     /// A pen drew: fingers navigate until it has rested for ``penGrace`` seconds.

@@ -108,13 +108,11 @@ final class LineCache {
         } else if stale?.image.scale != scale {
             stale = nil
         }
-        // Drawn again at the same size (a clear, its undo): the raster is reused, not allocated
-        // and faulted in anew.
-        // So is one being built at an older zoom while a still older one shows (a pinch changes
-        // the zoom every frame).
+        // Drawn again at the same size (a clear, its undo, each step of a pinch while the raster
+        // of an older zoom stands in): the raster is reused, not allocated and faulted in anew.
         let restarted = build != nil
-        let unshown = !isValid || (restarted && image !== stale?.image)
-        let fresh = fits && unshown ? image! : raster(size: size, scale: scale)
+        let reusable = fits && image !== stale?.image && (!isValid || restarted)
+        let fresh = reusable ? image! : raster(size: size, scale: scale)
         self.viewport = viewport
         // A build started over (a pinch's next frame) while an older raster is on screen: this
         // frame shows nothing of the new one, so its paper and slices wait for the next turn and
@@ -175,8 +173,9 @@ final class LineCache {
         image = fresh
         keepSpare(old)
         self.viewport = viewport
-        // Tiles waiting were in the old raster's points.
-        for i in nextTile..<tiles.count { tiles[i] = tiles[i].offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }
+        // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
+        tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
+        nextTile = 0
         if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
         return fresh
     }

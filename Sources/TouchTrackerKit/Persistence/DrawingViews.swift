@@ -50,11 +50,13 @@ public struct DrawingViews: Equatable, Sendable {
     /// on the drawing's plane and an absolute path.
     public static func parse(_ text: String) -> DrawingViews {
         var views = DrawingViews()
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        // "\r\n" is one Character to Swift: a file written on Windows splits the same.
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) where !line.hasPrefix("#") {
             let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count == 4, let zoom = Double(fields[0]), let x = Double(fields[1]), let y = Double(fields[2]),
                   CanvasScrollView.zoomRange.contains(zoom), abs(x) <= Limit.coordinate, abs(y) <= Limit.coordinate,
-                  fields[3].hasPrefix("/"), views.viewport(for: String(fields[3])) == nil,
+                  fields[3].hasPrefix("/"), !fields[3].unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+                  views.viewport(for: String(fields[3])) == nil,
                   views.entries.count < capacity else { continue }
             views.entries.append((String(fields[3]), CanvasViewport(origin: Point(x: x, y: y), zoom: zoom)))
         }

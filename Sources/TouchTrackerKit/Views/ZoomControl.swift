@@ -8,20 +8,29 @@ public final class ZoomControlView: View {
     public let levelButton = ToolbarButton(title: Strings.zoomPercent(100), icon: Icon(names: [], fallback: ""))
     public let zoomInButton = ToolbarButton(title: Strings.zoomIn, icon: ZoomControlView.zoomInIcon)
 
-    static let buttonSize = ToolbarView.minimumTarget
-    static let levelWidth = 64.0
-    static let padding = 4.0
+    public static let buttonSize = ToolbarView.minimumTarget
+    public static let levelWidth = 64.0
+    public static let padding = 4.0
     /// The control's size.
-    static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
+    public static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
 
     public override init(frame: Rect) {
         super.init(frame: frame)
-        for button in [zoomOutButton, zoomInButton] {
-            button.showsIconAlone = true
+        backgroundColor = appearance.paper
+        // In reading order: out, the zoom, in.
+        for button in [zoomOutButton, levelButton, zoomInButton] {
+            button.showsIconAlone = button !== levelButton
             addSubview(button)
         }
         levelButton.icon = nil
-        addSubview(levelButton)
+    }
+
+    /// The canvas's paper around the rounded body: the control is opaque, so the window still
+    /// draws the lines under fingers itself around it (a view that lets them show through would
+    /// have every frame paint them through the views).
+    public override func appearanceDidChange() {
+        backgroundColor = appearance.paper
+        setNeedsDisplay()
     }
 
     /// Shows `zoom` (1 is 100 %).
