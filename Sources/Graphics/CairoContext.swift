@@ -160,6 +160,10 @@ public final class CairoContext: GraphicsContext {
             cairo_surface_set_device_scale(source, bitmap.scale, bitmap.scale)
             cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
             cairo_set_source_surface(cairo, source, 0, 0)
+            // Bilinear, not Cairo's default: what is copied scaled is a raster standing in for a
+            // frame or two (the canvas's older zoom during a pinch), and the default's filter when
+            // shrinking cost that frame 10 to 20 ms at 1080p.
+            cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_BILINEAR)
             cairo_paint(cairo)
         }
     }

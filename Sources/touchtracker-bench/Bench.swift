@@ -24,6 +24,10 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case inProcess = "in-process"
     /// CPU per turn of the event loop for ten fingers and each gesture, in process.
     case gestures
+    /// Pinch-zoom and two-finger pan on big drawings, in process: CPU per turn, time to sharp, memory.
+    case zoom
+    /// The same gestures as touch under Weston: the app's CPU per frame, its last commit, VmRSS.
+    case zoomWeston = "zoom-weston"
     /// Instruction counts of the same, under callgrind.
     case callgrind
     /// Drawing sizes at 60 and 120 Hz under Weston.
@@ -47,7 +51,7 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
-    static let defaults: [BenchPhase] = [.inProcess, .gestures, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops]
+    static let defaults: [BenchPhase] = [.inProcess, .gestures, .zoom, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops]
 }
 
 @main
@@ -151,7 +155,7 @@ struct TouchTrackerBench: ParsableCommand {
         var chosen = only.isEmpty
             ? BenchPhase.defaults + (callgrind ? [.callgrind] : []) + (soak != nil ? [.soak] : []) + (recording != nil ? [.recording] : [])
             : only
-        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .callgrind, .predictors].contains($0) } }
+        if inProcessOnly { chosen = chosen.filter { [.inProcess, .gestures, .zoom, .callgrind, .predictors].contains($0) } }
         return BenchPhase.allCases.filter { chosen.contains($0) && !skip.contains($0) }
     }
 
@@ -161,7 +165,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
+        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -169,6 +173,8 @@ struct TouchTrackerBench: ParsableCommand {
         var targets = Targets()
         if phases.contains(.inProcess) { inProcessTables() }
         if phases.contains(.gestures) { gestureTable(targets: &targets) }
+        if phases.contains(.zoom) { zoomTable(targets: &targets) }
+        if phases.contains(.zoomWeston) { try zoomWestonTable(appPath: appPath, targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
         if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }

@@ -48,7 +48,10 @@ extension TouchTrackerBench {
     /// Starts `client` in a new headless Weston and waits until it has drawn and settled. The app
     /// always opens a drawing file of the run's own (never the user's): the real way a big drawing
     /// reaches it (docs/file-format.md).
-    func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true, on screen: BenchScreen? = nil) throws -> Running {
+    /// `preferences`: the app's preferences file, written before it starts (the zoom phase turns
+    /// Fingers off there).
+    func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true, on screen: BenchScreen? = nil,
+               preferences: String? = nil) throws -> Running {
         let screen = screen ?? self.screen
         // Weston's headless output takes its size in points: width x height pixels at this scale.
         let session = try WestonSession(WestonSession.Options(width: screen.points.width, height: screen.points.height, scale: screen.scale))
@@ -61,6 +64,12 @@ extension TouchTrackerBench {
                 if drawing.lines > 0, preloadFile {
                     let canvas = Area(x: 0, y: 0, width: Double(screen.points.width), height: Double(screen.points.height - 130))
                     try Self.writeDrawing(drawing.strokes(in: canvas), to: file)
+                }
+                if let preferences {
+                    // Where the session's clients keep their preferences (XDG_CONFIG_HOME).
+                    let folder = session.runtimeDirectory + "/config/touchtracker"
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    try preferences.write(toFile: folder + "/preferences", atomically: true, encoding: .utf8)
                 }
                 child = try session.launch(path, ["--file", file] + extraArguments, name: "touchtracker")
                 appID = "org.touchtracker.TouchTracker"

@@ -31,9 +31,19 @@ final class LineCache {
     /// The part of the drawing the raster shows, and its zoom.
     private(set) var viewport = CanvasViewport.identity
     /// The last whole raster of an older zoom (``staleRaster``).
-    private var stale: (image: ImageSurface, viewport: CanvasViewport)?
-    /// The strokes a whole build draws, in paint order: those that show in the viewport.
+    private var stale: (image: ImageSurface, viewport: CanvasViewport)? {
+        didSet { if let old = oldValue?.image, old !== stale?.image, old !== image { keepSpare(old) } }
+    }
+    /// A raster let go within the last second, drawn into next instead of a new one
+    /// (LineCache+Tiles.swift).
+    var spare: ImageSurface?
+    var spareTimer: TimerToken?
+    /// The strokes a whole build goes through, in paint order, and the drawing's rectangle the
+    /// raster shows: a build draws those that may paint into it.
     private var buildStrokes: [Stroke] = []
+    private var buildArea = Rect.zero
+    /// The raster being built is still to be filled with paper, by the build's first slice.
+    private var paperPending = false
     private var isValid = false
     /// A whole build in progress: the next stroke to draw and the number of strokes it covers
     /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
@@ -45,6 +55,9 @@ final class LineCache {
     /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
     var slice = 400
     static let tilesPerTurn = 64
+    /// Strokes a whole build draws together between looks at the clock: one at a time, the
+    /// calls cost as much as the drawing at a low zoom, where lines are a few pixels long.
+    static let buildBatch = 8
     /// The work of a whole build or of tile repairs a turn may take before the rest waits for the
     /// next turn: well under a frame, so input is still answered at once.
     static let turnBudget = 0.0015
@@ -97,10 +110,17 @@ final class LineCache {
         }
         // Drawn again at the same size (a clear, its undo, each step of a pinch while the raster
         // of an older zoom stands in): the raster is reused, not allocated and faulted in anew.
-        let reusable = fits && image !== stale?.image && (!isValid || build != nil)
-        let fresh = reusable ? image! : ImageSurface(size: size, scale: scale)
+        let restarted = build != nil
+        let reusable = fits && image !== stale?.image && (!isValid || restarted)
+        let fresh = reusable ? image! : raster(size: size, scale: scale)
         self.viewport = viewport
-        CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper)
+        // A build started over (a pinch's next frame) while an older raster is on screen: this
+        // frame shows nothing of the new one, so its paper and slices wait for the next turn and
+        // the frame costs the scaled copy alone. Otherwise the first slice is drawn now, and a
+        // small drawing is sharp in this very frame.
+        let deferred = restarted && stale != nil && clock() != nil
+        paperPending = deferred
+        if !deferred { CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper) }
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
         buildTimer?.cancel()
@@ -112,8 +132,19 @@ final class LineCache {
         image = fresh
         isValid = true
         build = (0, drawing.strokes.count)
-        buildStrokes = viewport.isIdentity ? drawing.strokes : drawing.strokes(intersecting: viewport.drawingRect(Rect(origin: .zero, size: size)))
-        continueBuild()
+        // Every stroke is looked at in the build's slices, not looked up here: at a low zoom most
+        // of a big drawing shows, and a lookup of them all took a frame's time at every step of a
+        // pinch.
+        buildStrokes = drawing.strokes
+        buildArea = viewport.drawingRect(Rect(origin: .zero, size: size))
+        if deferred, let clock = clock() {
+            scheduleBuild(on: clock)
+        } else {
+            continueBuild()
+            // Whole in its first slice: this frame shows it, and the older raster is let go (kept,
+            // it held a window's pixels until the next zoom).
+            if build == nil { stale = nil }
+        }
         return fresh
     }
 
@@ -125,12 +156,14 @@ final class LineCache {
         let scrolled = viewport != self.viewport
         let offset = Point(x: ((self.viewport.origin.x - viewport.origin.x) * viewport.zoom * old.scale).rounded() / old.scale,
                            y: ((self.viewport.origin.y - viewport.origin.y) * viewport.zoom * old.scale).rounded() / old.scale)
-        let fresh = ImageSurface(size: size, scale: old.scale)
+        let fresh = raster(size: size, scale: old.scale)
         let context = CairoContext(surface: fresh)
         let whole = Rect(origin: .zero, size: size)
-        context.replace(whole, with: paper)
         let kept = Rect(x: offset.x, y: offset.y, width: Double(old.width) / old.scale, height: Double(old.height) / old.scale)
             .intersection(whole)
+        let shown = kept.isEmpty ? [whole] : Self.strips(of: whole, outside: kept)
+        // Paper only where nothing is copied: a pass over a window's pixels fewer a frame of a pan.
+        for strip in shown { context.replace(strip, with: paper) }
         if !kept.isEmpty {
             context.saveGState()
             context.translateBy(x: offset.x, y: offset.y)
@@ -138,11 +171,11 @@ final class LineCache {
             context.restoreGState()
         }
         image = fresh
+        keepSpare(old)
         self.viewport = viewport
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
         tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
         nextTile = 0
-        let shown = kept.isEmpty ? [whole] : Self.strips(of: whole, outside: kept)
         if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
         return fresh
     }
@@ -292,7 +325,9 @@ final class LineCache {
 
     /// What re-making a tile has cost per stroke in it, lately (seconds): how a turn foresees
     /// whether the next tile fits what is left of its budget.
-    private var secondsPerStroke = 0.0
+    /// Until it has learnt, a short line's cost at 100 %: from nothing, the first tile a scroll
+    /// shows was made whole in one turn however many lines it held (9 ms at 100,000 lines).
+    private var secondsPerStroke = 0.000002
 
     /// The tile being re-made over turns, if any: always the first of those waiting.
     private var partial: PartialTile?
@@ -367,6 +402,11 @@ final class LineCache {
     /// since it began.
     private func continueBuild() {
         guard var current = build, let image else { return }
+        if paperPending {
+            paperPending = false
+            CairoContext(surface: image).replace(Rect(x: 0, y: 0, width: Double(image.width) / image.scale,
+                                                      height: Double(image.height) / image.scale), with: paper)
+        }
         let context = Self.strokeContext(image, viewport: viewport)
         let strokes = buildStrokes
         let left = excluded()
@@ -375,17 +415,27 @@ final class LineCache {
         current.end = min(current.end, drawing.strokes.count)
         // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
         // a big canvas cost many times what short ones do).
-        let limit = min(current.next + max(slice, 1), strokes.count)
         let turnClock = clock(), start = turnClock?.now ?? 0
-        var stop = current.next
-        while stop < limit {
+        let area = buildArea
+        var stop = current.next, drawn = 0
+        var batch: [Stroke] = []
+        batch.reserveCapacity(Self.buildBatch)
+        while stop < strokes.count, drawn < max(slice, 1) {
             let stroke = strokes[stop]
-            if stroke.id != left { StrokeRenderer.draw(stroke, in: context, ink: ink) }
             stop += 1
-            // After every stroke: a line across a big canvas takes a tenth of a millisecond or
-            // more, so checking every sixteenth overran the budget by more than the budget.
+            // Strokes outside the raster cost a glance each.
+            guard stroke.id != left, stroke.mayPaint(into: area) else { continue }
+            batch.append(stroke)
+            guard batch.count == Self.buildBatch || stop == strokes.count || drawn + batch.count >= slice else { continue }
+            StrokeRenderer.draw(batch, in: context, ink: ink)
+            drawn += batch.count
+            batch.removeAll(keepingCapacity: true)
+            // After every batch: a line across a big canvas takes a tenth of a millisecond or
+            // more, so batches stay small (sixteen lines a look overran the budget by more than
+            // the budget).
             if let turnClock, turnClock.now - start >= Self.turnBudget { break }
         }
+        StrokeRenderer.draw(batch, in: context, ink: ink)
         current.next = stop
         build = current
         guard stop == strokes.count else {

@@ -1,0 +1,157 @@
+// The zoom phase under Weston (`zoom-weston`): the real app, Fingers off from its preferences
+// file, the in-process phase's six gestures injected as touch at 60 Hz (one `touch batch` a
+// frame). The app's own figures, from `--latency`: the CPU of its share of each touch frame
+// (reading the input to the commit: it spans the turns between, so a rebuild's slices run then
+// count in it), and the turns of the event loop that took over 2 ms of CPU (`slow turn`), the
+// per-turn figure: their count and the largest. Sharp: the app's last commit after the fingers stop (a
+// finished rebuild is shown in a commit of its own; nothing is committed once it is whole), found
+// by watching the compositor's commit count. VmRSS 2.5 s after the lift, at 800 % and at 10 %,
+// beside the drawing's when just opened.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import Foundation
+import CompositorHarness
+
+struct ZoomWestonStep {
+    var drawing: String
+    var gesture: String
+    var frameCPU: Latencies
+    /// CPU of the turns over 2 ms, from the app's log (all turns, with input or without).
+    var slowTurns: [Double]
+    var sharpAfter: Double
+    var rssKiB: Int
+}
+
+extension TouchTrackerBench {
+    func measureZoomUnderWeston(appPath: String, drawing: CanvasDrawing) throws -> [ZoomWestonStep] {
+        let running = try start(.app(path: appPath, drawing: drawing), extraArguments: ["--latency"],
+                                preferences: "fingers-draw = false\n")
+        defer { finish(running) }
+        let session = running.session, window = running.window, pid = running.pid
+        let hz = 60.0, frames = quick ? 30 : 60
+        let canvasHeight = window.height - 130
+        let centre = (x: window.x + window.width / 2, y: window.y + canvasHeight / 2)
+        let span = min(window.width - 40, 800)
+        func eased(_ t: Double) -> Double { t < 0.75 ? t / 0.875 : (t - 2 * (t - 0.75) * (t - 0.75)) / 0.875 }
+        typealias Path = (Double) -> ((Double, Double), (Double, Double))
+        func pinch(from: Double, to: Double) -> Path {
+            { t in let half = (from + (to - from) * eased(t)) / 2; return ((centre.x - half, centre.y), (centre.x + half, centre.y)) }
+        }
+        func pan(_ dx: Double, _ dy: Double) -> Path {
+            { t in
+                let x = centre.x - dx / 2 + dx * eased(t), y = centre.y - dy / 2 + dy * eased(t)
+                return ((x - 100, y), (x + 100, y))
+            }
+        }
+        let gestures: [(String, Path)] = [
+            ("two-finger pan at 100 %", pan(-600, -200)),
+            ("pinch in, 100 % to 800 %", pinch(from: span / 8, to: span)),
+            ("two-finger pan at 800 %", pan(600, 200)),
+            ("pinch out, 800 % to 100 %", pinch(from: span, to: span / 8)),
+            // Half a point short of 10 %: touch coordinates rounded on their way (Weston's are
+            // 24.8 fixed point) would take the pinch past the limit, and its spring back is no rebuild.
+            ("pinch out, 100 % to 10 %", pinch(from: span, to: span / 10 + 0.5)),
+            ("two-finger pan at 10 %", pan(600, 200)),
+        ]
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        var steps: [ZoomWestonStep] = [
+            ZoomWestonStep(drawing: drawing.name, gesture: "opened, at 100 %", frameCPU: makeLatencies(), slowTurns: [], sharpAfter: 0,
+                           rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0),
+        ]
+        for (name, path) in gestures {
+            let began = tt_monotonic_now()
+            var next = began
+            func send(_ command: String) throws {
+                sleep(until: next)
+                try session.control.send(command)
+                next += 1 / hz
+            }
+            let (a0, b0) = path(0)
+            try send("touch batch d 0 \(f(a0.0)) \(f(a0.1)) d 1 \(f(b0.0)) \(f(b0.1)) f")
+            for n in 1...frames {
+                let (a, b) = path(Double(n) / Double(frames))
+                try send("touch batch m 0 \(f(a.0)) \(f(a.1)) m 1 \(f(b.0)) \(f(b.1)) f")
+            }
+            let stopped = next - 1 / hz
+            // Still for a tenth of a second, watching the commits: a rebuild done meanwhile is
+            // shown in a commit of its own (nothing else moves then).
+            var commits = try session.commitCount(), lastChange = stopped
+            func watch(until end: Double) throws {
+                while tt_monotonic_now() < end {
+                    usleep(2_000)
+                    let now = try session.commitCount()
+                    if now != commits { commits = now; lastChange = tt_monotonic_now() }
+                }
+            }
+            try watch(until: stopped + 0.1)
+            let beforeLift = lastChange
+            next = stopped + 0.1
+            try send("touch batch u 0 u 1 f")
+            let lifted = tt_monotonic_now()
+            // Then until no commit has come for half a second. The lift's own frame is committed
+            // at once: a commit within 30 ms of it that is the last says the rebuild was already
+            // done.
+            var afterLift: [Double] = []
+            while tt_monotonic_now() - lastChange < 0.5, tt_monotonic_now() - stopped < 10 {
+                usleep(2_000)
+                let now = try session.commitCount()
+                if now != commits { commits = now; lastChange = tt_monotonic_now(); afterLift.append(lastChange) }
+            }
+            let sharp = afterLift.allSatisfy { $0 - lifted < 0.03 } ? beforeLift : lastChange
+            // Spare buffers made while input outran the compositor are given back 2 s after their
+            // last use: memory is read 2.5 s after the lift, as the sizes phase reads it.
+            sleep(until: lifted + 2.5)
+            let log = running.child.standardError
+            let share = appShare(inLog: log, readSince: began)
+            let slow = slowTurns(inLog: log, since: began)
+            steps.append(ZoomWestonStep(drawing: drawing.name, gesture: name, frameCPU: share.cpu, slowTurns: slow,
+                                        sharpAfter: max(sharp - stopped, 0), rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0))
+        }
+        return steps
+    }
+
+    /// The CPU of the `slow turn` lines the app logged after `since` (CLOCK_MONOTONIC seconds).
+    /// The lines carry no time of their own: they are counted from the first touch frame read
+    /// after `since`.
+    func slowTurns(inLog log: String, since: Double) -> [Double] {
+        var counting = false
+        var found: [Double] = []
+        for line in log.split(separator: "\n") {
+            if !counting, let at = line.range(of: "read at "), let µs = Double(line[at.upperBound...].prefix { $0.isNumber }),
+               µs >= since * 1e6 { counting = true }
+            guard counting, let r = line.range(of: "slow turn: ") else { continue }
+            if let ms = Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." }) { found.append(ms) }
+        }
+        return found
+    }
+
+    func zoomWestonTable(appPath: String, targets: inout Targets) throws {
+        say("\n## Zoom and pan under Weston, \(screen) (Fingers off; the in-process phase's gestures as touch at 60 Hz; the app's --latency figures, ms)")
+        say("drawing / gesture                          frames  app's share CPU p50   turns >2 ms  >4 ms  largest   sharp after   VmRSS (MiB)")
+        let bufferKiB = screen.width * 4 * screen.height / 1024
+        let limitKiB = 3 * bufferKiB + 20 * 1024
+        for drawing in [CanvasDrawing.empty, .short(100_000), .dense(denseLines)] {
+            let steps = try measureZoomUnderWeston(appPath: appPath, drawing: drawing)
+            say(drawing.name)
+            for step in steps {
+                guard step.frameCPU.totalCount > 0 else {
+                    say("  " + pad(step.gesture, 41) + pad("", 77) + formatMiB(step.rssKiB))
+                    continue
+                }
+                let largest = step.slowTurns.max() ?? 0
+                say("  " + pad(step.gesture, 41) + pad("\(step.frameCPU.totalCount)", 8) + pad(formatMs(step.frameCPU.p50), 22)
+                    + pad("\(step.slowTurns.count)", 13) + pad("\(step.slowTurns.count { $0 > 4 })", 7) + pad(formatMs(largest), 10)
+                    + pad(String(format: "%.0f ms", step.sharpAfter * 1000), 14) + formatMiB(step.rssKiB))
+                guard drawing != .empty else { continue }
+                let what = "under Weston, \(step.gesture), \(drawing.name)"
+                targets.add(largest <= 8, "zoom \(what): largest turn \(formatMs(largest)) ms of CPU (none over 8 ms)")
+                targets.add(step.sharpAfter <= 0.1, "zoom \(what): last commit \(String(format: "%.0f", step.sharpAfter * 1000)) ms after the fingers stopped (sharp within 100 ms)")
+                if step.gesture.contains("pinch in") || step.gesture.contains("to 10 %") {
+                    targets.add(step.rssKiB <= limitKiB, "zoom \(what): VmRSS once sharp \(formatMiB(step.rssKiB)) MiB (at most \(formatMiB(limitKiB)) MiB; \(formatMiB(steps[0].rssKiB)) MiB when opened)")
+                }
+            }
+        }
+    }
+}
