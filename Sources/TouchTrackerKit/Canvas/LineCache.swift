@@ -13,11 +13,11 @@ import Graphics
 import TouchKit
 
 final class LineCache {
-    private let drawing: Drawing
+    let drawing: Drawing
     /// The paper and the lines' colours as the screen shows them; the canvas invalidates the
     /// raster when the window's style changes it.
     var ink: ScreenInk
-    private var paper: Color { ink.paper }
+    var paper: Color { ink.paper }
     /// The stroke left out (the canvas draws the selected one on top, and it may move).
     var excluded: () -> StrokeID? = { nil }
     /// The clock to spread a whole build over (nil: build at once, as for exports).
@@ -27,11 +27,11 @@ final class LineCache {
     /// A rectangle of the raster was re-made: the canvas shows it.
     var onRepaired: (Rect) -> Void = { _ in }
 
-    private var image: ImageSurface?
+    var image: ImageSurface?
     /// The part of the drawing the raster shows, and its zoom.
     private(set) var viewport = CanvasViewport.identity
     /// The last whole raster of an older zoom (``staleRaster``).
-    private var stale: (image: ImageSurface, viewport: CanvasViewport)? {
+    var stale: (image: ImageSurface, viewport: CanvasViewport)? {
         didSet { if let old = oldValue?.image, old !== stale?.image, old !== image { keepSpare(old) } }
     }
     /// A raster let go within the last second, drawn into next instead of a new one
@@ -40,16 +40,16 @@ final class LineCache {
     var spareTimer: TimerToken?
     /// The strokes a whole build goes through, in paint order, and the drawing's rectangle the
     /// raster shows: a build draws those that may paint into it.
-    private var buildStrokes: [Stroke] = []
-    private var buildArea = Rect.zero
+    var buildStrokes: [Stroke] = []
+    var buildArea = Rect.zero
     /// The raster being built is still to be filled with paper, by the build's first slice.
-    private var paperPending = false
-    private var isValid = false
+    var paperPending = false
+    var isValid = false
     /// A whole build in progress: the next stroke to draw and the number of strokes it covers
     /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
-    private var build: (next: Int, end: Int)?
-    private var buildTimer: TimerToken?
-    private var lastProgressShown = -Double.infinity
+    var build: (next: Int, end: Int)?
+    var buildTimer: TimerToken?
+    var lastProgressShown = -Double.infinity
 
     /// At most this many strokes per turn of the event loop in a whole build, and tiles re-made
     /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
@@ -71,7 +71,7 @@ final class LineCache {
     /// Whether a whole build is under way, or done but not shown yet.
     var isBuilding: Bool { build != nil || finishedUnshown }
     /// The build is done; the next turn shows it.
-    private var finishedUnshown = false
+    var finishedUnshown = false
 
     init(drawing: Drawing, ink: ScreenInk) {
         self.drawing = drawing
@@ -369,84 +369,5 @@ final class LineCache {
         stale = nil
         buildTimer?.cancel()
         buildTimer = nil
-    }
-
-    /// The rest of a whole build, a slice a turn. Progress is shown ten times a second, in a turn
-    /// of its own: a showing repaints the whole canvas, which with a slice in the same turn cost
-    /// twice what either does.
-    private func scheduleBuild(on clock: Clock) {
-        buildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
-            guard let self else { return }
-            self.buildTimer = nil
-            // A raster of an older zoom on screen meanwhile: nothing to show until the end.
-            if self.stale == nil, clock.now - self.lastProgressShown >= 0.1 {
-                self.lastProgressShown = clock.now
-                self.onProgress()
-                return self.scheduleBuild(on: clock)
-            }
-            self.continueBuild()
-            // The finished raster is shown in the next turn, for the same reason.
-            if self.build == nil {
-                self.finishedUnshown = true
-                self.buildTimer = clock.schedule(at: clock.now) { [weak self] in
-                    self?.buildTimer = nil
-                    self?.finishedUnshown = false
-                    self?.stale = nil
-                    self?.onProgress()
-                }
-            }
-        }
-    }
-
-    /// Draws the next slice; schedules the next turn, or ends the build with the strokes added
-    /// since it began.
-    private func continueBuild() {
-        guard var current = build, let image else { return }
-        if paperPending {
-            paperPending = false
-            CairoContext(surface: image).replace(Rect(x: 0, y: 0, width: Double(image.width) / image.scale,
-                                                      height: Double(image.height) / image.scale), with: paper)
-        }
-        let context = Self.strokeContext(image, viewport: viewport)
-        let strokes = buildStrokes
-        let left = excluded()
-        // Any change but an addition restarts the build, so the strokes it covers are still there;
-        // the bounds are clamped all the same.
-        current.end = min(current.end, drawing.strokes.count)
-        // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
-        // a big canvas cost many times what short ones do).
-        let turnClock = clock(), start = turnClock?.now ?? 0
-        let area = buildArea
-        var stop = current.next, drawn = 0
-        var batch: [Stroke] = []
-        batch.reserveCapacity(Self.buildBatch)
-        while stop < strokes.count, drawn < max(slice, 1) {
-            let stroke = strokes[stop]
-            stop += 1
-            // Strokes outside the raster cost a glance each.
-            guard stroke.id != left, stroke.mayPaint(into: area) else { continue }
-            batch.append(stroke)
-            guard batch.count == Self.buildBatch || stop == strokes.count || drawn + batch.count >= slice else { continue }
-            StrokeRenderer.draw(batch, in: context, ink: ink)
-            drawn += batch.count
-            batch.removeAll(keepingCapacity: true)
-            // After every batch: a line across a big canvas takes a tenth of a millisecond or
-            // more, so batches stay small (sixteen lines a look overran the budget by more than
-            // the budget).
-            if let turnClock, turnClock.now - start >= Self.turnBudget { break }
-        }
-        StrokeRenderer.draw(batch, in: context, ink: ink)
-        current.next = stop
-        build = current
-        guard stop == strokes.count else {
-            guard let clock = clock() else { return continueBuild() }
-            scheduleBuild(on: clock)
-            return
-        }
-        StrokeRenderer.draw(drawing.strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
-        build = nil
-        buildStrokes = []
-        // Without a clock the build is done before anything is shown: nothing older to show.
-        if clock() == nil { stale = nil }
     }
 }
