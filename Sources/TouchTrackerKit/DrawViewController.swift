@@ -36,7 +36,9 @@ final class DrawingScreenView: View {
         banner.frame = Rect(x: canvas.minX, y: canvas.minY, width: canvas.width, height: banner.height(forWidth: canvas.width))
         toolbar.frame = Rect(x: 0, y: bounds.height - barHeight, width: bounds.width, height: barHeight)
         // In the canvas's far bottom corner, where a finger's drawing least often goes.
-        let zoom = ZoomControlView.size, margin = 8.0
+        // With the narrow bar, the Fingers toggle (in its More menu) shows here too.
+        zoomControl.showsFingers = bounds.width < ToolbarView.narrowBelow
+        let zoom = zoomControl.size, margin = 8.0
         let zoomX = LayoutDirection.current == .rightToLeft ? margin : bounds.width - zoom.width - margin
         zoomControl.frame = Rect(x: zoomX, y: scrollView.frame.maxY - zoom.height - margin, width: zoom.width, height: zoom.height)
         let paletteHeight = PaletteView.height(forWidth: bounds.width)
@@ -168,11 +170,7 @@ public final class DrawViewController: ViewController {
             self.updateToolbar()
             self.preferencesChanged()
         }
-        toolbar.fingersButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
-            self.drawView.drawsWithFingers.toggle()
-            self.updateToolbar()
-            self.preferencesChanged()
-        }
+        toolbar.fingersButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.toggleFingers() }
         toolbar.paletteButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.isPaletteVisible.toggle()
         }
@@ -192,6 +190,7 @@ public final class DrawViewController: ViewController {
         let control = screen.zoomControl
         control.zoomOutButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.perform(.zoomOut) }
         control.zoomInButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.perform(.zoomIn) }
+        control.fingersButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in self.toggleFingers() }
         control.levelButton.addHandler(for: .touchUpInside) { [unowned self] _, _ in
             self.perform(abs(self.scrollView.zoomScale - 1) < 0.005 ? .fitDrawing : .actualSize)
         }
@@ -214,6 +213,14 @@ public final class DrawViewController: ViewController {
 
     private func preferencesChanged() { onPreferencesChange?(preferences) }
 
+    /// Fingers draw, or move and zoom the drawing (A14): the toolbar's toggle and the zoom
+    /// control's.
+    private func toggleFingers() {
+        drawView.drawsWithFingers.toggle()
+        updateToolbar()
+        preferencesChanged()
+    }
+
     private func updateToolbar() {
         toolbar.undoButton.isEnabled = drawView.drawing.undoStack.canUndo
         toolbar.redoButton.isEnabled = drawView.drawing.undoStack.canRedo
@@ -223,6 +230,7 @@ public final class DrawViewController: ViewController {
         ToolbarView.show(toolbar.angleButton, on: drawView.colorsByAngle)
         ToolbarView.show(toolbar.speedButton, on: drawView.widthFollowsSpeed)
         ToolbarView.show(toolbar.fingersButton, on: !drawView.fingersNavigate)
+        ToolbarView.show(screen.zoomControl.fingersButton, on: !drawView.fingersNavigate)
     }
 }
 

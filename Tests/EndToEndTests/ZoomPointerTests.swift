@@ -70,14 +70,18 @@ struct ZoomPointerTests {
             try app.pointer.move(x: centre.x, y: centre.y)
             try app.pointer.wheel(3)
             try app.pointer.wheel(2, horizontal: true)
-            let moved = try app.session.waitForScreen("the line moved up and left") { shot in
-                shot.pixel(x: app.global(500, 200).x, y: a.y) == .white
+            // The line's row in the column a third along it, and its left end on that row.
+            func place(_ shot: Screenshot) -> (row: Int, left: Int)? {
+                let column = app.global(350, 0).x
+                guard let row = (0..<Int(a.y)).first(where: { shot.pixel(x: column, y: Double($0)) == .black }),
+                      let left = (0..<Int(b.x)).first(where: { shot.pixel(x: Double($0), y: Double(row) + 2) == .black }) else { return nil }
+                return (row, left)
             }
-            let column = app.global(350, 0).x
-            let row = (0..<Int(a.y)).first { moved.pixel(x: column, y: Double($0)) == .black }
-            #expect(row != nil, "the line shows higher up, at the same zoom")
-            let leftEnd = (0..<Int(b.x)).first { moved.pixel(x: Double($0), y: Double(row ?? 0) + 2) == .black }
-            #expect(leftEnd.map { Double($0) < a.x - 10 } == true, "and further left: its left end at \(String(describing: leftEnd))")
+            let moved = try app.session.waitForScreen("the line moved up and left, at the same zoom") { shot in
+                guard shot.pixel(x: app.global(500, 200).x, y: a.y) == .white, let place = place(shot) else { return false }
+                return Double(place.left) < a.x - 10
+            }
+            #expect(place(moved).map { Double($0.row) < a.y - 20 } == true)
 
             // The zoom control's -, over the canvas's bottom right corner: 80 %.
             let content = app.window.content

@@ -280,6 +280,22 @@ struct ZoomControlTests {
         #expect(control.backgroundColor?.alpha == 1)
     }
 
+    @Test("A14: where the toolbar is narrow (its Fingers toggle under More), the zoom control leads with that toggle, lit while fingers draw; a wide window has it in the toolbar only")
+    func fingersToggleOnNarrowWindows() {
+        let canvas = ZoomedCanvasTests.canvas(viewport: .identity, zoomControl: true)
+        let control = canvas.controller.zoomControl
+        #expect(canvas.controller.toolbar.isNarrow && control.showsFingers && !control.fingersButton.isHidden)
+        #expect(control.fingersButton.isOn)
+        ZoomControlTests.tap(canvas, control.fingersButton)
+        #expect(!canvas.drawView.drawsWithFingers && !control.fingersButton.isOn)
+        #expect(canvas.controller.preferences.drawsWithFingers == false)
+        ZoomControlTests.tap(canvas, control.fingersButton)
+        #expect(canvas.drawView.drawsWithFingers && control.fingersButton.isOn)
+        let wide = Canvas(width: 800, zoomControl: true)
+        wide.window.layoutIfNeeded()
+        #expect(!wide.controller.zoomControl.showsFingers && wide.controller.zoomControl.fingersButton.isHidden)
+    }
+
     @Test("A15: the control in the canvas's corner zooms in and out by a step and shows the zoom; its middle shows 100 %, and at 100 % the whole drawing")
     func controlZooms() {
         let line = Stroke.line(StrokeID(1), from: Point(x: 0, y: 0), to: Point(x: 2400, y: 1500))

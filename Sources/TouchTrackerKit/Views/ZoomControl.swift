@@ -1,28 +1,46 @@
 // The zoom control over the canvas's corner: zoom out, the zoom in percent, zoom in. Fingers draw
 // by default, so without a touchpad or keys this is how a touchscreen user zooms; the middle
-// button shows 100 %, or the whole drawing when it is at 100 % already (A15).
+// button shows 100 %, or the whole drawing when it is at 100 % already (A15). Where the toolbar is
+// narrow (a phone) and keeps its Fingers toggle in the More menu, the control leads with that
+// toggle: what fingers do shows, and changes, beside the zoom (A14).
 import TouchKit
 
 public final class ZoomControlView: View {
     public let zoomOutButton = ToolbarButton(title: Strings.zoomOut, icon: ZoomControlView.zoomOutIcon)
     public let levelButton = ToolbarButton(title: Strings.zoomPercent(100), icon: Icon(names: [], fallback: ""))
     public let zoomInButton = ToolbarButton(title: Strings.zoomIn, icon: ZoomControlView.zoomInIcon)
+    /// Whether fingers draw: shown where the toolbar has no room for its own (``showsFingers``).
+    public let fingersButton = ToolbarButton(title: Strings.fingers, icon: ToolbarView.Item.fingers.icon)
+    /// Whether the control leads with the Fingers toggle.
+    public var showsFingers = false {
+        didSet {
+            guard showsFingers != oldValue else { return }
+            fingersButton.isHidden = !showsFingers
+            setNeedsLayout()
+        }
+    }
 
     public static let buttonSize = ToolbarView.minimumTarget
     public static let levelWidth = 64.0
     public static let padding = 4.0
-    /// The control's size.
+    /// The control's size without the Fingers toggle.
     public static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
+    /// The control's size as it is now.
+    public var size: Size {
+        Size(width: Self.size.width + (showsFingers ? Self.buttonSize + Self.padding : 0), height: Self.size.height)
+    }
 
     public override init(frame: Rect) {
         super.init(frame: frame)
         backgroundColor = appearance.paper
-        // In reading order: out, the zoom, in.
-        for button in [zoomOutButton, levelButton, zoomInButton] {
+        // In reading order: Fingers, out, the zoom, in.
+        for button in [fingersButton, zoomOutButton, levelButton, zoomInButton] {
             button.showsIconAlone = button !== levelButton
             addSubview(button)
         }
         levelButton.icon = nil
+        fingersButton.accessibilityTraits = [.button, .toggleButton]
+        fingersButton.isHidden = true
     }
 
     /// The canvas's paper around the rounded body: the control is opaque, so the window still
@@ -45,7 +63,7 @@ public final class ZoomControlView: View {
     public override func layoutSubviews() {
         super.layoutSubviews()
         let p = Self.padding, side = Self.buttonSize
-        let row = [zoomOutButton, levelButton, zoomInButton]
+        let row = (showsFingers ? [fingersButton] : []) + [zoomOutButton, levelButton, zoomInButton]
         // Right to left, zoom in comes first, as a slider's larger end is on the left there.
         let ordered = LayoutDirection.current.ordered(row)
         var x = p
