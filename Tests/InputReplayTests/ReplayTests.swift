@@ -19,6 +19,8 @@ final class RecordedSession {
         application = Application(clock: clock)
         application.addWindow(window)
         window.rootViewController = controller
+        // The session's gestures run where the zoom control sits in so small a window.
+        controller.showsZoomControl = false
         input = TouchInput(application: application, window: window)
         input.recorder = { [unowned self] event in self.entries.append(.input(event)) }
         entries.append(.window(width: 400, height: 300, scale: 1, titleBar: false))
@@ -104,6 +106,7 @@ struct ReplayTests {
         let clock = ReplayClock(now: 0)
         let window = Window(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         let controller = DrawViewController()
+        controller.showsZoomControl = false
         let application = Application(clock: clock)
         application.addWindow(window)
         window.rootViewController = controller
