@@ -5,9 +5,9 @@
 // scroll view's offset and zoom give (CanvasViewport.swift). So a zoomed drawing is drawn again
 // at its new size, crisp, and the canvas costs the same at any zoom.
 //
-// Who navigates: with fingers drawing (the book's app) only the touchpad, the wheel and the keys
-// move the view; with fingers off, or for a while after a pen drew, one finger pans and two pan
-// and pinch, while taps and long presses keep their meaning (A14).
+// Who navigates: with fingers drawing (the book's app) only the touchpad, the wheel, the keys and
+// the zoom control move the view; with fingers off, or for a while after a pen drew, one finger
+// pans and two pan and pinch, while taps and long presses keep their meaning (A14).
 import Limits
 import TouchKit
 
