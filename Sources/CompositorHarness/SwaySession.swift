@@ -157,9 +157,11 @@ public final class SwaySession: CompositorSession {
 
     // MARK: IPC
 
-    /// Runs `swaymsg -s IPC ARGUMENTS` and returns its output; a non-zero status throws.
+    /// Runs `swaymsg -s IPC ARGUMENTS` and returns its output; a non-zero status throws. The
+    /// whole suite runs compositors side by side on as few as two cores, where sway's one thread
+    /// has waited over 10 s for its turn: a reply is given half a minute.
     @discardableResult
-    public func message(_ arguments: [String], timeout: Double = 10) throws -> String {
+    public func message(_ arguments: [String], timeout: Double = 30) throws -> String {
         try SwaySession.run(WestonSession.which("swaymsg") ?? "/usr/bin/swaymsg", ["-s", ipcSocket] + arguments,
                             environment: clientEnvironment, timeout: timeout)
     }
