@@ -373,3 +373,11 @@ extension Stroke {
         return zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 }
+
+extension Collection where Element == Stroke {
+    /// The box the strokes paint in, caps and edges included; nil for none.
+    public var paintedBounds: Rect? {
+        guard let first else { return nil }
+        return dropFirst().reduce(first.bounds) { $0.union($1.bounds) }
+    }
+}

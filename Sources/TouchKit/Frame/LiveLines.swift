@@ -121,17 +121,3 @@ extension Window {
         return (pieces, covered)
     }
 }
-
-extension Rect {
-    /// This rectangle less `other`: up to four rectangles (above, below, left, right of it).
-    func subtracting(_ other: Rect) -> [Rect] {
-        let cut = intersection(other)
-        guard !cut.isEmpty else { return [self] }
-        var parts: [Rect] = []
-        if cut.minY > minY { parts.append(Rect(x: minX, y: minY, width: width, height: cut.minY - minY)) }
-        if cut.maxY < maxY { parts.append(Rect(x: minX, y: cut.maxY, width: width, height: maxY - cut.maxY)) }
-        if cut.minX > minX { parts.append(Rect(x: minX, y: cut.minY, width: cut.minX - minX, height: cut.height)) }
-        if cut.maxX < maxX { parts.append(Rect(x: cut.maxX, y: cut.minY, width: maxX - cut.maxX, height: cut.height)) }
-        return parts
-    }
-}

@@ -161,8 +161,5 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
 
 extension Drawing {
     /// The box every stroke paints in; nil for an empty drawing.
-    public var bounds: Rect? {
-        guard let first = strokes.first else { return nil }
-        return strokes.dropFirst().reduce(first.bounds) { $0.union($1.bounds) }
-    }
+    public var bounds: Rect? { strokes.paintedBounds }
 }

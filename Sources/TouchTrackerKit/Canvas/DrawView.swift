@@ -365,9 +365,7 @@ public final class DrawView: View {
     }
 
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
-        if context.deviceScale != pixelScale {
-            pixelScale = context.deviceScale
-        }
+        pixelScale = context.deviceScale
         let shown = shown
         let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: shown)
         if let (stale, was) = cache.staleRaster {

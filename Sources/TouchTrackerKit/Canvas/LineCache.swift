@@ -161,7 +161,7 @@ final class LineCache {
         let whole = Rect(origin: .zero, size: size)
         let kept = Rect(x: offset.x, y: offset.y, width: Double(old.width) / old.scale, height: Double(old.height) / old.scale)
             .intersection(whole)
-        let shown = kept.isEmpty ? [whole] : Self.strips(of: whole, outside: kept)
+        let shown = whole.subtracting(kept)
         // Paper only where nothing is copied: a pass over a window's pixels fewer a frame of a pan.
         for strip in shown { context.replace(strip, with: paper) }
         if !kept.isEmpty {
@@ -178,15 +178,6 @@ final class LineCache {
         nextTile = 0
         if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
         return fresh
-    }
-
-    /// The parts of `whole` outside `inner` (which lies within it), as up to four rectangles.
-    static func strips(of whole: Rect, outside inner: Rect) -> [Rect] {
-        [Rect(x: whole.minX, y: whole.minY, width: whole.width, height: inner.minY - whole.minY),
-         Rect(x: whole.minX, y: inner.maxY, width: whole.width, height: whole.maxY - inner.maxY),
-         Rect(x: whole.minX, y: inner.minY, width: inner.minX - whole.minX, height: inner.height),
-         Rect(x: inner.maxX, y: inner.minY, width: whole.maxX - inner.maxX, height: inner.height)]
-            .filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// The raster of an older zoom and the viewport it was made through, while the raster at the

@@ -103,9 +103,7 @@ public enum DrawingExporter {
     /// `strokes` moved so that their box, with ``cropMargin`` around it, starts at (0, 0), and the
     /// size of that box: a copied line pastes into a chat as a picture of the line, not of the canvas.
     static func cropped(_ strokes: [Stroke]) -> (strokes: [Stroke], size: Size) {
-        guard let first = strokes.first else { return ([], Size(width: 1, height: 1)) }
-        var box = first.bounds
-        for stroke in strokes.dropFirst() { box = box.union(stroke.bounds) }
+        guard let box = strokes.paintedBounds else { return ([], Size(width: 1, height: 1)) }
         let dx = cropMargin - box.minX, dy = cropMargin - box.minY
         return (strokes.map { $0.translated(dx: dx, dy: dy) },
                 Size(width: box.width + 2 * cropMargin, height: box.height + 2 * cropMargin))
