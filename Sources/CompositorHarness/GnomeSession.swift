@@ -184,8 +184,20 @@ public final class GnomeSession: @unchecked Sendable, CompositorSession, InputIn
             (try? control.send("has-name org.gnome.Mutter.RemoteDesktop")) == "true"
         }
         // ... the shell's JavaScript has started once Eval works (our extension is enabled) ...
-        try wait(for: "gnome-shell to finish starting (Eval in unsafe mode)", deadline: deadline, process: shell) {
-            (try? control.send("eval Main.layoutManager._startingUp")) == "false"
+        // The last answer goes into the error: a shell still starting up and an extension that
+        // never turned unsafe mode on look the same from here.
+        var lastAnswer = "no answer yet"
+        do {
+            try wait(for: "gnome-shell to finish starting (Eval in unsafe mode)", deadline: deadline, process: shell) {
+                do {
+                    lastAnswer = try control.send("eval Main.layoutManager._startingUp")
+                } catch {
+                    lastAnswer = "\(error)"
+                }
+                return lastAnswer == "false"
+            }
+        } catch {
+            throw HarnessError("\(error); Main.layoutManager._startingUp last gave: \(lastAnswer)")
         }
         // ... and it starts in the Overview: leave it.
         try leaveOverview(deadline: deadline)

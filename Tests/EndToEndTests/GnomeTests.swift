@@ -24,12 +24,31 @@ struct GnomeSessionTrait: SuiteTrait, TestScoping {
         // injected into one (Ctrl+C, Ctrl+Shift+E) were lost, though touches arrived.
         await GnomeSessionTurn.shared.take()
         defer { Task { await GnomeSessionTurn.shared.give() } }
-        let session = try GnomeSession()
+        let session = try Self.startSession()
         defer {
             session.stop()
             session.removeFiles()
         }
         try await Self.$current.withValue(session) { try await function() }
+    }
+}
+
+extension GnomeSessionTrait {
+    /// A fresh session; one that does not start is tried once more, its failure printed. On a
+    /// loaded two-core machine gnome-shell 43 now and then never finishes starting up (its log
+    /// stops early), which is the desktop's start, not what the suites test; two failures fail
+    /// the suite with both logs.
+    static func startSession() throws -> GnomeSession {
+        do {
+            return try GnomeSession()
+        } catch let first {
+            FileHandle.standardError.write(Data("GNOME Shell did not start; trying once more. \(first)\n".utf8))
+            do {
+                return try GnomeSession()
+            } catch {
+                throw HarnessError("GNOME Shell did not start twice.\nFirst: \(first)\nSecond: \(error)")
+            }
+        }
     }
 }
 
