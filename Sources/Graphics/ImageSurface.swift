@@ -58,6 +58,33 @@ public final class ImageSurface: Bitmap {
             Int32(clamping: width), Int32(clamping: height), Int32(clamping: stride))
     }
 
+    /// The image whose pixels a ``rows(_:)`` view draws into: kept alive by the view.
+    private var parent: ImageSurface?
+
+    /// Rows `range` of this image's pixels as an image of their own, no copy, in this image's
+    /// points: what is drawn on it lands on the pixels it would land on here. Views of rows that
+    /// do not overlap may be drawn on from different threads at once (each is its own Cairo
+    /// surface); this image is told of their drawing by ``markDirty()``.
+    public func rows(_ range: Range<Int>) -> ImageSurface {
+        let rows = range.clamped(to: 0..<height)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        flush()
+        return ImageSurface(viewOf: self, rows: rows, data: cairo_image_surface_get_data(surface).map { $0 + rows.lowerBound * stride },
+                            stride: stride)
+    }
+
+    private init(viewOf parent: ImageSurface, rows: Range<Int>, data: UnsafeMutablePointer<UInt8>?, stride: Int) {
+        let (width, height) = (parent.width, max(rows.count, 0))
+        (self.width, self.height, scale) = (width, height, parent.scale)
+        self.parent = parent
+        // An image Cairo could not allocate has no data: the view is as empty as it.
+        surface = data.map {
+            cairo_image_surface_create_for_data($0, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+        } ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 0, 0)
+        cairo_surface_set_device_scale(surface, scale, scale)
+        cairo_surface_set_device_offset(surface, 0, Double(-rows.lowerBound))
+    }
+
     deinit { cairo_surface_destroy(surface) }
 
     public var pixelWidth: Int { width }
@@ -121,6 +148,26 @@ public final class ImageSurface: Bitmap {
         copyPixelRows(from: source.surface, into: target.surface,
                       [PixelBox(x0: to.x, y0: to.y, x1: to.x + width, y1: to.y + height)],
                       offset: (to.x - from.x, to.y - from.y))
+    }
+
+    /// Moves the pixels by `dx`, `dy` whole pixels within the image, as a scroll moves what it
+    /// shows: what moves past an edge is lost, what the move uncovers keeps its old pixels (the
+    /// caller draws there). No new memory: a new image's pages cost their faults, several
+    /// milliseconds for a window's worth.
+    public func shiftPixels(dx: Int, dy: Int) {
+        flush()
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let bytes = (width - abs(dx)) * 4, rows = height - abs(dy)
+        guard bytes > 0, rows > 0, dx != 0 || dy != 0 else { return }
+        let (fromX, toX) = (max(0, -dx) * 4, max(0, dx) * 4)
+        // Rows moving down go bottom first, so none is overwritten before it moves.
+        for i in 0..<rows {
+            let row = dy > 0 ? rows - 1 - i : i
+            UnsafeMutableRawPointer(data + (row + max(0, dy)) * stride + toX)
+                .copyMemory(from: data + (row + max(0, -dy)) * stride + fromX, byteCount: bytes)
+        }
+        markDirty()
     }
 
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).

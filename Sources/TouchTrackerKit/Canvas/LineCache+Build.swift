@@ -1,10 +1,87 @@
 // The line cache's whole build: every stroke that shows drawn into a fresh raster a slice a turn
 // within the turn's budget, progress shown ten times a second (unless the raster of an older zoom
 // stands in meanwhile), the finished raster shown in a turn of its own.
+//
+// The raster is cut into bands of rows, one per core (up to four), drawn at once on threads of
+// their own: each band goes through every stroke in paint order, clipped to its rows, so the
+// picture is the one a single pass makes. A whole build is the cache's one long job (every line a
+// window shows, at 100,000 lines a few hundred milliseconds on one core), and the bands share it
+// out; strokes outside a band cost a glance there.
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Graphics
+import Synchronization
 import TouchKit
 
 extension LineCache {
+    /// A whole build in progress: the next stroke each band draws, and the number of strokes the
+    /// build covers (the drawing's count when it began; strokes added since are drawn live by the
+    /// canvas).
+    struct WholeBuild {
+        var next: [Int]
+        var end: Int
+    }
+
+    /// One band of the raster a build draws: a view of its rows, where they are in the raster's
+    /// points, and the part of the drawing they show. Sendable: during a slice only its own
+    /// thread draws on its rows.
+    struct BuildBand: @unchecked Sendable {
+        let rows: ImageSurface
+        let shown: Rect
+        let area: Rect
+    }
+
+    /// How many bands a build cuts the raster into: one per core the process may use, at most
+    /// four (the compositor and the app's own turns want a core too).
+    static let buildThreads = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 4))
+
+    /// The bands of `raster` (showing the drawing through `viewport`) for a build of `strokes`,
+    /// cut where each holds about as much work: a drawing often fills only part of the window
+    /// (all of it in a few rows at 10 %), and bands of equal height would leave a core idle. The
+    /// work is estimated from a sample of the strokes, each weighed by the rows it spans.
+    static func bands(of raster: ImageSurface, viewport: CanvasViewport, strokes: [Stroke]) -> [BuildBand] {
+        let height = raster.height
+        let cuts = workCuts(strokes, rows: height, count: max(1, min(buildThreads, height / 16)),
+                            rowOf: { y in (y - viewport.origin.y) * viewport.zoom * raster.scale })
+        return zip(cuts, cuts.dropFirst()).filter { $0 < $1 }.map { top, bottom in
+            let points = Rect(x: 0, y: Double(top) / raster.scale, width: Double(raster.width) / raster.scale,
+                              height: Double(bottom - top) / raster.scale)
+            return BuildBand(rows: raster.rows(top..<bottom), shown: points, area: viewport.drawingRect(points))
+        }
+    }
+
+    /// Row boundaries (from 0 to `rows`) cutting the sampled strokes' work into `count` parts
+    /// about equal: a histogram of strips, each stroke's weight (a constant plus its rows) put in
+    /// the strip of its middle.
+    static func workCuts(_ strokes: [Stroke], rows: Int, count: Int, rowOf: (Double) -> Double) -> [Int] {
+        guard count > 1 else { return [0, rows] }
+        let strips = min(rows, 128)
+        var work = [Double](repeating: 0, count: strips)
+        let step = max(1, strokes.count / 1024)
+        for i in stride(from: 0, to: strokes.count, by: step) {
+            let box = strokes[i].bounds
+            let top = rowOf(box.minY), bottom = rowOf(box.maxY)
+            guard bottom >= 0, top < Double(rows) else { continue }
+            let middle = (max(top, 0) + min(bottom, Double(rows))) / 2
+            work[min(strips - 1, max(0, Int(middle * Double(strips) / Double(rows))))] += 8 + min(bottom, Double(rows)) - max(top, 0)
+        }
+        let total = work.reduce(0, +)
+        // Nothing sampled shows: equal heights.
+        guard total > 0 else { return (0...count).map { rows * $0 / count } }
+        var cuts = [0], sum = 0.0
+        for (strip, w) in work.enumerated() where cuts.count < count {
+            sum += w
+            if sum >= total * Double(cuts.count) / Double(count) { cuts.append(rows * (strip + 1) / strips) }
+        }
+        // Fewer cuts than bands (the work in one strip): the rest end at the bottom, empty, and
+        // are left out.
+        while cuts.count < count { cuts.append(rows) }
+        cuts.append(rows)
+        return cuts
+    }
+
     /// The rest of a whole build, a slice a turn. Progress is shown ten times a second, in a turn
     /// of its own: a showing repaints the whole canvas, which with a slice in the same turn cost
     /// twice what either does.
@@ -32,55 +109,113 @@ extension LineCache {
         }
     }
 
-    /// Draws the next slice; schedules the next turn, or ends the build with the strokes added
-    /// since it began.
+    /// Draws the next slice of every band at once; schedules the next turn, or ends the build
+    /// with the strokes added since it began.
     func continueBuild() {
         guard var current = build, let image else { return }
-        if paperPending {
-            paperPending = false
-            CairoContext(surface: image).replace(Rect(x: 0, y: 0, width: Double(image.width) / image.scale,
-                                                      height: Double(image.height) / image.scale), with: paper)
-        }
-        let context = Self.strokeContext(image, viewport: viewport)
-        let strokes = buildStrokes
-        let left = excluded()
         // Any change but an addition restarts the build, so the strokes it covers are still there;
         // the bounds are clamped all the same.
         current.end = min(current.end, drawing.strokes.count)
-        // A slice ends after `slice` strokes or when the turn's budget is spent (long lines across
-        // a big canvas cost many times what short ones do).
-        let turnClock = clock(), start = turnClock?.now ?? 0
-        let area = buildArea
-        var stop = current.next, drawn = 0
+        let slice = BuildSlice(strokes: buildStrokes, left: excluded(), ink: ink, viewport: viewport,
+                               paper: paperPending ? paper : nil, most: max(slice, 1), clock: clock().map(TurnClock.init))
+        paperPending = false
+        let bands = buildBands
+        if bands.count == 1 {
+            current.next[0] = slice.draw(bands[0], from: current.next[0])
+        } else {
+            let next = SharedSlots(current.next)
+            DispatchQueue.concurrentPerform(iterations: bands.count) { i in
+                next[i] = slice.draw(bands[i], from: next[i])
+            }
+            current.next = next.values
+        }
+        image.markDirty()
+        build = current
+        guard current.next.allSatisfy({ $0 >= buildStrokes.count }) else {
+            guard let clock = clock() else { return continueBuild() }
+            scheduleBuild(on: clock)
+            return
+        }
+        let left = excluded()
+        let context = Self.strokeContext(image, viewport: viewport)
+        StrokeRenderer.draw(drawing.strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
+        build = nil
+        buildStrokes = []
+        buildBands = []
+        // Without a clock the build is done before anything is shown: nothing older to show.
+        if clock() == nil { stale = nil }
+    }
+}
+
+/// One turn's work of a build, the same for every band: read only while the bands draw.
+private struct BuildSlice: @unchecked Sendable {
+    let strokes: [Stroke]
+    /// The stroke left out (the selected one, drawn on top by the canvas).
+    let left: StrokeID?
+    let ink: ScreenInk
+    let viewport: CanvasViewport
+    /// The paper to lay first, in the build's first slice.
+    let paper: Color?
+    /// At most this many strokes drawn per band.
+    let most: Int
+    /// The turn's clock, read by every band.
+    let clock: TurnClock?
+
+    /// Draws strokes from `next` on into `band` until `most` are drawn or the turn's budget is
+    /// spent; returns the next stroke to draw there.
+    func draw(_ band: LineCache.BuildBand, from next: Int) -> Int {
+        let start = clock?.now ?? 0
+        let context = LineCache.strokeContext(band.rows, viewport: .identity)
+        if let paper { context.replace(band.shown, with: paper) }
+        if !viewport.isIdentity { context.concatenate(viewport.transform) }
+        var stop = next, drawn = 0
         var batch: [Stroke] = []
-        batch.reserveCapacity(Self.buildBatch)
-        while stop < strokes.count, drawn < max(slice, 1) {
+        batch.reserveCapacity(LineCache.buildBatch)
+        while stop < strokes.count, drawn < most {
             let stroke = strokes[stop]
             stop += 1
-            // Strokes outside the raster cost a glance each.
-            guard stroke.id != left, stroke.mayPaint(into: area) else { continue }
+            // Strokes outside the band cost a glance each.
+            guard stroke.id != left, stroke.mayPaint(into: band.area) else { continue }
             batch.append(stroke)
-            guard batch.count == Self.buildBatch || stop == strokes.count || drawn + batch.count >= slice else { continue }
+            guard batch.count == LineCache.buildBatch || stop == strokes.count || drawn + batch.count >= most else { continue }
             StrokeRenderer.draw(batch, in: context, ink: ink)
             drawn += batch.count
             batch.removeAll(keepingCapacity: true)
             // After every batch: a line across a big canvas takes a tenth of a millisecond or
             // more, so batches stay small (sixteen lines a look overran the budget by more than
             // the budget).
-            if let turnClock, turnClock.now - start >= Self.turnBudget { break }
+            if let clock, clock.now - start >= LineCache.turnBudget { break }
         }
         StrokeRenderer.draw(batch, in: context, ink: ink)
-        current.next = stop
-        build = current
-        guard stop == strokes.count else {
-            guard let clock = clock() else { return continueBuild() }
-            scheduleBuild(on: clock)
-            return
-        }
-        StrokeRenderer.draw(drawing.strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
-        build = nil
-        buildStrokes = []
-        // Without a clock the build is done before anything is shown: nothing older to show.
-        if clock() == nil { stale = nil }
+        return stop
     }
+}
+
+/// A clock the bands' threads read one at a time: a test's clock moves as it is read.
+private final class TurnClock: @unchecked Sendable {
+    private let clock: Clock
+    private let lock = Mutex(())
+
+    init(_ clock: Clock) { self.clock = clock }
+
+    var now: Double { lock.withLock { _ in clock.now } }
+}
+
+/// Slots the bands' threads each write one of.
+private final class SharedSlots: @unchecked Sendable {
+    private var storage: UnsafeMutableBufferPointer<Int>
+
+    init(_ values: [Int]) {
+        storage = .allocate(capacity: values.count)
+        _ = storage.initialize(from: values)
+    }
+
+    deinit { storage.deallocate() }
+
+    subscript(i: Int) -> Int {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+
+    var values: [Int] { Array(storage) }
 }

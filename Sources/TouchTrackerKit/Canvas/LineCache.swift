@@ -38,16 +38,15 @@ final class LineCache {
     /// (LineCache+Tiles.swift).
     var spare: ImageSurface?
     var spareTimer: TimerToken?
-    /// The strokes a whole build goes through, in paint order, and the drawing's rectangle the
-    /// raster shows: a build draws those that may paint into it.
+    /// The strokes a whole build goes through, in paint order, and the bands of the raster it
+    /// draws them into (LineCache+Build.swift).
     var buildStrokes: [Stroke] = []
-    var buildArea = Rect.zero
+    var buildBands: [BuildBand] = []
     /// The raster being built is still to be filled with paper, by the build's first slice.
     var paperPending = false
     var isValid = false
-    /// A whole build in progress: the next stroke to draw and the number of strokes it covers
-    /// (the drawing's count when it began; strokes added since are drawn live by the canvas).
-    var build: (next: Int, end: Int)?
+    /// A whole build in progress.
+    var build: WholeBuild?
     var buildTimer: TimerToken?
     var lastProgressShown = -Double.infinity
 
@@ -119,8 +118,7 @@ final class LineCache {
         // the frame costs the scaled copy alone. Otherwise the first slice is drawn now, and a
         // small drawing is sharp in this very frame.
         let deferred = restarted && stale != nil && clock() != nil
-        paperPending = deferred
-        if !deferred { CairoContext(surface: fresh).replace(Rect(origin: .zero, size: size), with: paper) }
+        paperPending = true
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
         buildTimer?.cancel()
@@ -131,12 +129,12 @@ final class LineCache {
         lastProgressShown = clock()?.now ?? 0
         image = fresh
         isValid = true
-        build = (0, drawing.strokes.count)
         // Every stroke is looked at in the build's slices, not looked up here: at a low zoom most
         // of a big drawing shows, and a lookup of them all took a frame's time at every step of a
         // pinch.
         buildStrokes = drawing.strokes
-        buildArea = viewport.drawingRect(Rect(origin: .zero, size: size))
+        buildBands = Self.bands(of: fresh, viewport: viewport, strokes: buildStrokes)
+        build = WholeBuild(next: Array(repeating: 0, count: buildBands.count), end: drawing.strokes.count)
         if deferred, let clock = clock() {
             scheduleBuild(on: clock)
         } else {
@@ -156,22 +154,29 @@ final class LineCache {
         let scrolled = viewport != self.viewport
         let offset = Point(x: ((self.viewport.origin.x - viewport.origin.x) * viewport.zoom * old.scale).rounded() / old.scale,
                            y: ((self.viewport.origin.y - viewport.origin.y) * viewport.zoom * old.scale).rounded() / old.scale)
-        let fresh = raster(size: size, scale: old.scale)
-        let context = CairoContext(surface: fresh)
+        let pixels = ImageSurface.pixelSize(size, scale: old.scale)
         let whole = Rect(origin: .zero, size: size)
         let kept = Rect(x: offset.x, y: offset.y, width: Double(old.width) / old.scale, height: Double(old.height) / old.scale)
             .intersection(whole)
         let shown = whole.subtracting(kept)
-        // Paper only where nothing is copied: a pass over a window's pixels fewer a frame of a pan.
-        for strip in shown { context.replace(strip, with: paper) }
-        if !kept.isEmpty {
-            context.saveGState()
-            context.translateBy(x: offset.x, y: offset.y)
-            context.copy(old, clippedTo: kept.offsetBy(dx: -offset.x, dy: -offset.y))
-            context.restoreGState()
+        let fresh: ImageSurface
+        if old.width == pixels.width, old.height == pixels.height {
+            // A scroll moves the pixels within the raster: no new one to fault in.
+            old.shiftPixels(dx: Int((offset.x * old.scale).rounded()), dy: Int((offset.y * old.scale).rounded()))
+            fresh = old
+        } else {
+            fresh = raster(size: size, scale: old.scale)
+            if !kept.isEmpty {
+                let context = CairoContext(surface: fresh)
+                context.translateBy(x: offset.x, y: offset.y)
+                context.copy(old, clippedTo: kept.offsetBy(dx: -offset.x, dy: -offset.y))
+            }
+            keepSpare(old)
         }
+        // Paper only where nothing is kept: a pass over a window's pixels fewer a frame of a pan.
+        let context = CairoContext(surface: fresh)
+        for strip in shown { context.replace(strip, with: paper) }
         image = fresh
-        keepSpare(old)
         self.viewport = viewport
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
         tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
@@ -357,6 +362,7 @@ final class LineCache {
         isValid = false
         build = nil
         buildStrokes = []
+        buildBands = []
         stale = nil
         buildTimer?.cancel()
         buildTimer = nil
