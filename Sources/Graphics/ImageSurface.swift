@@ -170,6 +170,20 @@ public final class ImageSurface: Bitmap {
         markDirty()
     }
 
+    /// Makes every pixel of rows `range` `color`, made opaque (paper): straight into memory, so
+    /// that a fresh image's rows may be laid a few at a time, each write whole pixels.
+    public func fill(rows range: Range<Int>, with color: Color) {
+        let rows = range.clamped(to: 0..<height)
+        flush()
+        guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let pixel = CairoContext.opaquePixel(color)
+        for row in rows {
+            UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: width)
+        }
+        markDirty()
+    }
+
     /// Finishes pending drawing so the memory holds the pixels (before handing it to a compositor).
     public func flush() { cairo_surface_flush(surface) }
 

@@ -134,6 +134,9 @@ public protocol GraphicsContext: AnyObject {
     /// Copies `bitmap`, its pixel (0, 0) at the origin of user space, over what is there within
     /// `rect`, without blending: the fast way to show a picture a view keeps of itself.
     func copy(_ bitmap: Bitmap, clippedTo rect: Rect)
+    /// The same for a picture standing in for a moment while scaled (an older zoom's raster
+    /// while fingers pinch): the nearest pixel may do, where smoothing costs a frame's time.
+    func copyStandIn(_ bitmap: Bitmap, clippedTo rect: Rect)
     /// Draws one line of `text` centred in `rect` in the given colour and size.
     func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
     /// The size one line of `text` takes at `fontSize`, in points.
@@ -148,6 +151,8 @@ public protocol GraphicsContext: AnyObject {
 
 extension GraphicsContext {
     public func omitsLiveLines(of view: View) -> Bool { false }
+
+    public func copyStandIn(_ bitmap: Bitmap, clippedTo rect: Rect) { copy(bitmap, clippedTo: rect) }
 
     /// Each line as a path of its own.
     public func stroke(_ lines: [Polyline]) {

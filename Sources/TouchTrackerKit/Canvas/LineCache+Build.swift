@@ -21,6 +21,8 @@ extension LineCache {
     /// canvas).
     struct WholeBuild {
         var next: [Int]
+        /// The rows of each band laid with paper so far: a band's strokes wait for all of them.
+        var paperRows: [Int]
         var end: Int
     }
 
@@ -116,22 +118,23 @@ extension LineCache {
         // Any change but an addition restarts the build, so the strokes it covers are still there;
         // the bounds are clamped all the same.
         current.end = min(current.end, drawing.strokes.count)
-        let slice = BuildSlice(strokes: buildStrokes, left: excluded(), ink: ink, viewport: viewport,
-                               paper: paperPending ? paper : nil, most: max(slice, 1), clock: clock().map(TurnClock.init))
-        paperPending = false
+        let slice = BuildSlice(strokes: buildStrokes, left: excluded(), ink: ink, viewport: viewport, paper: paper,
+                               most: max(slice, 1), clock: clock().map(TurnClock.init))
         let bands = buildBands
         if bands.count == 1 {
-            current.next[0] = slice.draw(bands[0], from: current.next[0])
+            (current.next[0], current.paperRows[0]) = slice.draw(bands[0], from: current.next[0], paperRows: current.paperRows[0])
         } else {
-            let next = SharedSlots(current.next)
+            let next = SharedSlots(current.next), paperRows = SharedSlots(current.paperRows)
             DispatchQueue.concurrentPerform(iterations: bands.count) { i in
-                next[i] = slice.draw(bands[i], from: next[i])
+                (next[i], paperRows[i]) = slice.draw(bands[i], from: next[i], paperRows: paperRows[i])
             }
             current.next = next.values
+            current.paperRows = paperRows.values
         }
         image.markDirty()
         build = current
-        guard current.next.allSatisfy({ $0 >= buildStrokes.count }) else {
+        guard current.next.allSatisfy({ $0 >= buildStrokes.count }),
+              zip(current.paperRows, bands).allSatisfy({ $0 >= $1.rows.height }) else {
             guard let clock = clock() else { return continueBuild() }
             scheduleBuild(on: clock)
             return
@@ -154,20 +157,27 @@ private struct BuildSlice: @unchecked Sendable {
     let left: StrokeID?
     let ink: ScreenInk
     let viewport: CanvasViewport
-    /// The paper to lay first, in the build's first slice.
-    let paper: Color?
+    /// The paper laid first.
+    let paper: Color
     /// At most this many strokes drawn per band.
     let most: Int
     /// The turn's clock, read by every band.
     let clock: TurnClock?
 
-    /// Draws strokes from `next` on into `band` until `most` are drawn or the turn's budget is
-    /// spent; returns the next stroke to draw there.
-    func draw(_ band: LineCache.BuildBand, from next: Int) -> Int {
+    /// Lays the band's paper from row `paperRows` on, then draws strokes from `next` on into it,
+    /// until `most` are drawn or the turn's budget is spent; returns where each stands.
+    func draw(_ band: LineCache.BuildBand, from next: Int, paperRows: Int) -> (next: Int, paperRows: Int) {
         let start = clock?.now ?? 0
-        let context = LineCache.strokeContext(band.rows, viewport: .identity)
-        if let paper { context.replace(band.shown, with: paper) }
-        if !viewport.isIdentity { context.concatenate(viewport.transform) }
+        var paperRows = paperRows
+        // A fresh raster's rows fault their pages in as they are first written: a few rows at a
+        // time, so that no turn pays for a whole 4K raster (10 to 20 ms).
+        while paperRows < band.rows.height {
+            let rows = paperRows..<min(paperRows + Self.paperRowsAtOnce, band.rows.height)
+            band.rows.fill(rows: rows, with: paper)
+            paperRows = rows.upperBound
+            if let clock, clock.now - start >= LineCache.turnBudget, paperRows < band.rows.height { return (next, paperRows) }
+        }
+        let context = LineCache.strokeContext(band.rows, viewport: viewport)
         var stop = next, drawn = 0
         var batch: [Stroke] = []
         batch.reserveCapacity(LineCache.buildBatch)
@@ -187,8 +197,10 @@ private struct BuildSlice: @unchecked Sendable {
             if let clock, clock.now - start >= LineCache.turnBudget { break }
         }
         StrokeRenderer.draw(batch, in: context, ink: ink)
-        return stop
+        return (stop, paperRows)
     }
+
+    static let paperRowsAtOnce = 32
 }
 
 /// A clock the bands' threads read one at a time: a test's clock moves as it is read.

@@ -42,8 +42,6 @@ final class LineCache {
     /// draws them into (LineCache+Build.swift).
     var buildStrokes: [Stroke] = []
     var buildBands: [BuildBand] = []
-    /// The raster being built is still to be filled with paper, by the build's first slice.
-    var paperPending = false
     var isValid = false
     /// A whole build in progress.
     var build: WholeBuild?
@@ -54,6 +52,8 @@ final class LineCache {
     /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
     var slice = 400
     static let tilesPerTurn = 64
+    /// The most pixels a raster made for a new zoom is laid with paper at once: a 1080p window's.
+    static let immediatePixels = 1920 * 1200
     /// Strokes a whole build draws together between looks at the clock: one at a time, the
     /// calls cost as much as the drawing at a low zoom, where lines are a few pixels long.
     static let buildBatch = 8
@@ -113,12 +113,14 @@ final class LineCache {
         let reusable = fits && image !== stale?.image && (!isValid || restarted)
         let fresh = reusable ? image! : raster(size: size, scale: scale)
         self.viewport = viewport
-        // A build started over (a pinch's next frame) while an older raster is on screen: this
-        // frame shows nothing of the new one, so its paper and slices wait for the next turn and
-        // the frame costs the scaled copy alone. Otherwise the first slice is drawn now, and a
-        // small drawing is sharp in this very frame.
-        let deferred = restarted && stale != nil && clock() != nil
-        paperPending = true
+        // An older raster on screen that stays there anyway (a pinch's next frame; a drawing
+        // too big for one slice; a raster whose first touch, which faults its pages in, costs
+        // 10 to 20 ms at 4K): this frame shows nothing of the new one, so its paper and slices
+        // wait for the next turns and the frame costs the scaled copy alone. Otherwise the first
+        // slice is drawn now, and a small drawing is sharp in this very frame.
+        let deferred = stale != nil && clock() != nil
+            && (restarted || drawing.strokes.count > slice || fresh.width * fresh.height > Self.immediatePixels)
+        if !deferred { fresh.fill(rows: 0..<fresh.height, with: paper) }
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
         buildTimer?.cancel()
@@ -134,7 +136,8 @@ final class LineCache {
         // pinch.
         buildStrokes = drawing.strokes
         buildBands = Self.bands(of: fresh, viewport: viewport, strokes: buildStrokes)
-        build = WholeBuild(next: Array(repeating: 0, count: buildBands.count), end: drawing.strokes.count)
+        build = WholeBuild(next: Array(repeating: 0, count: buildBands.count),
+                           paperRows: buildBands.map { deferred ? 0 : $0.rows.height }, end: drawing.strokes.count)
         if deferred, let clock = clock() {
             scheduleBuild(on: clock)
         } else {
