@@ -5,10 +5,9 @@ import Graphics
 import TouchKit
 
 extension LineCache {
-    /// A raster of `size` at `scale`: the spare when it fits. A pan makes a raster a frame (the
-    /// old one's pixels moved into it), and so does a pinch on a drawing small enough to be
-    /// drawn again within the frame; a new raster's pages are faulted in and cleared by the
-    /// system, 4 to 6 ms a frame at 1080p.
+    /// A raster of `size` at `scale`: the spare when it fits. A pinch on a drawing small enough
+    /// to be drawn again within the frame makes a raster a frame, and so does a resize; a new
+    /// raster's pages are faulted in and cleared by the system, 4 to 6 ms a frame at 1080p.
     func raster(size: Size, scale: Double) -> ImageSurface {
         let pixels = ImageSurface.pixelSize(size, scale: scale)
         if let spare, spare.scale == scale, spare.width == pixels.width, spare.height == pixels.height {
@@ -17,6 +16,26 @@ extension LineCache {
         }
         return ImageSurface(size: size, scale: scale)
     }
+
+    /// A strip a scroll shows, as tiles of at most `tileSide` points a side: the strokes of each
+    /// are looked up and drawn between looks at the clock (a window-high strip of a drawing of
+    /// 100,000 lines holds thousands, several milliseconds' work).
+    static func tiles(_ strip: Rect) -> [Rect] {
+        let side = tileSide
+        var tiles: [Rect] = []
+        var y = strip.minY
+        while y < strip.maxY {
+            var x = strip.minX
+            while x < strip.maxX {
+                tiles.append(Rect(x: x, y: y, width: min(side, strip.maxX - x), height: min(side, strip.maxY - y)))
+                x += side
+            }
+            y += side
+        }
+        return tiles
+    }
+
+    static let tileSide = 256.0
 
     /// Keeps `raster`, let go, as the spare for a second: long enough for the next frame of a
     /// gesture, short enough that memory once input stops holds one raster.

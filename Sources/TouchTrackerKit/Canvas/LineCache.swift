@@ -154,6 +154,9 @@ final class LineCache {
     /// re-made, at once for a resize (the window grows at its edges) and as tiles over turns for a
     /// scroll (which may show a dense part of the drawing).
     private func shift(_ old: ImageSurface, to viewport: CanvasViewport, size: Size) -> ImageSurface {
+        // The move is this turn's cache work too: the strips' repairs get what is left of the
+        // budget (at 1080p the move is a millisecond, the window's copy another).
+        let began = clock()?.now
         let scrolled = viewport != self.viewport
         let offset = Point(x: ((self.viewport.origin.x - viewport.origin.x) * viewport.zoom * old.scale).rounded() / old.scale,
                            y: ((self.viewport.origin.y - viewport.origin.y) * viewport.zoom * old.scale).rounded() / old.scale)
@@ -184,7 +187,7 @@ final class LineCache {
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
         tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
         nextTile = 0
-        if scrolled { queue(shown) } else { for strip in shown { remake(strip) } }
+        if scrolled { queue(shown.flatMap(Self.tiles), began: began) } else { for strip in shown { remake(strip) } }
         return fresh
     }
 
@@ -250,24 +253,28 @@ final class LineCache {
         queue(viewport.canvasStroke(stroke).bands(pieceLength: 32, within: raster))
     }
 
-    private func queue(_ rects: [Rect]) {
+    /// Queues `rects` for repair, and repairs what this turn's budget allows (the turn's cache
+    /// work having begun at `began`, or now).
+    private func queue(_ rects: [Rect], began: Double? = nil) {
         guard image != nil, isValid else { return }
         // Mid-build, strokes not drawn yet would be drawn twice (and out of order): start over.
         guard build == nil else { return invalidate() }
         partial = nil
         tiles.append(contentsOf: rects)
-        repairSome()
+        repairSome(began: began)
     }
 
     /// Re-makes tiles until the turn's budget is spent; the rest wait for the next turn. Each tile
     /// is whole when shown: its strokes are those of the drawing at that moment.
-    private func repairSome() {
+    private func repairSome(began: Double? = nil) {
         tileTimer?.cancel()
         tileTimer = nil
         let clock = clock()
-        let start = clock?.now ?? 0
+        let start = began ?? clock?.now ?? 0
         var done = 0
         while nextTile < tiles.count {
+            // The budget may be spent before the first tile: by a scroll's move of the raster.
+            if let clock, clock.now - start >= Self.turnBudget { break }
             let tile = tiles[nextTile]
             drawPending()
             guard let clock else {
