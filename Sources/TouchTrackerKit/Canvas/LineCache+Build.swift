@@ -119,7 +119,8 @@ extension LineCache {
         // the bounds are clamped all the same.
         current.end = min(current.end, drawing.strokes.count)
         let slice = BuildSlice(strokes: buildStrokes, left: excluded(), ink: ink, viewport: viewport, paper: paper,
-                               most: max(slice, 1), clock: clock().map(TurnClock.init))
+                               most: max(slice, 1), clock: clock().map(TurnClock.init),
+                               budget: Self.turnBudget / Double(buildBands.count))
         let bands = buildBands
         if bands.count == 1 {
             (current.next[0], current.paperRows[0]) = slice.draw(bands[0], from: current.next[0], paperRows: current.paperRows[0])
@@ -163,6 +164,9 @@ private struct BuildSlice: @unchecked Sendable {
     let most: Int
     /// The turn's clock, read by every band.
     let clock: TurnClock?
+    /// The time each band may take: the turn's budget is the CPU of all of them, so a turn of
+    /// the build costs what it did on one core and ends sooner.
+    let budget: Double
 
     /// Lays the band's paper from row `paperRows` on, then draws strokes from `next` on into it,
     /// until `most` are drawn or the turn's budget is spent; returns where each stands.
@@ -175,7 +179,7 @@ private struct BuildSlice: @unchecked Sendable {
             let rows = paperRows..<min(paperRows + Self.paperRowsAtOnce, band.rows.height)
             band.rows.fill(rows: rows, with: paper)
             paperRows = rows.upperBound
-            if let clock, clock.now - start >= LineCache.turnBudget, paperRows < band.rows.height { return (next, paperRows) }
+            if let clock, clock.now - start >= budget, paperRows < band.rows.height { return (next, paperRows) }
         }
         let context = LineCache.strokeContext(band.rows, viewport: viewport)
         var stop = next, drawn = 0
@@ -194,7 +198,7 @@ private struct BuildSlice: @unchecked Sendable {
             // After every batch: a line across a big canvas takes a tenth of a millisecond or
             // more, so batches stay small (sixteen lines a look overran the budget by more than
             // the budget).
-            if let clock, clock.now - start >= LineCache.turnBudget { break }
+            if let clock, clock.now - start >= budget { break }
         }
         StrokeRenderer.draw(batch, in: context, ink: ink)
         return (stop, paperRows)
