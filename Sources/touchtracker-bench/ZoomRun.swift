@@ -70,11 +70,16 @@ func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, heig
                 return (centre.offsetBy(dx: -half, dy: 0), centre.offsetBy(dx: half, dy: 0))
             }
         }
+        // A pan's travel and the fingers' spread fit the window: on a phone 600 pt would start
+        // the fingers off the screen, and nothing would move.
+        let reach = (x: min(1, scroll.bounds.width / 1000), y: min(1, scroll.bounds.height / 500))
+        let spread = min(100, scroll.bounds.width / 6)
         func pan(_ name: String, by travel: Point) -> TwoFingerPath {
-            TwoFingerPath(name: name, frames: frames) { t in
+            let travel = Point(x: travel.x * reach.x, y: travel.y * reach.y)
+            return TwoFingerPath(name: name, frames: frames) { t in
                 let start = centre.offsetBy(dx: -travel.x / 2, dy: -travel.y / 2)
                 let at = start.offsetBy(dx: travel.x * eased(t), dy: travel.y * eased(t))
-                return (at.offsetBy(dx: -100, dy: 0), at.offsetBy(dx: 100, dy: 0))
+                return (at.offsetBy(dx: -spread, dy: 0), at.offsetBy(dx: spread, dy: 0))
             }
         }
         let span = min(scroll.bounds.width - 40, 800)

@@ -17,11 +17,11 @@ extension LineCache {
         return ImageSurface(size: size, scale: scale)
     }
 
-    /// A strip a scroll shows, as tiles of at most `tileSide` points a side: the strokes of each
-    /// are looked up and drawn between looks at the clock (a window-high strip of a drawing of
-    /// 100,000 lines holds thousands, several milliseconds' work).
-    static func tiles(_ strip: Rect) -> [Rect] {
-        let side = tileSide
+    /// A strip a scroll shows, as tiles of at most `tilePixels` pixels a side at `scale`: the
+    /// strokes of each are looked up and drawn between looks at the clock (a window-high strip
+    /// of a drawing of 100,000 lines holds thousands, several milliseconds' work).
+    static func tiles(_ strip: Rect, scale: Double) -> [Rect] {
+        let side = tilePixels / max(scale, 1)
         var tiles: [Rect] = []
         var y = strip.minY
         while y < strip.maxY {
@@ -35,7 +35,7 @@ extension LineCache {
         return tiles
     }
 
-    static let tileSide = 256.0
+    static let tilePixels = 256.0
 
     /// Keeps `raster`, let go, as the spare for a second: long enough for the next frame of a
     /// gesture, short enough that memory once input stops holds one raster.
