@@ -36,6 +36,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case cadences
     /// Ten fingers at 60 and 120 Hz on a matrix of screens (1080p, HiDPI, 4K), under Weston.
     case screens
+    /// Ten fingers at 60 and 120 Hz with the canvas at 50, 200 and 800 %, under Weston.
+    case zoomDrawing = "zoom-drawing"
     /// A rising rate of random multi-finger input until the client falls behind.
     case ramp
     /// A rising rate of short lines one after another (each its own down, motion and up).
@@ -51,7 +53,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     /// A recording or touchscreen trace played at its own pace (`--recording FILE`).
     case recording
 
-    static let defaults: [BenchPhase] = [.inProcess, .gestures, .zoom, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops]
+    static let defaults: [BenchPhase] = [.inProcess, .gestures, .zoom, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines,
+                                         .desktops]
 }
 
 @main
@@ -165,7 +168,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
+        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -180,6 +183,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.cadences) { try cadenceSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.screens) { try screenSweep(appPath: appPath, targets: &targets) }
+        if phases.contains(.zoomDrawing) { try zoomDrawingSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
         if phases.contains(.shortLines) { try shortLinesRamp(appPath: appPath, targets: &targets) }
         if phases.contains(.desktops) { try desktopSweep(appPath: appPath, targets: &targets) }

@@ -10,6 +10,7 @@ import Glibc
 import CShims
 import Foundation
 import CompositorHarness
+import TouchTrackerKit
 
 struct CadenceResult {
     var hz: Double
@@ -45,9 +46,9 @@ func separateCommands(_ batch: String) -> [String] {
 
 extension TouchTrackerBench {
     func measureCadences(_ client: Client, cadences: [Double], seconds: Double, minimumFrames: Int, jitter: Double,
-                         on screen: BenchScreen? = nil) throws -> CadenceRun {
+                         on screen: BenchScreen? = nil, view: CanvasViewport? = nil) throws -> CadenceRun {
         var run = CadenceRun(name: client.name, drawing: client.isApp ? client.drawing : nil)
-        let running = try start(client, on: screen)
+        let running = try start(client, on: screen, view: view)
         defer { finish(running) }
         let control = running.session.control
         // Ten fingers that stay down through each cadence: every recorded frame moves all ten.

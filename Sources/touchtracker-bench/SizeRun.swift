@@ -49,9 +49,10 @@ extension TouchTrackerBench {
     /// always opens a drawing file of the run's own (never the user's): the real way a big drawing
     /// reaches it (docs/file-format.md).
     /// `preferences`: the app's preferences file, written before it starts (the zoom phase turns
-    /// Fingers off there).
+    /// Fingers off there). `view`: where the drawing was left in view, so that it opens there (a
+    /// line of the views file in the session's state folder).
     func start(_ client: Client, extraArguments: [String] = [], preloadFile: Bool = true, on screen: BenchScreen? = nil,
-               preferences: String? = nil) throws -> Running {
+               preferences: String? = nil, view: CanvasViewport? = nil) throws -> Running {
         let screen = screen ?? self.screen
         // Weston's headless output takes its size in points: width x height pixels at this scale.
         let session = try WestonSession(WestonSession.Options(width: screen.points.width, height: screen.points.height, scale: screen.scale))
@@ -70,6 +71,11 @@ extension TouchTrackerBench {
                     let folder = session.runtimeDirectory + "/config/touchtracker"
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                     try preferences.write(toFile: folder + "/preferences", atomically: true, encoding: .utf8)
+                }
+                if let view {
+                    var views = DrawingViews()
+                    views.set(view, for: file)
+                    try views.save(to: session.runtimeDirectory + "/state/touchtracker/views")
                 }
                 child = try session.launch(path, ["--file", file] + extraArguments, name: "touchtracker")
                 appID = "org.touchtracker.TouchTracker"
