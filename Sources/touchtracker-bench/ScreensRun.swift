@@ -28,17 +28,28 @@ extension TouchTrackerBench {
             }
             for hz in Self.screenCadences {
                 guard let mine = app.at(hz)?.latency else { continue }
-                let theirs = reference?.at(hz)?.latency
-                func ratio(_ a: Double, _ b: Double?) -> String { b.map { $0 > 0 ? String(format: "%.2fx", a / $0) : "-" } ?? "-" }
-                say(pad("\(screen)", 28) + pad("\(Int(hz))", 6) + pad(formatMs(mine.toCommit.p50), 22) + pad(formatMs(mine.toCommit.p99), 8)
-                    + pad("\(formatMs(mine.toRepaint.p50)) / \(theirs.map { formatMs($0.toRepaint.p50) } ?? "-") (\(ratio(mine.toRepaint.p50, theirs?.toRepaint.p50)))", 42)
-                    + "\(formatMs(mine.toRepaint.p99)) / \(theirs.map { formatMs($0.toRepaint.p99) } ?? "-") (\(ratio(mine.toRepaint.p99, theirs?.toRepaint.p99)))")
-                targets.add(mine.toCommit.p99 <= 2, "ten fingers at \(Int(hz)) Hz, \(screen): p99 input→commit \(formatMs(mine.toCommit.p99)) ms (at most 2 ms)")
-                if let theirs, theirs.toRepaint.p50 > 0, theirs.toRepaint.p99 > 0 {
-                    let median = mine.toRepaint.p50 / theirs.toRepaint.p50, tail = mine.toRepaint.p99 / theirs.toRepaint.p99
-                    targets.add(median <= 1.1 && tail <= 1.1, "ten fingers at \(Int(hz)) Hz, \(screen): input→repaint median \(String(format: "%.2f", median))x and p99 \(String(format: "%.2f", tail))x weston-simple-touch's (at most 1.1x)")
-                }
+                reportAgainstReference(mine, reference?.at(hz)?.latency, row: pad("\(screen)", 28) + pad("\(Int(hz))", 6),
+                                       what: "ten fingers at \(Int(hz)) Hz, \(screen)", targets: &targets)
             }
+        }
+    }
+
+    /// One row of the app's latency beside weston-simple-touch's (`row` leads it), and the
+    /// screens' targets for it: p99 input→commit at most 2 ms, input→repaint median and p99 at
+    /// most 1.1x weston-simple-touch's.
+    func reportAgainstReference(_ mine: LatencyReport, _ theirs: LatencyReport?, row: String, what: String,
+                                targets: inout Targets) {
+        func versus(_ a: Double, _ b: Double?) -> String {
+            let other: String = b.map { formatMs($0) } ?? "-"
+            let ratio: String = b.map { $0 > 0 ? String(format: "%.2fx", a / $0) : "-" } ?? "-"
+            return "\(formatMs(a)) / \(other) (\(ratio))"
+        }
+        let commit: String = pad(formatMs(mine.toCommit.p50), 22) + pad(formatMs(mine.toCommit.p99), 8)
+        say(row + commit + pad(versus(mine.toRepaint.p50, theirs?.toRepaint.p50), 42) + versus(mine.toRepaint.p99, theirs?.toRepaint.p99))
+        targets.add(mine.toCommit.p99 <= 2, "\(what): p99 input→commit \(formatMs(mine.toCommit.p99)) ms (at most 2 ms)")
+        if let theirs, theirs.toRepaint.p50 > 0, theirs.toRepaint.p99 > 0 {
+            let median = mine.toRepaint.p50 / theirs.toRepaint.p50, tail = mine.toRepaint.p99 / theirs.toRepaint.p99
+            targets.add(median <= 1.1 && tail <= 1.1, "\(what): input→repaint median \(String(format: "%.2f", median))x and p99 \(String(format: "%.2f", tail))x weston-simple-touch's (at most 1.1x)")
         }
     }
 }

@@ -23,8 +23,8 @@ extension TouchTrackerBench {
         say("drawing          zoom    Hz    app input→commit p50  p99     input→repaint median app / simple-touch   p99 app / simple-touch")
         for drawing in [CanvasDrawing.empty, .short(100_000)] {
             for zoom in Self.drawingZooms {
-                // The top left of the canvas at the drawing's origin: the lines drawn at 800 % lie
-                // within the drawing's first 240 x 120 pt, over its densest part's corner.
+                // The canvas's top left at the drawing's origin, where the benchmark's drawings
+                // begin: zoomed in, the window shows a corner of the 100,000 lines.
                 let view = CanvasViewport(origin: .zero, zoom: zoom)
                 let app = try measureCadences(.app(path: appPath, drawing: drawing), cadences: cadences, seconds: seconds,
                                               minimumFrames: minimum, jitter: jitter, view: view)
@@ -36,20 +36,9 @@ extension TouchTrackerBench {
                 }
                 for hz in cadences {
                     guard let mine = app.at(hz)?.latency else { continue }
-                    let theirs = reference?.at(hz)?.latency
-                    func ratio(_ a: Double, _ b: Double?) -> String { b.map { $0 > 0 ? String(format: "%.2fx", a / $0) : "-" } ?? "-" }
-                    func versus(_ a: Double, _ b: Double?) -> String {
-                        let other: String = b.map { formatMs($0) } ?? "-"
-                        return "\(formatMs(a)) / \(other) (\(ratio(a, b)))"
-                    }
-                    let row: String = pad(drawing.name, 17) + pad(String(format: "%.0f %%", zoom * 100), 8) + pad("\(Int(hz))", 6)
-                        + pad(formatMs(mine.toCommit.p50), 22) + pad(formatMs(mine.toCommit.p99), 8)
-                    say(row + pad(versus(mine.toRepaint.p50, theirs?.toRepaint.p50), 42) + versus(mine.toRepaint.p99, theirs?.toRepaint.p99))
-                    targets.add(mine.toCommit.p99 <= 2, "ten fingers at \(Int(hz)) Hz, \(what): p99 input→commit \(formatMs(mine.toCommit.p99)) ms (at most 2 ms)")
-                    if let theirs, theirs.toRepaint.p50 > 0, theirs.toRepaint.p99 > 0 {
-                        let median = mine.toRepaint.p50 / theirs.toRepaint.p50, tail = mine.toRepaint.p99 / theirs.toRepaint.p99
-                        targets.add(median <= 1.1 && tail <= 1.1, "ten fingers at \(Int(hz)) Hz, \(what): input→repaint median \(String(format: "%.2f", median))x and p99 \(String(format: "%.2f", tail))x weston-simple-touch's (at most 1.1x)")
-                    }
+                    reportAgainstReference(mine, reference?.at(hz)?.latency,
+                                           row: pad(drawing.name, 17) + pad(String(format: "%.0f %%", zoom * 100), 8) + pad("\(Int(hz))", 6),
+                                           what: "ten fingers at \(Int(hz)) Hz, \(what)", targets: &targets)
                 }
             }
         }
