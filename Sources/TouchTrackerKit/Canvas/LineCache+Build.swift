@@ -12,7 +12,6 @@ import Dispatch
 import Glibc
 #endif
 import Graphics
-import Synchronization
 import TouchKit
 
 extension LineCache {
@@ -207,14 +206,27 @@ private struct BuildSlice: @unchecked Sendable {
     static let paperRowsAtOnce = 32
 }
 
-/// A clock the bands' threads read one at a time: a test's clock moves as it is read.
+/// A clock the bands' threads read one at a time: a test's clock moves as it is read. A pthread
+/// mutex rather than Synchronization's, which ThreadSanitizer does not see.
 private final class TurnClock: @unchecked Sendable {
     private let clock: Clock
-    private let lock = Mutex(())
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init(_ clock: Clock) { self.clock = clock }
+    init(_ clock: Clock) {
+        self.clock = clock
+        pthread_mutex_init(lock, nil)
+    }
 
-    var now: Double { lock.withLock { _ in clock.now } }
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    var now: Double {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return clock.now
+    }
 }
 
 /// Slots the bands' threads each write one of.
