@@ -166,7 +166,12 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             let u = Point(x: v.x / speed, y: v.y / speed)
             let ju = jerk.x * u.x + jerk.y * u.y
             if ju < 0 {
-                let extra = max(jerkGain * ju * h * h * h / 6, -(dx * u.x + dy * u.y))
+                // Up to where the speed along the motion, s + A t + G t²/2, would reach zero:
+                // beyond, the guess would come back, and a guess aimed later would land shorter.
+                let g = jerkGain * ju
+                let stop = (-along - (along * along - 2 * g * speed).squareRoot()) / g
+                let t = min(h, stop)
+                let extra = max(g * t * t * t / 6, -(dx * u.x + dy * u.y))
                 dx += extra * u.x
                 dy += extra * u.y
             }
