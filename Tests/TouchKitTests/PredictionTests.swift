@@ -172,6 +172,10 @@ import Testing
         #expect(capped.x > 17)
         #expect(capped == predictor.predictedLocation(at: 1.017 + 0.0255))
         #expect(capped != predictor.predictedLocation(at: 1.017 + 0.020))
+        // The predicted touches end there too, stamped with the moment they reach.
+        let path = predictor.predictedPath(until: 1.049)
+        #expect(path.last?.location == capped)
+        #expect(abs((path.last?.time ?? 0) - (1.017 + 0.0255)) < 1e-9)
         // Seen for 34 ms, the guess goes the full 32 ms, and each later moment lies further on.
         predictor.add(Point(x: 34, y: 50), at: 1.034)
         let xs = stride(from: 1.038, through: 1.066, by: 0.004).compactMap { predictor.predictedLocation(at: $0)?.x }

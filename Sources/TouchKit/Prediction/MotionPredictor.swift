@@ -9,7 +9,7 @@
 //   the estimate has not caught up yet; a wrong-way guess is worse than none.
 // - Never further ahead than `maximumInterval` past the newest sample: the further, the wilder;
 //   and never further ahead than one and a half times as long as the touch has been seen.
-// - A turn in progress stops the whole guess: while the samples still go against the
+// - A turn in progress stops the motion across it too: while the samples still go against the
 //   acceleration, the estimate has turned before the finger, and the motion across the turn
 //   (a zig-zag's slide) would carry the guess off the path as it comes back.
 // The guess starts at the newest real sample, so the drawn extension joins the real line.
@@ -118,6 +118,12 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         count += 1
     }
 
+    /// How far past the newest sample a guess may reach, in seconds.
+    private var reach: Double {
+        guard historyReach > 0, let newest, let firstTime else { return maximumInterval }
+        return min(maximumInterval, historyReach * (newest.time - firstTime))
+    }
+
     /// The estimator's view of the motion at the newest sample.
     public var estimate: MotionEstimate? { model.estimate }
 
@@ -151,8 +157,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         }
         // The newest step points back: the finger turned.
         if step.x * v.x + step.y * v.y < 0 { return nil }
-        var h = min(time - newest.time, maximumInterval)
-        if historyReach > 0, let firstTime { h = min(h, historyReach * (newest.time - firstTime)) }
+        var h = min(time - newest.time, reach)
         guard h > 0 else { return nil }
         // Braking: go no further than where the speed along the path reaches zero.
         let along = (a.x * v.x + a.y * v.y) / speed
@@ -215,11 +220,11 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     }
 
     /// Predicted positions from the newest sample to `time`, one per usual sample interval and the
-    /// last at `time` (capped at ``maximumInterval``), at most `limit`; empty when nothing is
-    /// guessed.
+    /// last at `time` (capped at ``maximumInterval`` and by ``historyReach``), at most `limit`;
+    /// empty when nothing is guessed.
     public func predictedPath(until time: Double, limit: Int = 8) -> [(location: Point, time: Double)] {
         guard let newest else { return [] }
-        let end = min(time, newest.time + maximumInterval)
+        let end = min(time, newest.time + reach)
         guard end > newest.time, predictedLocation(at: end) != nil else { return [] }
         let spacing = max(sampleInterval ?? (end - newest.time), 0.004)
         var times: [Double] = []
