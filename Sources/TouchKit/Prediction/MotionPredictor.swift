@@ -56,6 +56,11 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// finger has not yet), nothing is guessed across the acceleration either; 0: the motion
     /// across goes on.
     public var turnShare: Double
+    /// What "the newest samples" are for the stop, braking and turn checks: back to the newest
+    /// one at least this long (s) before the newest, of the last three, else all three. Three
+    /// samples of a 60 Hz panel span 33 ms, and a turn shows in them a sample late; two of a
+    /// 120 Hz panel span 8 ms, too few to outweigh the millisecond stamps.
+    public var seenSpan: Double
     /// The change of the estimated acceleration per second, smoothed.
     private var jerk = Point.zero
     /// The first sample's time.
@@ -64,7 +69,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     private var model: Model
     private var newest: (location: Point, time: Double)?
     private var step = Point.zero
-    /// The sample two before the newest: how far the finger really went lately.
+    /// The newest three samples: how far the finger really went lately.
     private var recent: [(location: Point, time: Double)] = []
     /// The usual time between samples, for spacing the predicted positions.
     private(set) var sampleInterval: Double?
@@ -79,7 +84,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
                 minimumSamples: Int = 2, brakingTrust: Double = 2, lagCorrection: Double = 0,
                 holdsTurns: Bool = true, brakingShrink: Double = 2, followsJerk: Bool = true,
                 jerkSmoothing: Double = 0.25, jerkGain: Double = 2, historyReach: Double = 1.5,
-                turnShare: Double = 0.3) {
+                turnShare: Double = 0.3, seenSpan: Double = 0.012) {
         self.model = model
         self.maximumInterval = maximumInterval
         self.stopSpeed = stopSpeed
@@ -93,6 +98,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         self.jerkGain = jerkGain
         self.historyReach = historyReach
         self.turnShare = turnShare
+        self.seenSpan = seenSpan
     }
 
     /// A new sample of the touch, oldest first.
@@ -138,7 +144,8 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         // The filter's speed decays over a few samples; the samples themselves show a stop first.
         var trust = 1.0
         var seen: Point?
-        if let oldest = recent.first, newest.time > oldest.time {
+        let oldestSeen = recent.dropLast().last { newest.time - $0.time >= seenSpan } ?? recent.first
+        if let oldest = oldestSeen, newest.time > oldest.time {
             let span = newest.time - oldest.time
             let sampled = oldest.location.distance(to: newest.location) / span
             if sampled < stopSpeed { return nil }
