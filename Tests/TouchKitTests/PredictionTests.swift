@@ -130,6 +130,59 @@ import Testing
         }
     }
 
+    @Test("T14: at 60 Hz input, a guess a 60 Hz frame ahead ends within 2 pt of a zig-zag's path, turns included")
+    func sparseZigzag() {
+        // Strokes of 200 pt back and forth, 0.2 s each with a hand's minimum-jerk profile, while
+        // the hand slides down at 150 pt/s: a 60 Hz panel reports each turn in two samples.
+        func truth(_ t: Double) -> Point {
+            let t = min(max(t, 0), 1.6), k = min(Int(t / 0.2), 7)
+            let u = (t - Double(k) * 0.2) / 0.2, s = u * u * u * (10 - 15 * u + 6 * u * u)
+            return Point(x: k % 2 == 0 ? 200 * s : 200 - 200 * s, y: 150 * t)
+        }
+        // How far `p` lies from where the finger went, up to a little past the moment aimed at.
+        func offPath(_ p: Point, until end: Double) -> Double {
+            stride(from: 0, through: min(end, 1.6), by: 0.0005).map { p.distance(to: truth($0)) }.min() ?? .infinity
+        }
+        // Evenly spaced samples, then samples alternately 3 ms early and late.
+        for jitter in [0.0, 0.003] {
+            var predictor = MotionPredictor<KalmanMotionModel>()
+            var worst = (off: 0.0, at: 0.0), guesses = 0
+            for i in 0...96 {
+                let t = Double(i) / 60 + (i == 0 ? 0 : (i % 2 == 0 ? jitter : -jitter))
+                predictor.add(truth(t), at: t)
+                // After the first half stroke (where the slide starts at full speed from rest).
+                guard t >= 0.1, let guess = predictor.predictedLocation(at: t + 0.032) else { continue }
+                guesses += 1
+                let off = offPath(guess, until: t + 0.032 + 0.15)
+                if off > worst.off { worst = (off, t) }
+            }
+            #expect(guesses > 60)
+            #expect(worst.off <= 2, "jitter \(jitter): \(worst.off) pt off the path at t = \(worst.at)")
+        }
+    }
+
+    @Test("T14: a touch's first guesses reach no further ahead than one and a half times as long as it was seen, and a later aim never lands shorter")
+    func reachWithinHistory() throws {
+        // A finger at 1,000 pt/s seen twice, 17 ms apart (a 60 Hz panel): a guess for 32 ms
+        // ahead stops at 25.5 ms.
+        var predictor = MotionPredictor<KalmanMotionModel>()
+        predictor.add(Point(x: 0, y: 50), at: 1)
+        predictor.add(Point(x: 17, y: 50), at: 1.017)
+        let capped = try #require(predictor.predictedLocation(at: 1.049))
+        #expect(capped.x > 17)
+        #expect(capped == predictor.predictedLocation(at: 1.017 + 0.0255))
+        #expect(capped != predictor.predictedLocation(at: 1.017 + 0.020))
+        // The predicted touches end there too, stamped with the moment they reach.
+        let path = predictor.predictedPath(until: 1.049)
+        #expect(path.last?.location == capped)
+        #expect(abs((path.last?.time ?? 0) - (1.017 + 0.0255)) < 1e-9)
+        // Seen for 34 ms, the guess goes the full 32 ms, and each later moment lies further on.
+        predictor.add(Point(x: 34, y: 50), at: 1.034)
+        let xs = stride(from: 1.038, through: 1.066, by: 0.004).compactMap { predictor.predictedLocation(at: $0)?.x }
+        #expect(xs.count == 8)
+        #expect(zip(xs, xs.dropFirst()).allSatisfy { $0 < $1 }, "\(xs)")
+    }
+
     @Test("T14: nothing is guessed from a single sample")
     func singleSample() {
         var predictor = MotionPredictor<KalmanMotionModel>()

@@ -7,7 +7,11 @@
 //   held where it would reverse.
 // - Nothing when the newest step points against the estimated motion: the finger has turned, and
 //   the estimate has not caught up yet; a wrong-way guess is worse than none.
-// - Never further ahead than `maximumInterval` past the newest sample: the further, the wilder.
+// - Never further ahead than `maximumInterval` past the newest sample: the further, the wilder;
+//   and never further ahead than one and a half times as long as the touch has been seen.
+// - A turn in progress stops the motion across it too: while the samples still go against the
+//   acceleration, the estimate has turned before the finger, and the motion across the turn
+//   (a zig-zag's slide) would carry the guess off the path as it comes back.
 // The guess starts at the newest real sample, so the drawn extension joins the real line.
 
 import Glibc
@@ -37,13 +41,35 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// sample): the change of the estimated acceleration extrapolated too, when it shortens the
     /// guess along the motion.
     public var followsJerk: Bool
+    /// How much of the smoothed jerk each new sample keeps (the rest is the newest change): at a
+    /// 60 Hz panel a braking stroke shows in two or three samples, so the smoothing must be quick.
+    public var jerkSmoothing: Double
+    /// How strongly the followed jerk shortens the guess: the filter's acceleration lags a hand's
+    /// by about a sample, so its change understates the braking to come.
+    public var jerkGain: Double
+    /// The longest guess in spans of the samples seen so far (0: no such cap). The first
+    /// estimates of a touch are mostly the filter's prior: a guess reaching further ahead than
+    /// the samples reach back goes where nothing has been seen.
+    public var historyReach: Double
+    /// When the samples of the newest two intervals go against the acceleration by more than
+    /// this share of their speed while the estimate already goes with it (the filter turned, the
+    /// finger has not yet), nothing is guessed across the acceleration either; 0: the motion
+    /// across goes on.
+    public var turnShare: Double
+    /// What "the newest samples" are for the stop, braking and turn checks: back to the newest
+    /// one at least this long (s) before the newest, of the last three, else all three. Three
+    /// samples of a 60 Hz panel span 33 ms, and a turn shows in them a sample late; two of a
+    /// 120 Hz panel span 8 ms, too few to outweigh the millisecond stamps.
+    public var seenSpan: Double
     /// The change of the estimated acceleration per second, smoothed.
     private var jerk = Point.zero
+    /// The first sample's time.
+    private var firstTime: Double?
 
     private var model: Model
     private var newest: (location: Point, time: Double)?
     private var step = Point.zero
-    /// The sample two before the newest: how far the finger really went lately.
+    /// The newest three samples: how far the finger really went lately.
     private var recent: [(location: Point, time: Double)] = []
     /// The usual time between samples, for spacing the predicted positions.
     private(set) var sampleInterval: Double?
@@ -56,7 +82,9 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     /// A predictor over `model` as configured (the benchmark compares settings).
     public init(model: Model, maximumInterval: Double = 0.032, stopSpeed: Double = 40,
                 minimumSamples: Int = 2, brakingTrust: Double = 2, lagCorrection: Double = 0,
-                holdsTurns: Bool = true, brakingShrink: Double = 2, followsJerk: Bool = true) {
+                holdsTurns: Bool = true, brakingShrink: Double = 2, followsJerk: Bool = true,
+                jerkSmoothing: Double = 0.25, jerkGain: Double = 2, historyReach: Double = 1.5,
+                turnShare: Double = 0.3, seenSpan: Double = 0.012) {
         self.model = model
         self.maximumInterval = maximumInterval
         self.stopSpeed = stopSpeed
@@ -66,6 +94,11 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         self.holdsTurns = holdsTurns
         self.brakingShrink = brakingShrink
         self.followsJerk = followsJerk
+        self.jerkSmoothing = jerkSmoothing
+        self.jerkGain = jerkGain
+        self.historyReach = historyReach
+        self.turnShare = turnShare
+        self.seenSpan = seenSpan
     }
 
     /// A new sample of the touch, oldest first.
@@ -80,13 +113,21 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         if let before, let after = model.estimate, after.time > before.time {
             let dt = after.time - before.time
             let j = Point(x: (after.acceleration.x - before.acceleration.x) / dt, y: (after.acceleration.y - before.acceleration.y) / dt)
-            jerk = Point(x: jerk.x * 0.5 + j.x * 0.5, y: jerk.y * 0.5 + j.y * 0.5)
+            let k = jerkSmoothing
+            jerk = Point(x: jerk.x * k + j.x * (1 - k), y: jerk.y * k + j.y * (1 - k))
         }
         let sample = (location: location, time: max(time, newest?.time ?? time))
         newest = sample
+        if firstTime == nil { firstTime = sample.time }
         recent.append(sample)
         if recent.count > 3 { recent.removeFirst() }
         count += 1
+    }
+
+    /// How far past the newest sample a guess may reach, in seconds.
+    private var reach: Double {
+        guard historyReach > 0, let newest, let firstTime else { return maximumInterval }
+        return min(maximumInterval, historyReach * (newest.time - firstTime))
     }
 
     /// The estimator's view of the motion at the newest sample.
@@ -103,7 +144,8 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         // The filter's speed decays over a few samples; the samples themselves show a stop first.
         var trust = 1.0
         var seen: Point?
-        if let oldest = recent.first, newest.time > oldest.time {
+        let oldestSeen = recent.dropLast().last { newest.time - $0.time >= seenSpan } ?? recent.first
+        if let oldest = oldestSeen, newest.time > oldest.time {
             let span = newest.time - oldest.time
             let sampled = oldest.location.distance(to: newest.location) / span
             if sampled < stopSpeed { return nil }
@@ -122,7 +164,7 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
         }
         // The newest step points back: the finger turned.
         if step.x * v.x + step.y * v.y < 0 { return nil }
-        var h = min(time - newest.time, maximumInterval)
+        var h = min(time - newest.time, reach)
         guard h > 0 else { return nil }
         // Braking: go no further than where the speed along the path reaches zero.
         let along = (a.x * v.x + a.y * v.y) / speed
@@ -136,7 +178,12 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             let u = Point(x: v.x / speed, y: v.y / speed)
             let ju = jerk.x * u.x + jerk.y * u.y
             if ju < 0 {
-                let extra = max(ju * h * h * h / 6, -(dx * u.x + dy * u.y))
+                // Up to where the speed along the motion, s + A t + G t²/2, would reach zero:
+                // beyond, the guess would come back, and a guess aimed later would land shorter.
+                let g = jerkGain * ju
+                let stop = (-along - (along * along - 2 * g * speed).squareRoot()) / g
+                let t = min(h, stop)
+                let extra = max(g * t * t * t / 6, -(dx * u.x + dy * u.y))
                 dx += extra * u.x
                 dy += extra * u.y
             }
@@ -156,6 +203,17 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
             if let seen, seen.x * u.x + seen.y * u.y < 0 { alongHeld = min(alongHeld, 0) }
             dx += (alongHeld - alongNow) * u.x
             dy += (alongHeld - alongNow) * u.y
+            // A turn in progress: the estimate goes with the acceleration, the samples clearly
+            // against it. Keep only the part along the acceleration (up to the turn): across it
+            // the finger is about to come back, not to slide on.
+            if turnShare > 0, va > 0, let seen {
+                let seenSpeed = (seen.x * seen.x + seen.y * seen.y).squareRoot()
+                if seenSpeed > 0, seen.x * u.x + seen.y * u.y < -turnShare * seenSpeed {
+                    let kept = dx * u.x + dy * u.y
+                    dx = kept * u.x
+                    dy = kept * u.y
+                }
+            }
         }
         // Acceleration may bend or shorten the guess, never lengthen it past what the speed alone
         // reaches: a finger speeding up is followed a frame later, but the estimate's acceleration
@@ -169,11 +227,11 @@ public struct MotionPredictor<Model: MotionModel>: Sendable {
     }
 
     /// Predicted positions from the newest sample to `time`, one per usual sample interval and the
-    /// last at `time` (capped at ``maximumInterval``), at most `limit`; empty when nothing is
-    /// guessed.
+    /// last at `time` (capped at ``maximumInterval`` and by ``historyReach``), at most `limit`;
+    /// empty when nothing is guessed.
     public func predictedPath(until time: Double, limit: Int = 8) -> [(location: Point, time: Double)] {
         guard let newest else { return [] }
-        let end = min(time, newest.time + maximumInterval)
+        let end = min(time, newest.time + reach)
         guard end > newest.time, predictedLocation(at: end) != nil else { return [] }
         let spacing = max(sampleInterval ?? (end - newest.time), 0.004)
         var times: [Double] = []
