@@ -10,6 +10,7 @@ import Glibc
 #endif
 import Foundation
 import CompositorHarness
+import CShims
 
 nonisolated(unsafe) private var measuredBody: () -> Void = {}
 
@@ -23,6 +24,9 @@ func ttbenchMeasured() {
 
 /// The worker's side: runs the sequence and prints one line per measured part, in order.
 func runCallgrindWorker(width: Int, height: Int, scale: Double, frames: Int, denseLines: Int) {
+    // One CPU, so the line cache builds in one band: valgrind runs threads one at a time anyway,
+    // and a thread waiting for another's band spins, which it would count at random.
+    _ = tt_use_one_cpu()
     // The app's clock moves only as the sequence moves it: on real time, how fast the code ran
     // under valgrind (some 50 times slower) would decide what it did (a live line drafted or
     // smoothed, how much of a cache build a turn's budget takes), and so what was counted.

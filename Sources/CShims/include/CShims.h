@@ -43,4 +43,11 @@ int tt_pipe_for_reading(int fds[2]);
 /// Makes `fd` non-blocking (a clipboard pipe another client handed us); 0, or -1 on error.
 int tt_set_nonblocking(int fd);
 
+/// How many CPUs this process may run on (its affinity: `taskset`, a container's cpuset), at
+/// least 1.
+int tt_usable_cpus(void);
+/// Keeps this process on the CPU it runs on now (the benchmark's callgrind worker, whose counts
+/// must not depend on how many threads work is shared between); 0, or -1 on error.
+int tt_use_one_cpu(void);
+
 #endif

@@ -7,6 +7,7 @@
 // picture is the one a single pass makes. A whole build is the cache's one long job (every line a
 // window shows, at 100,000 lines a few hundred milliseconds on one core), and the bands share it
 // out; strokes outside a band cost a glance there.
+import CShims
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -34,9 +35,10 @@ extension LineCache {
         let area: Rect
     }
 
-    /// How many bands a build cuts the raster into: one per core the process may use, at most
-    /// four (the compositor and the app's own turns want a core too).
-    static let buildThreads = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 4))
+    /// How many bands a build cuts the raster into: one per core the process may use (its
+    /// affinity, which `taskset` and a container's cpuset narrow), at most four (the compositor and
+    /// the app's own turns want a core too).
+    static let buildThreads = max(1, min(Int(tt_usable_cpus()), 4))
 
     /// The bands of `raster` (showing the drawing through `viewport`) for a build of `strokes`,
     /// cut where each holds about as much work: a drawing often fills only part of the window
