@@ -182,6 +182,29 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The largest rectangle with integer edges inside this one (rounded inwards): what a
+    /// picture placed at fractional points covers whole.
+    public var integralInterior: Rect {
+        let x0 = minX.rounded(.up), y0 = minY.rounded(.up)
+        return Rect(x: x0, y: y0, width: max(0, maxX.rounded(.down) - x0), height: max(0, maxY.rounded(.down) - y0))
+    }
+
+    /// This rectangle cut into tiles of at most `side` a side, row by row.
+    public func tiles(side: Double) -> [Rect] {
+        guard side > 0, !isEmpty else { return isEmpty ? [] : [self] }
+        var tiles: [Rect] = []
+        var y = minY
+        while y < maxY {
+            var x = minX
+            while x < maxX {
+                tiles.append(Rect(x: x, y: y, width: min(side, maxX - x), height: min(side, maxY - y)))
+                x += side
+            }
+            y += side
+        }
+        return tiles
+    }
+
     public var description: String { "(\(origin.x), \(origin.y), \(size.width), \(size.height))" }
 }
 

@@ -59,9 +59,7 @@ extension DrawView {
         let covered = Rect(x: place.x, y: place.y, width: extent.width * ratio, height: extent.height * ratio).intersection(rect)
         // Paper only where the older raster does not cover whole points (at 4K a pass over the
         // window's pixels costs a few milliseconds of a pinch's frame): its edge blends with it.
-        let inner = Rect(x: covered.minX.rounded(.up), y: covered.minY.rounded(.up),
-                         width: max(0, covered.maxX.rounded(.down) - covered.minX.rounded(.up)),
-                         height: max(0, covered.maxY.rounded(.down) - covered.minY.rounded(.up)))
+        let inner = covered.integralInterior
         context.setFillColor(screenInk.paper)
         for strip in inner.isEmpty ? [rect] : rect.subtracting(inner) { context.fill(strip) }
         guard !covered.isEmpty else { return }

@@ -17,24 +17,9 @@ extension LineCache {
         return ImageSurface(size: size, scale: scale)
     }
 
-    /// A strip a scroll shows, as tiles of at most `tilePixels` pixels a side at `scale`: the
-    /// strokes of each are looked up and drawn between looks at the clock (a window-high strip
-    /// of a drawing of 100,000 lines holds thousands, several milliseconds' work).
-    static func tiles(_ strip: Rect, scale: Double) -> [Rect] {
-        let side = tilePixels / max(scale, 1)
-        var tiles: [Rect] = []
-        var y = strip.minY
-        while y < strip.maxY {
-            var x = strip.minX
-            while x < strip.maxX {
-                tiles.append(Rect(x: x, y: y, width: min(side, strip.maxX - x), height: min(side, strip.maxY - y)))
-                x += side
-            }
-            y += side
-        }
-        return tiles
-    }
-
+    /// A strip a scroll shows is made as tiles of at most this many pixels a side: the strokes
+    /// of each are looked up and drawn between looks at the clock (a window-high strip of a
+    /// drawing of 100,000 lines holds thousands, several milliseconds' work).
     static let tilePixels = 256.0
 
     /// Keeps `raster`, let go, as the spare for a second: long enough for the next frame of a

@@ -187,7 +187,7 @@ final class LineCache {
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
         tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
         nextTile = 0
-        if scrolled { queue(shown.flatMap { Self.tiles($0, scale: old.scale) }, began: began) } else { for strip in shown { remake(strip) } }
+        if scrolled { queue(shown.flatMap { $0.tiles(side: Self.tilePixels / old.scale) }, began: began) } else { for strip in shown { remake(strip) } }
         return fresh
     }
 
