@@ -160,6 +160,15 @@ extension ScrollView {
         stepZoom(clock)
     }
 
+    /// Brings a zoom animation under way to the scale it was going to at once (an app quitting
+    /// keeps the view that was asked for, not a frame of the way there); nothing when none runs.
+    public func completeZoomAnimation() {
+        guard let animation = zooming.animation else { return }
+        zooming.stopAnimation()
+        applyZoom(animation.to, keeping: animation.anchor, at: animation.visible)
+        if animation.settles { finishZoom(at: animation.to) } else { contentOffset = clampedOffset(contentOffset) }
+    }
+
     private func stepZoom(_ clock: Clock) {
         zooming.timer = clock.schedule(at: clock.now + ScrollMotion.step) { [weak self] in
             guard let self, let animation = zooming.animation else { return }
@@ -167,15 +176,11 @@ extension ScrollView {
             let eased = 1 - pow(1 - t, 3)
             // Evenly in the logarithm of the scale, so zooming in and out feel alike.
             let scale = exp(log(animation.from) + (log(animation.to) - log(animation.from)) * eased)
-            applyZoom(t >= 1 ? animation.to : scale, keeping: animation.anchor, at: animation.visible)
-            guard t >= 1 else { return stepZoom(clock) }
-            zooming.animation = nil
-            zooming.timer = nil
-            if animation.settles {
-                finishZoom(at: animation.to)
-            } else {
-                contentOffset = clampedOffset(contentOffset)
+            guard t >= 1 else {
+                applyZoom(scale, keeping: animation.anchor, at: animation.visible)
+                return stepZoom(clock)
             }
+            completeZoomAnimation()
         }
     }
 }

@@ -196,6 +196,8 @@ struct App {
             printError("touchtracker: lost the Wayland compositor: \(message)")
         }
         // Window closed, Ctrl+Q, SIGINT/SIGTERM/SIGHUP or a lost compositor: save what is not saved.
+        // Quitting during a zoom's animation keeps the zoom asked for.
+        controller.scrollView.completeZoomAnimation()
         views?.flush()
         document.finishExporting()
         if let problem = document.close() { printError("touchtracker: \(problem)") }

@@ -176,6 +176,24 @@ struct ScrollViewPointerZoomTests {
         #expect(abs(scroll.zoomScale - 0.72) < 1e-9)
     }
 
+    @Test("S16: an animated zoom completed at once (the app quitting halfway) is at the scale asked for, the same point in the middle, and goes no further")
+    func zoomAnimationCompleted() {
+        let (g, scroll, content, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
+        g.wait(until: 1)
+        let middle = content.convert(Point(x: 200, y: 150), from: nil)
+        scroll.zoom(by: 2, animated: true)
+        g.wait(until: 1.1)
+        #expect(scroll.zoomScale > 1 && scroll.zoomScale < 2)
+        scroll.completeZoomAnimation()
+        #expect(scroll.zoomScale == 2 && near(shown(middle, of: content), Point(x: 200, y: 150)))
+        g.wait(until: 2)
+        #expect(scroll.zoomScale == 2)
+        // With none under way it does nothing.
+        scroll.completeZoomAnimation()
+        #expect(scroll.zoomScale == 2)
+    }
+
     @Test("S13-S15: the pointer's zoom calls are recorded as they come, and none while another zooms or the app ignores input")
     func recordedAndIgnored() {
         let (g, scroll, _, log) = setup()
