@@ -175,7 +175,10 @@ struct TouchTrackerBench: ParsableCommand {
         say("app: \(appPath)")
         var targets = Targets()
         if phases.contains(.inProcess) { inProcessTables() }
-        if phases.contains(.gestures) { gestureTable(targets: &targets) }
+        if phases.contains(.gestures) {
+            gestureTable(targets: &targets)
+            predictionCostTable(targets: &targets)
+        }
         if phases.contains(.zoom) { zoomTable(targets: &targets) }
         if phases.contains(.zoomWeston) { try zoomWestonTable(appPath: appPath, targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }

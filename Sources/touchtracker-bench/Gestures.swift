@@ -70,6 +70,12 @@ func runGestureSequence(width: Int, height: Int, scale: Double = 1, frames: Int,
         rigReady(rig)
         tenFingers(rig, name: "ten fingers moving, empty canvas")
     }
+    do {
+        let rig = Rig(strokes: [], width: width, height: height, scale: scale, realTime: realTime)
+        rig.predicts = true
+        rigReady(rig)
+        tenFingers(rig, name: "ten fingers moving, empty canvas, predicted")
+    }
 
     let rig = Rig(strokes: CanvasDrawing.dense(denseLines).strokes(in: canvas), width: width, height: height,
                   scale: scale, realTime: realTime)

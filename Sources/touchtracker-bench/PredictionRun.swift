@@ -320,8 +320,9 @@ extension TouchTrackerBench {
                        Int(rate), percentile(pixels, 50), percentile(pixels, 95), percentile(logged, 50), percentile(logged, 95)))
         }
         if let on = commitP99[PredictionClient.on.name], let off = commitP99[PredictionClient.off.name] {
-            say(String(format: "\ninput→commit p99 of the moves: prediction on %.2f ms, off %.2f ms", on, off))
-            targets.add(on - off <= 0.1, String(format: "prediction's cost at p99 input→commit: %+.2f ms (at most 0.1 ms)", on - off))
+            // Two sessions one after the other: their difference is mostly the machine's. The
+            // cost's target is the gestures phase's, the same frames in turn (PredictionCost.swift).
+            say(String(format: "\ninput→commit p99 of the moves: prediction on %.2f ms, off %.2f ms (%+.2f ms; separate sessions, see the gestures phase for the cost)", on, off, on - off))
         }
     }
 }

@@ -83,6 +83,14 @@ final class Rig {
     private let menu = MenuPainter()
     /// How many times the edit menu was shown.
     var menusShown: Int { menu.shown }
+    /// Whether touches carry predicted positions (A13), as in the app on a display that says when
+    /// its frames are shown; off, as under a host without that feedback, unless set.
+    var predicts = false {
+        didSet { input.prediction.presentationLead = predicts ? { _ in Rig.presentationLead } : nil }
+    }
+    /// How long after its newest sample each frame is taken to be shown: about what the app learns
+    /// on a 60 Hz display.
+    static let presentationLead = 0.020
 
     /// A window of `width` x `height` showing `strokes`, with its whole line cache built and
     /// both buffers painted (none of that measured).
