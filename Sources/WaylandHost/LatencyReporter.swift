@@ -1,7 +1,7 @@
 // `touchtracker --latency`: logs, for every frame that carries input, how long that input waited
-// for its commit and for its presentation (wp_presentation, where the compositor offers it), and
-// what its predicted touches guessed, in the spirit of foot's `-p`. Made only when asked for;
-// nothing else depends on it.
+// for its commit and for its presentation (wp_presentation, where the compositor offers it; the
+// window's frame callback, where it does not), and what its predicted touches guessed, in the
+// spirit of foot's `-p`. Made only when asked for; nothing else depends on it.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +57,8 @@ final class LatencyReporter {
         let guess = prediction?().map { ", \($0)" } ?? ""
         let summary = "frame \(number): input→commit \(Self.ms(commit - input.event)) ms (read→commit \(Self.ms(commit - input.read)) ms, \(Self.ms(cpu)) ms of it on the CPU; read at \(microseconds(input.read)), committed at \(microseconds(commit)) µs)\(guess)"
         guard presentation.isBound else {
-            logger.info("\(summary), no wp_presentation")
+            presentation.willCommit(surface, at: commit)
+            awaitingCallback(summary + ", no wp_presentation", input: input.event)
             return
         }
         let asked = presentation.willCommit(surface, at: commit) { [unowned self] outcome in
@@ -68,19 +69,40 @@ final class LatencyReporter {
             case .discarded:
                 logger.info("\(summary), discarded (a later commit replaced it)")
             case .unanswered:
-                noFeedback(summary)
+                noFeedback()
+                logger.info("\(summary), no presentation feedback")
             }
         }
-        if !asked { noFeedback(summary) }
+        if !asked {
+            noFeedback()
+            awaitingCallback(summary + ", no presentation feedback", input: input.event)
+        }
     }
 
-    /// A frame logged at its commit: the compositor answers no feedback.
-    private func noFeedback(_ summary: String) {
-        if !toldUnanswered {
-            toldUnanswered = true
-            logger.info("latency: the compositor left \(PresentationTimes.unansweredLimit) presentation feedbacks unanswered; frames are logged at their commit from now on")
+    /// The compositor answers no feedback: said once.
+    private func noFeedback() {
+        guard !toldUnanswered else { return }
+        toldUnanswered = true
+        logger.info("latency: the compositor left \(PresentationTimes.unansweredLimit) presentation feedbacks unanswered; frames are logged with the window's frame callback from now on")
+    }
+
+    /// Keeps a frame without feedback for the next frame callback; a hidden window gets none, so
+    /// the oldest of too many is logged as it is.
+    private func awaitingCallback(_ summary: String, input: Double) {
+        if awaitingCallback.count >= PresentationTimes.unansweredLimit { logger.info("\(awaitingCallback.removeFirst().summary)") }
+        awaitingCallback.append((summary, input))
+    }
+
+    /// Frames without feedback, logged when the window's next frame callback comes.
+    private var awaitingCallback: [(summary: String, input: Double)] = []
+
+    /// The window's frame callback came at `now`: the frames committed without feedback are
+    /// logged with it, the compositor's word that it painted them (PresentationTimes).
+    func frameCallbackDone(at now: Double) {
+        for frame in awaitingCallback {
+            logger.info("\(frame.summary), input→frame callback \(Self.ms(now - frame.input)) ms")
         }
-        logger.info("\(summary), no presentation feedback")
+        awaitingCallback.removeAll()
     }
 
     /// A turn of the event loop that took more than ``slowTurnLimit`` seconds of CPU: where that went

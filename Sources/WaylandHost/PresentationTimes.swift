@@ -28,6 +28,27 @@ struct PresentationDelay {
         if refresh > 0 { self.refresh = refresh }
     }
 
+    /// Without feedback, the newest commit the window's frame callback has not yet followed.
+    private var uncalledCommit: Double?
+
+    /// A commit at `commit` (CLOCK_MONOTONIC seconds) gets no presentation feedback.
+    mutating func committedWithoutFeedback(at commit: Double) {
+        uncalledCommit = commit
+    }
+
+    /// The window's frame callback came at `now`. Without feedback (no wp_presentation, as in
+    /// KWin's virtual session, or none answered) it is the nearest a compositor says of when a
+    /// frame is shown: it is sent once a frame with the surface is painted. The newest commit's
+    /// wait for it teaches the delays as feedback would; returns that wait (nil: no commit
+    /// without feedback waited).
+    @discardableResult
+    mutating func frameCallback(at now: Double) -> Double? {
+        guard let commit = uncalledCommit else { return nil }
+        uncalledCommit = nil
+        presented(after: now - commit, refresh: 0)
+        return now - commit
+    }
+
     /// The usual delay: the median of the recent ones, at most two refreshes (a compositor that
     /// falls behind for a moment should not send the guesses far ahead); nil before any.
     var expected: Double? {
@@ -43,13 +64,14 @@ struct PresentationDelay {
     /// How long after an input event stamped `sampleTime` (the compositor's millisecond clock, in
     /// seconds, T6) a frame committed at `now` (CLOCK_MONOTONIC seconds) is expected on screen.
     /// The stamps are the low 32 bits of the monotonic clock in milliseconds: the sample's age is
-    /// their difference, modulo 2³². Nil for a stamp that is no recent time of that clock.
-    func lead(sampleTime: Double, now: Double) -> Double? {
+    /// their difference, modulo 2³². A stamp that is no recent time of that clock (KWin's fake
+    /// input stamps touches from another) is taken as a sample just read: the lead is the delay.
+    func lead(sampleTime: Double, now: Double) -> Double {
         let expected = self.expected ?? Self.assumed
         let nowMs = UInt32(truncatingIfNeeded: UInt64(now * 1000))
         let sampleMs = UInt32(truncatingIfNeeded: UInt64((sampleTime * 1000).rounded()))
         let age = Double(nowMs &- sampleMs) / 1000
-        guard age < 10 else { return nil }
+        guard age < 10 else { return expected }
         return age + expected
     }
 }
@@ -97,14 +119,20 @@ final class PresentationTimes {
     /// compositor that stopped answering).
     @discardableResult
     func willCommit(_ surface: WlSurface, at commit: Double, answer: Answer? = nil) -> Bool {
-        guard let presentation else { return false }
+        guard let presentation else {
+            delay.committedWithoutFeedback(at: commit)
+            return false
+        }
         if waiting.count >= Self.unansweredLimit {
             unanswered = true
             let given = waiting.values.sorted { $0.order < $1.order }
             waiting.removeAll()
             for entry in given { entry.answer?(.unanswered) }
         }
-        guard !unanswered else { return false }
+        guard !unanswered else {
+            delay.committedWithoutFeedback(at: commit)
+            return false
+        }
         let feedback = presentation.feedback(surface: surface)
         let key = ObjectIdentifier(feedback)
         asked += 1
@@ -126,6 +154,12 @@ final class PresentationTimes {
             }
         }
         return true
+    }
+
+    /// The window's frame callback came at `now` (CLOCK_MONOTONIC seconds): see
+    /// ``PresentationDelay/frameCallback(at:)``.
+    func frameCallbackDone(at now: Double) {
+        delay.frameCallback(at: now)
     }
 
     /// The presentation clock minus CLOCK_MONOTONIC, now.

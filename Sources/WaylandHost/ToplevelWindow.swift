@@ -339,6 +339,9 @@ final class ToplevelWindow {
             callback.onEvent = { [unowned self] event in
                 if case .done = event {
                     self.frameCallback = nil
+                    let now = tt_monotonic_now()
+                    self.presentationTimes.frameCallbackDone(at: now)
+                    self.latencyReporter?.frameCallbackDone(at: now)
                     self.redrawIfNeeded()
                 }
             }

@@ -19,6 +19,8 @@ struct LoggedGuess {
     var tip: Point?
     /// From the newest sample's time stamp to the frame on screen, seconds.
     var presented: Double
+    /// Whether that is the frame callback's time, the compositor having no wp_presentation.
+    var byCallback = false
 
     /// The frames of `log` with one finger's guess and a presentation time.
     static func read(_ log: String) -> [LoggedGuess] {
@@ -28,9 +30,12 @@ struct LoggedGuess {
             return numbers.count == 2 ? Point(x: numbers[0], y: numbers[1]) : nil
         }
         return log.split(separator: "\n").compactMap { line in
-            guard let seen = point(after: "seen (", in: line), let r = line.range(of: "input→presented "),
+            // Without wp_presentation (KWin's virtual session) the frame callback says when.
+            guard let seen = point(after: "seen (", in: line),
+                  let r = line.range(of: "input→presented ") ?? line.range(of: "input→frame callback "),
                   let ms = Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." }) else { return nil }
-            return LoggedGuess(seen: seen, tip: point(after: "tip (", in: line), presented: ms / 1000)
+            return LoggedGuess(seen: seen, tip: point(after: "tip (", in: line), presented: ms / 1000,
+                               byCallback: line.contains("input→frame callback "))
         }
     }
 }
@@ -59,7 +64,7 @@ func loggedLags(_ guesses: [LoggedGuess], path: ScriptedPath) -> (on: [Double], 
 extension TouchTrackerBench {
     /// KWin and GNOME Shell: one finger on a line and a circle at 120 Hz, the app's account.
     func predictionOnDesktops(appPath: String) {
-        say("\nthe app's own account (--latency: the tip it drew, and when the compositor showed the frame) under the desktops without our plugin, one finger at 120 Hz; |lag| p50/p95 pt, with its guesses and as the newest sample alone would have been")
+        say("\nthe app's own account (--latency: the tip it drew, and when the compositor showed the frame, or without wp_presentation when its frame callback came) under the desktops without our plugin, one finger at 120 Hz; |lag| p50/p95 pt, with its guesses and as the newest sample alone would have been")
         let desktops: [(String, () throws -> BenchDesktop)] = [
             ("KWin", { try KWinSession(KWinSession.Options(width: 1280, height: 960)) }),
             ("GNOME", { try GnomeSession(GnomeSession.Options(width: 1280, height: 960)) }),
@@ -79,15 +84,17 @@ extension TouchTrackerBench {
                     try playOnDesktop(path, at: origin, rate: 120, session: session, rng: &rng)
                     usleep(300_000)
                     let log = String(decoding: child.standardError.utf8.dropFirst(from), as: UTF8.self)
-                    let lags = loggedLags(LoggedGuess.read(log), path: path)
+                    let guesses = LoggedGuess.read(log)
+                    let lags = loggedLags(guesses, path: path)
                     guard !lags.on.isEmpty else {
                         let last = log.split(separator: "\n").last { $0.contains("frame ") }.map(String.init) ?? "no frame logged"
-                        say(pad(name, 8) + pad(path.name, 20) + "no frame with a guess and a presentation time; the last: " + last.suffix(300))
+                        say(pad(name, 8) + pad(path.name, 20) + "no frame with a guess and a time shown; the last: " + last.suffix(300))
                         continue
                     }
                     say(pad(name, 8) + pad(path.name, 20) + String(format: "with guesses %.2f/%.2f, without %.2f/%.2f over %d frames",
                         percentile(lags.on.map(abs), 50), percentile(lags.on.map(abs), 95),
-                        percentile(lags.off.map(abs), 50), percentile(lags.off.map(abs), 95), lags.on.count))
+                        percentile(lags.off.map(abs), 50), percentile(lags.off.map(abs), 95), lags.on.count)
+                        + (guesses.allSatisfy(\.byCallback) ? " (shown: when the frame callback came; no wp_presentation)" : ""))
                 }
             } catch {
                 say("  \(name): not measured (\(error))")

@@ -252,6 +252,25 @@ struct KWinTests {
         }
     }
 
+    @Test("A13 T14 under Plasma: KWin's virtual session has no wp_presentation and stamps fake touches on another clock, yet a moving finger's line is guessed ahead, each guess timed by the window's frame callback")
+    func predictionWithoutPresentation() {
+        withKWinApp(arguments: ["--latency"]) { app in
+            let start = app.onCanvas(100, 200)
+            try app.down(0, start)
+            for k in 1...40 {
+                usleep(8_000)
+                try app.move(0, (start.x + Double(k) * 8, start.y))
+            }
+            usleep(300_000)
+            try app.up(0)
+            let frames = { app.app.standardError.split(separator: "\n").filter { $0.contains("input→frame callback ") } }
+            let deadline = Date().addingTimeInterval(5)
+            while frames().count < 20, Date() < deadline { usleep(50_000) }
+            let guessed = frames().filter { $0.contains(" tip (") }
+            #expect(guessed.count >= 15, "\(guessed.count) of \(frames().count) frames timed by the frame callback carried a guess; the last: \(frames().last ?? "none")")
+        }
+    }
+
     @Test("A2 T9: KWin's own wl_touch.cancel in the middle of a two-finger stroke removes both lines in progress and keeps the finished one")
     func compositorCancel() {
         withKWinApp { app in
