@@ -77,7 +77,7 @@ extension CairoContext {
 
     /// The clip as boxes of whole image pixels, with the boxes covering each row; nil when it is
     /// not whole pixels.
-    private func clipBoxes(scale: (x: Double, y: Double), offset: (x: Double, y: Double), imageHeight: Int) -> RowBoxes? {
+    func clipBoxes(scale: (x: Double, y: Double), offset: (x: Double, y: Double), imageHeight: Int) -> RowBoxes? {
         // The identity matrix makes Cairo list the clip in device units.
         cairo_save(cairo)
         cairo_identity_matrix(cairo)

@@ -22,6 +22,23 @@ extension LineCache {
     /// drawing of 100,000 lines holds thousands, several milliseconds' work).
     static let tilePixels = 256.0
 
+    /// At most this many strokes, from the top, are looked at for a tile they cover whole.
+    static let coverLook = 64
+
+    /// The strokes of `tile` (raster points) that may show there, in order: from the first of the
+    /// topmost that cover it whole (opaque lines, ``RowCover``) on, or all of them. A dense
+    /// drawing zoomed in piles hundreds of lines wider than a tile on each of its pixels, and
+    /// drawing every one of them made a scroll's strips late by half a second on a phone.
+    func shown(_ strokes: [Stroke], in tile: Rect) -> ArraySlice<Stroke> {
+        guard strokes.count > 2 * Self.coverLook, let image,
+              var cover = Self.strokeContext(image, viewport: viewport, area: tile.integral).rowCover() else { return strokes[...] }
+        for i in stride(from: strokes.count - 1, through: strokes.count - Self.coverLook, by: -1) where strokes[i].kind != .circle {
+            cover.add(StrokeRenderer.polyline(strokes[i], ink: ink))
+            if cover.isWhole { return strokes[i...] }
+        }
+        return strokes[...]
+    }
+
     /// Keeps `raster`, let go, as the spare for a second: long enough for the next frame of a
     /// gesture, short enough that memory once input stops holds one raster.
     func keepSpare(_ raster: ImageSurface) {

@@ -343,7 +343,7 @@ final class LineCache {
     /// The strokes `rect` is re-made with, in order.
     private func strokes(toRemake rect: Rect) -> [Stroke] {
         let left = excluded()
-        return drawing.strokes(intersecting: viewport.drawingRect(rect.integral)).filter { $0.id != left }
+        return Array(shown(drawing.strokes(intersecting: viewport.drawingRect(rect.integral)).filter { $0.id != left }, in: rect))
     }
 
     /// Re-makes `rect` at once: paper, then the strokes that meet it (`strokes`, when already
