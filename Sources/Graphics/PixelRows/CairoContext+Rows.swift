@@ -18,19 +18,8 @@ extension CairoContext {
     public func strokePixels(_ lines: [Polyline], smooth: Bool = false) -> Bool {
         guard lines.allSatisfy({ $0.color.alpha >= 1 && (!smooth || $0.points.count <= 2) }) else { return false }
         // Drawn over what is there, into the surface being drawn (a group's, if one is pushed).
-        guard cairo_get_operator(cairo) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cairo),
-              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
-              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32 else { return false }
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(cairo, &matrix)
-        var sx = 1.0, sy = 1.0
-        cairo_surface_get_device_scale(target, &sx, &sy)
-        var ox = 0.0, oy = 0.0
-        cairo_surface_get_device_offset(target, &ox, &oy)
-        guard matrix.xy == 0, matrix.yx == 0, matrix.xx == matrix.yy, matrix.xx > 0, sx == sy else { return false }
-        let scale = matrix.xx * sx
-        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
-        guard let clips = clipBoxes(scale: (sx, sy), offset: (ox, oy), imageHeight: height) else { return false }
+        guard cairo_get_operator(cairo) == CAIRO_OPERATOR_OVER, let space = pixelSpace() else { return false }
+        let (target, scale, width, height, clips) = (space.target, space.scale, space.width, space.height, space.clip)
         cairo_surface_flush(target)
         guard let data = cairo_image_surface_get_data(target) else { return false }
         let stride = Int(cairo_image_surface_get_stride(target))
@@ -42,9 +31,8 @@ extension CairoContext {
         }
         let image = PixelBox(x0: max(extent.x0, 0), y0: max(extent.y0, 0), x1: min(extent.x1, width), y1: min(extent.y1, height))
         for line in lines {
-            let pixels = PixelLine(points: line.points.map { p in
-                (x: (p.x * matrix.xx + matrix.x0) * sx + ox, y: (p.y * matrix.yy + matrix.y0) * sy + oy)
-            }, radius: line.width * scale / 2, pixel: Self.opaquePixel(line.color), smooth: smooth)
+            let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * scale / 2,
+                                   pixel: Self.opaquePixel(line.color), smooth: smooth)
             pixels.fill(pixels.runs(limit: image, clip: clips), into: data, stride: stride)
         }
         cairo_surface_mark_dirty(target)
@@ -75,9 +63,28 @@ extension CairoContext {
         flush()
     }
 
+    /// Where user space lands in the ARGB32 image being drawn (a group's, if one is pushed), when
+    /// that is one scale and an offset (no rotation, the same scale both ways): the image, a point's
+    /// pixel coordinates, the scale, the image's size and the clip in whole pixels; nil otherwise.
+    func pixelSpace() -> (target: OpaquePointer, map: PixelMapping, scale: Double, width: Int, height: Int, clip: RowBoxes)? {
+        guard let target = cairo_get_group_target(cairo), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32 else { return nil }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cairo, &matrix)
+        var sx = 1.0, sy = 1.0
+        cairo_surface_get_device_scale(target, &sx, &sy)
+        var ox = 0.0, oy = 0.0
+        cairo_surface_get_device_offset(target, &ox, &oy)
+        guard matrix.xy == 0, matrix.yx == 0, matrix.xx == matrix.yy, matrix.xx > 0, sx == sy else { return nil }
+        let height = Int(cairo_image_surface_get_height(target))
+        guard let clip = clipBoxes(scale: (sx, sy), offset: (ox, oy), imageHeight: height) else { return nil }
+        return (target, PixelMapping(matrix: matrix, scale: (sx, sy), offset: (ox, oy)), matrix.xx * sx,
+                Int(cairo_image_surface_get_width(target)), height, clip)
+    }
+
     /// The clip as boxes of whole image pixels, with the boxes covering each row; nil when it is
     /// not whole pixels.
-    func clipBoxes(scale: (x: Double, y: Double), offset: (x: Double, y: Double), imageHeight: Int) -> RowBoxes? {
+    private func clipBoxes(scale: (x: Double, y: Double), offset: (x: Double, y: Double), imageHeight: Int) -> RowBoxes? {
         // The identity matrix makes Cairo list the clip in device units.
         cairo_save(cairo)
         cairo_identity_matrix(cairo)
@@ -106,5 +113,21 @@ extension CairoContext {
     static func opaquePixel(_ color: Color) -> UInt32 {
         func channel(_ c: Double) -> UInt32 { UInt32((min(1, max(0, c)) * 255).rounded()) }
         return 0xFF00_0000 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+    }
+}
+
+/// User space to an image's pixels as Cairo takes a point there: its matrix (a scale and an
+/// offset), then the surface's device scale and offset.
+struct PixelMapping {
+    private let xx, x0, yy, y0, sx, sy, ox, oy: Double
+
+    init(matrix: cairo_matrix_t, scale: (x: Double, y: Double), offset: (x: Double, y: Double)) {
+        (xx, x0, yy, y0) = (matrix.xx, matrix.x0, matrix.yy, matrix.y0)
+        (sx, sy, ox, oy) = (scale.x, scale.y, offset.x, offset.y)
+    }
+
+    @inline(__always)
+    func apply(_ p: Point) -> (x: Double, y: Double) {
+        (x: (p.x * xx + x0) * sx + ox, y: (p.y * yy + y0) * sy + oy)
     }
 }

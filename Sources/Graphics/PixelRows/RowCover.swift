@@ -7,17 +7,17 @@ import TouchKit
 /// The pixels of one box covered whole by the opaque lines added so far (``add(_:)``).
 public struct RowCover {
     private let box: PixelBox
-    /// User space to the image's pixels: a scale and an offset (``CairoContext/rowCover()``).
+    /// User space to the image's pixels, as the lines are drawn (``CairoContext/rowCover()``).
     private let scale: Double
-    private let offset: (x: Double, y: Double)
+    private let map: PixelMapping
     /// Per row of the box, its covered runs, sorted and apart; a row covered whole holds one.
     private var rows: [[(x0: Int, x1: Int)]]
     private var open: Int
 
-    init(box: PixelBox, scale: Double, offset: (x: Double, y: Double)) {
+    init(box: PixelBox, scale: Double, map: PixelMapping) {
         self.box = box
         self.scale = scale
-        self.offset = offset
+        self.map = map
         rows = Array(repeating: [], count: max(box.y1 - box.y0, 0))
         open = rows.count
     }
@@ -34,8 +34,7 @@ public struct RowCover {
         guard line.color.alpha >= 1, !isWhole else { return }
         let radius = line.width * scale / 2 - 1
         guard radius > 0 else { return }
-        let points = line.points.map { (x: $0.x * scale + offset.x, y: $0.y * scale + offset.y) }
-        StrokeSpans.forEach(points, radius: radius, limit: box) { span in
+        StrokeSpans.forEach(line.points.map { map.apply($0) }, radius: radius, limit: box) { span in
             insert(span.x0, span.x1, row: span.y - box.y0)
         }
     }
@@ -62,19 +61,10 @@ extension CairoContext {
     /// clip is not one box of whole pixels of an image, or user space is not mapped to pixels
     /// by one scale and an offset.
     public func rowCover() -> RowCover? {
-        guard let target = cairo_get_group_target(cairo), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(cairo, &matrix)
-        var sx = 1.0, sy = 1.0
-        cairo_surface_get_device_scale(target, &sx, &sy)
-        var ox = 0.0, oy = 0.0
-        cairo_surface_get_device_offset(target, &ox, &oy)
-        guard matrix.xy == 0, matrix.yx == 0, matrix.xx == matrix.yy, matrix.xx > 0, sx == sy else { return nil }
-        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
-        guard let clip = clipBoxes(scale: (sx, sy), offset: (ox, oy), imageHeight: height), clip.boxes.count == 1 else { return nil }
-        let b = clip.boxes[0]
-        let box = PixelBox(x0: max(b.x0, 0), y0: max(b.y0, 0), x1: min(b.x1, width), y1: min(b.y1, height))
+        guard let space = pixelSpace(), space.clip.boxes.count == 1 else { return nil }
+        let b = space.clip.boxes[0]
+        let box = PixelBox(x0: max(b.x0, 0), y0: max(b.y0, 0), x1: min(b.x1, space.width), y1: min(b.y1, space.height))
         guard box.x0 < box.x1, box.y0 < box.y1 else { return nil }
-        return RowCover(box: box, scale: matrix.xx * sx, offset: (matrix.x0 * sx + ox, matrix.y0 * sy + oy))
+        return RowCover(box: box, scale: space.scale, map: space.map)
     }
 }
