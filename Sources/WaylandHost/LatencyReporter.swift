@@ -58,7 +58,7 @@ final class LatencyReporter {
         let summary = "frame \(number): input→commit \(Self.ms(commit - input.event)) ms (read→commit \(Self.ms(commit - input.read)) ms, \(Self.ms(cpu)) ms of it on the CPU; read at \(microseconds(input.read)), committed at \(microseconds(commit)) µs)\(guess)"
         guard presentation.isBound else {
             presentation.willCommit(surface, at: commit)
-            awaitingCallback(summary + ", no wp_presentation", input: input.event)
+            holdForCallback(summary + ", no wp_presentation", input: input.event)
             return
         }
         let asked = presentation.willCommit(surface, at: commit) { [unowned self] outcome in
@@ -75,7 +75,7 @@ final class LatencyReporter {
         }
         if !asked {
             noFeedback()
-            awaitingCallback(summary + ", no presentation feedback", input: input.event)
+            holdForCallback(summary + ", no presentation feedback", input: input.event)
         }
     }
 
@@ -88,7 +88,7 @@ final class LatencyReporter {
 
     /// Keeps a frame without feedback for the next frame callback; a hidden window gets none, so
     /// the oldest of too many is logged as it is.
-    private func awaitingCallback(_ summary: String, input: Double) {
+    private func holdForCallback(_ summary: String, input: Double) {
         if awaitingCallback.count >= PresentationTimes.unansweredLimit { logger.info("\(awaitingCallback.removeFirst().summary)") }
         awaitingCallback.append((summary, input))
     }

@@ -1,7 +1,6 @@
 // Which pixels of a clip lie whole under opaque lines, row by row. A dense drawing zoomed in
 // has hundreds of lines, each wider than a tile of the line cache, piled on every pixel: once the
 // topmost of them cover the tile, what lies beneath cannot show and need not be drawn.
-import CCairo
 import TouchKit
 
 /// The pixels of one box covered whole by the opaque lines added so far (``add(_:)``).
