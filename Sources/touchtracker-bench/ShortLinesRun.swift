@@ -28,6 +28,7 @@ struct ShortLinesStream: RampStream {
     mutating func frame(at time: Double, dt: Double) -> String {
         events += 1
         guard let start else {
+            landings.insert(events - 1)
             let p = area.randomPoint(inset: 30, using: &rng)
             self.start = p
             moved = false
@@ -41,7 +42,15 @@ struct ShortLinesStream: RampStream {
         return "touch batch u 0 f"
     }
 
-    mutating func resetCount() { events = 0 }
+    mutating func resetCount() {
+        events = 0
+        landings = []
+    }
+
+    /// The frames since the last reset that land a finger.
+    private var landings: Set<Int> = []
+
+    func landsAlone(_ n: Int) -> Bool { landings.contains(n) }
 
     mutating func liftAll() -> String? {
         guard start != nil else { return nil }
