@@ -51,17 +51,24 @@ struct LatencyReport {
             let t = record.split(separator: ":").compactMap { UInt64($0) }
             guard t.count == 3 else { throw HarnessError("bad latency record \(record)") }
             records.append((t[0], t[1]))
-            if t[1] >= t[0], t[1] > 0 {
-                _ = toCommit.record(max(1, (t[1] - t[0]) / 1000))
-            } else {
-                withoutCommit += 1
-            }
+            if t[1] < t[0] || t[1] == 0 { withoutCommit += 1 }
             if t[2] >= t[0], t[2] > 0 {
                 _ = toRepaint.record(max(1, (t[2] - t[0]) / 1000))
             } else {
                 withoutRepaint += 1
             }
         }
+        toCommit = commitLatencies { _ in true }
+    }
+
+    /// Input→commit (µs) of the frames `keep` chooses by their place in ``records``; frames
+    /// without a commit are left out (``withoutCommit`` counts them).
+    func commitLatencies(of keep: (Int) -> Bool) -> Latencies {
+        var latencies = makeLatencies()
+        for (n, record) in records.enumerated() where keep(n) && record.commit >= record.input && record.commit > 0 {
+            _ = latencies.record(max(1, (record.commit - record.input) / 1000))
+        }
+        return latencies
     }
 }
 

@@ -130,10 +130,7 @@ extension TouchTrackerBench {
         }
         _ = try control.send("latency stop")
         let latency = try LatencyReport(control.send("latency report", timeout: 60))
-        var toCommit = makeLatencies()
-        for (record, moved) in zip(latency.records, moves) where moved && record.commit >= record.input && record.commit > 0 {
-            _ = toCommit.record(max(1, (record.commit - record.input) / 1000))
-        }
+        let toCommit = latency.commitLatencies { $0 < moves.count && moves[$0] }
         say(read + "; input→commit of the moves p50/p99 \(formatMs(toCommit.p50))/\(formatMs(toCommit.p99)) ms over \(toCommit.totalCount) frames")
         if client == .on { reportGuessedLeads(running.child.standardError) }
         return (results, toCommit.p99)

@@ -251,12 +251,9 @@ extension TouchTrackerBench {
             // A finger landing alone shows nothing in the app until it moves (the double tap holds
             // it, A3), so its commit is the next frame's: how soon that frame came, not how fast
             // the app answers (weston-simple-touch draws a dot at once: all its frames count).
-            let judged = latency.records.enumerated().filter { !client.isApp || !stream.landsAlone($0.offset) }.map(\.element)
-            var toCommit = makeLatencies()
-            for record in judged where record.commit >= record.input && record.commit > 0 {
-                _ = toCommit.record(max(1, (record.commit - record.input) / 1000))
-            }
-            step.commitP99 = toCommit.p99
+            let counts = { (n: Int) in !client.isApp || !stream.landsAlone(n) }
+            let judged = latency.records.indices.filter(counts).map { latency.records[$0] }
+            step.commitP99 = latency.commitLatencies(of: counts).p99
             step.frames = judged.count
             step.landings = latency.records.count - judged.count
             step.late = judged.count { $0.commit < $0.input || $0.commit == 0 || $0.commit - $0.input > 2_000_000 }
