@@ -33,7 +33,12 @@ extension CairoContext {
         for line in lines {
             let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: smooth)
-            pixels.fill(pixels.runs(limit: image, clip: clips), into: data, stride: stride)
+            // One box (a whole image, a band of rows, a tile): drawn as its rows are found.
+            if clips.boxes.count == 1 {
+                pixels.draw(limit: image, into: data, stride: stride)
+            } else {
+                pixels.fill(pixels.runs(limit: image, clip: clips), into: data, stride: stride)
+            }
         }
         cairo_surface_mark_dirty(target)
         return true

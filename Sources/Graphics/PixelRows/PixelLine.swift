@@ -74,33 +74,100 @@ struct PixelLine {
             }
             return
         }
-        let p = points[0], q = points.count > 1 ? points[1] : points[0]
-        let dx = q.x - p.x, dy = q.y - p.y
-        let lengthSquared = dx * dx + dy * dy
-        let inverse = lengthSquared > 0 ? 1 / lengthSquared : 0
-        let edge = radius + 0.5
-        let pixel = self.pixel
+        let edge = Edge(self)
         for run in runs.covered {
-            let row = UnsafeMutableRawPointer(data + run.y * stride).assumingMemoryBound(to: UInt32.self)
             let i = run.y - runs.innerTop
             let (i0, i1) = i >= 0 && i < runs.inner.count ? (Int(runs.inner[i].x0), Int(runs.inner[i].x1)) : (0, 0)
-            let s0 = max(run.x0, i0), s1 = min(run.x1, i1)
+            edge.fill(row: run.y, run.x0..<run.x1, inner: i0, i1, into: data, stride: stride)
+        }
+    }
+
+    /// Draws the line into ARGB32 pixels inside `limit` as its rows are found: what
+    /// `fill(runs(limit:clip:))` draws for a clip of one box, without the runs stored (the line
+    /// cache's whole build draws every line of the drawing, and storing their runs cost about a
+    /// fifth of it).
+    func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int) {
+        guard let first = points.first else { return }
+        guard smooth else {
+            guard radius > 0 else { return }
+            for i in 0..<max(points.count - 1, 1) {
+                let capsule = StrokeSpans.Capsule(points[i], points[min(i + 1, points.count - 1)], radius: radius, limit: limit)
+                guard capsule.top <= capsule.bottom else { continue }
+                for y in capsule.top...capsule.bottom {
+                    let (x0, x1) = capsule.span(y)
+                    guard x0 < x1 else { continue }
+                    UnsafeMutableRawPointer(data + (y * stride + x0 * 4))
+                        .assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: x1 - x0)
+                }
+            }
+            return
+        }
+        let last = points.count > 1 ? points[1] : first
+        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: limit)
+        guard outer.top <= outer.bottom else { return }
+        // Not an optional: unwrapping one copied the capsule every row.
+        let hasInner = radius > 0.5
+        let inner = StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit)
+        let edge = Edge(self)
+        for y in outer.top...outer.bottom {
+            let (x0, x1) = outer.span(y)
+            guard x0 < x1 else { continue }
+            let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
+            edge.fill(row: y, x0..<x1, inner: i0, i1, into: data, stride: stride)
+        }
+    }
+
+    /// A smooth line's row: its whole pixels filled, the rest of its run blended by coverage.
+    /// A pixel's coverage is taken from its centre's distance to the segment: beside the segment
+    /// that is the distance to its line, linear along a row (no square root, which cost as much
+    /// as the rest of a row), and only past the ends the distance to the end point.
+    private struct Edge {
+        let p: (x: Double, y: Double)
+        let dx, dy, inverse, inverseLength, edge: Double
+        let pixel: UInt32
+
+        @inline(__always)
+        init(_ line: PixelLine) {
+            let p = line.points[0], q = line.points.count > 1 ? line.points[1] : line.points[0]
+            self.p = p
+            (dx, dy) = (q.x - p.x, q.y - p.y)
+            let lengthSquared = dx * dx + dy * dy
+            inverse = lengthSquared > 0 ? 1 / lengthSquared : 0
+            inverseLength = lengthSquared > 0 ? 1 / lengthSquared.squareRoot() : 0
+            edge = line.radius + 0.5
+            pixel = line.pixel
+        }
+
+        /// Row `y`'s run `xs`, of which `i0..<i1` (uncut; none when `i1 <= i0`) is whole pixels.
+        @inline(__always)
+        func fill(row y: Int, _ xs: Range<Int>, inner i0: Int, _ i1: Int, into data: UnsafeMutablePointer<UInt8>, stride: Int) {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            let s0 = max(xs.lowerBound, i0), s1 = min(xs.upperBound, i1)
             if s0 < s1 { (row + s0).update(repeating: pixel, count: s1 - s0) }
-            let cy = Double(run.y) + 0.5 - p.y
+            let cy = Double(y) + 0.5 - p.y
+            // Along the row, with cx = x + 0.5 - p.x: the position along the segment (0 at p, 1
+            // at q) and the cross product whose size over the length is the distance to its line.
+            let along = cy * dy * inverse, acrossBase = -cy * dx
             func blend(_ x: Int) {
                 let cx = Double(x) + 0.5 - p.x
-                let t = min(1, max(0, (cx * dx + cy * dy) * inverse))
-                let ex = cx - t * dx, ey = cy - t * dy
-                let coverage = edge - (ex * ex + ey * ey).squareRoot()
+                let t = cx * dx * inverse + along
+                let distance: Double
+                if t > 0, t < 1 {
+                    distance = abs(cx * dy + acrossBase) * inverseLength
+                } else {
+                    let ex = t <= 0 ? cx : cx - dx, ey = t <= 0 ? cy : cy - dy
+                    distance = (ex * ex + ey * ey).squareRoot()
+                }
+                let coverage = edge - distance
                 guard coverage > 0 else { return }
                 guard coverage < 1 else { return row[x] = pixel }
-                row[x] = Self.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
+                row[x] = PixelLine.blend(pixel, over: row[x], coverage: UInt32(coverage * 256))
             }
             if s0 < s1 {
-                for x in run.x0..<s0 { blend(x) }
-                for x in s1..<run.x1 { blend(x) }
+                for x in xs.lowerBound..<s0 { blend(x) }
+                for x in s1..<xs.upperBound { blend(x) }
             } else {
-                for x in run.x0..<run.x1 { blend(x) }
+                for x in xs { blend(x) }
             }
         }
     }

@@ -29,24 +29,53 @@ enum StrokeSpans {
         }
     }
 
-    /// The runs of the capsule from `p` to `q`. Per row only multiplications and the square
-    /// roots of the end discs: the divisions are made once per capsule.
+    /// The runs of the capsule from `p` to `q`.
     @inline(__always)
     static func capsule(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), radius r: Double,
                         limit: PixelBox, _ body: (PixelSpan) -> Void) {
-        let top = max(limit.y0, ceiling(min(p.y, q.y) - r - 0.5))
-        let bottom = min(limit.y1 - 1, floor(max(p.y, q.y) + r - 0.5))
-        guard top <= bottom else { return }
-        let dx = q.x - p.x, dy = q.y - p.y
-        let lengthSquared = dx * dx + dy * dy
-        let length = lengthSquared.squareRoot()
-        let rr = r * r
-        let hasBody = length > 1e-9
-        // With u = x - p.x and v = y - p.y, the rectangle is u·dx + v·dy in [0, length²] and
-        // dx·v - dy·u in [-r·length, r·length]: per row, two intervals of u linear in v.
-        let alongSlope = abs(dx) > 1e-12 ? -dy / dx : 0, alongEnd = abs(dx) > 1e-12 ? lengthSquared / dx : 0
-        let acrossSlope = abs(dy) > 1e-12 ? dx / dy : 0, acrossHalf = abs(dy) > 1e-12 ? abs(r * length / dy) : 0
-        for y in top...bottom {
+        let capsule = Capsule(p, q, radius: r, limit: limit)
+        guard capsule.top <= capsule.bottom else { return }
+        for y in capsule.top...capsule.bottom {
+            let (x0, x1) = capsule.span(y)
+            if x0 < x1 { body(PixelSpan(y: y, x0: x0, x1: x1)) }
+        }
+    }
+
+    /// A capsule (the segment from `p` to `q` widened by `r`, round ends) met by rows of pixel
+    /// centres, inside `limit`. Per row only multiplications and the square roots of the end
+    /// discs: the divisions are made once.
+    struct Capsule {
+        let p: (x: Double, y: Double), q: (x: Double, y: Double)
+        let limit: PixelBox
+        /// The rows it may touch, within `limit` (none when `top > bottom`).
+        let top: Int, bottom: Int
+        private let dx, dy, lengthSquared, rr, r, length: Double
+        private let hasBody: Bool
+        private let alongSlope, alongEnd, acrossSlope, acrossHalf: Double
+
+        @inline(__always)
+        init(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), radius r: Double, limit: PixelBox) {
+            (self.p, self.q, self.r, self.limit) = (p, q, r, limit)
+            top = max(limit.y0, StrokeSpans.ceiling(min(p.y, q.y) - r - 0.5))
+            bottom = min(limit.y1 - 1, StrokeSpans.floor(max(p.y, q.y) + r - 0.5))
+            let dx = q.x - p.x, dy = q.y - p.y
+            (self.dx, self.dy) = (dx, dy)
+            lengthSquared = dx * dx + dy * dy
+            length = lengthSquared.squareRoot()
+            rr = r * r
+            hasBody = length > 1e-9
+            // With u = x - p.x and v = y - p.y, the rectangle is u·dx + v·dy in [0, length²] and
+            // dx·v - dy·u in [-r·length, r·length]: per row, two intervals of u linear in v.
+            alongSlope = abs(dx) > 1e-12 ? -dy / dx : 0
+            alongEnd = abs(dx) > 1e-12 ? lengthSquared / dx : 0
+            acrossSlope = abs(dy) > 1e-12 ? dx / dy : 0
+            acrossHalf = abs(dy) > 1e-12 ? abs(r * length / dy) : 0
+        }
+
+        /// The pixels `x0..<x1` of row `y` whose centres lie inside, cut to `limit` (none when
+        /// `x0 >= x1`).
+        @inline(__always)
+        func span(_ y: Int) -> (x0: Int, x1: Int) {
             let v = Double(y) + 0.5 - p.y
             var lo = Double.infinity, hi = -Double.infinity
             // The discs at both ends.
@@ -80,11 +109,9 @@ enum StrokeSpans {
                     hi = max(hi, p.x + b)
                 }
             }
-            guard lo <= hi else { continue }
+            guard lo <= hi else { return (0, 0) }
             // Pixels whose centre x + 0.5 lies in [lo, hi].
-            let x0 = max(limit.x0, ceiling(lo - 0.5))
-            let x1 = min(limit.x1, floor(hi - 0.5) + 1)
-            if x0 < x1 { body(PixelSpan(y: y, x0: x0, x1: x1)) }
+            return (max(limit.x0, StrokeSpans.ceiling(lo - 0.5)), min(limit.x1, StrokeSpans.floor(hi - 0.5) + 1))
         }
     }
 
