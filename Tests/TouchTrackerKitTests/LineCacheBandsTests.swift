@@ -46,13 +46,16 @@ struct LineCacheBandsTests {
         #expect(LineCache.workCuts(strokes, rows: 600, count: 2, rowOf: { $0 + 5_000 }) == [0, 300, 600])
     }
 
-    @Test("the raster built in bands, at 100 %, 250 % and 10 %, and at scale 2, is what one pass draws")
-    func bandsDrawWhatOnePassDraws() throws {
+    /// Strips of the whole raster's height, and of 16 rows (the least): strokes cross strips.
+    @Test("the raster built in bands, at 100 %, 250 % and 10 %, and at scale 2, is what one pass draws",
+          arguments: [1 << 20, 0])
+    func bandsDrawWhatOnePassDraws(stripBytes: Int) throws {
         let strokes = Self.mixed(600, in: Rect(x: -50, y: -50, width: 500, height: 400))
         let size = Size(width: 400, height: 300)
         for (viewport, scale) in [(CanvasViewport.identity, 1.0), (CanvasViewport(origin: Point(x: 30, y: 20), zoom: 2.5), 1),
                                   (CanvasViewport(origin: Point(x: -100, y: -80), zoom: 0.1), 1), (.identity, 2)] {
             let cache = LineCache(drawing: Drawing(strokes: strokes), ink: .trueColors)
+            cache.stripBytes = stripBytes
             let built = cache.image(size: size, scale: scale, viewport: viewport)
             let bands = LineCache.bands(of: built, viewport: viewport, strokes: strokes)
             #expect(bands.count == min(LineCache.buildThreads, built.height / 16) || bands.count < LineCache.buildThreads)

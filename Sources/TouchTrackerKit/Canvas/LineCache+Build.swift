@@ -6,7 +6,7 @@
 // their own: each band goes through every stroke in paint order, clipped to its rows, so the
 // picture is the one a single pass makes. A whole build is the cache's one long job (every line a
 // window shows, at 100,000 lines a few hundred milliseconds on one core), and the bands share it
-// out; strokes outside a band cost a glance there.
+// out. Within a band the strokes are drawn a strip of rows at a time (BuildSlice.swift).
 import CShims
 import Dispatch
 #if canImport(Glibc)
@@ -20,9 +20,8 @@ extension LineCache {
     /// build covers (the drawing's count when it began; strokes added since are drawn live by the
     /// canvas).
     struct WholeBuild {
-        var next: [Int]
-        /// The rows of each band laid with paper so far: a band's strokes wait for all of them.
-        var paperRows: [Int]
+        /// Where each band stands, in the order of `buildBands`.
+        var bands: [BandProgress]
         var end: Int
     }
 
@@ -31,6 +30,9 @@ extension LineCache {
     /// thread draws on its rows.
     struct BuildBand: @unchecked Sendable {
         let rows: ImageSurface
+        /// The raster, and the row of it the band begins at.
+        let raster: ImageSurface
+        let top: Int
         let shown: Rect
         let area: Rect
     }
@@ -51,7 +53,8 @@ extension LineCache {
         return zip(cuts, cuts.dropFirst()).filter { $0 < $1 }.map { top, bottom in
             let points = Rect(x: 0, y: Double(top) / raster.scale, width: Double(raster.width) / raster.scale,
                               height: Double(bottom - top) / raster.scale)
-            return BuildBand(rows: raster.rows(top..<bottom), shown: points, area: viewport.drawingRect(points))
+            return BuildBand(rows: raster.rows(top..<bottom), raster: raster, top: top, shown: points,
+                             area: viewport.drawingRect(points))
         }
     }
 
@@ -123,20 +126,15 @@ extension LineCache {
                                most: max(slice, 1), clock: clock().map(TurnClock.init),
                                budget: Self.turnBudget / Double(buildBands.count))
         let bands = buildBands
+        let progress = current.bands
         if bands.count == 1 {
-            (current.next[0], current.paperRows[0]) = slice.draw(bands[0], from: current.next[0], paperRows: current.paperRows[0])
+            slice.draw(bands[0], progress[0])
         } else {
-            let next = SharedSlots(current.next), paperRows = SharedSlots(current.paperRows)
-            DispatchQueue.concurrentPerform(iterations: bands.count) { i in
-                (next[i], paperRows[i]) = slice.draw(bands[i], from: next[i], paperRows: paperRows[i])
-            }
-            current.next = next.values
-            current.paperRows = paperRows.values
+            DispatchQueue.concurrentPerform(iterations: bands.count) { i in slice.draw(bands[i], progress[i]) }
         }
         image.markDirty()
         build = current
-        guard current.next.allSatisfy({ $0 >= buildStrokes.count }),
-              zip(current.paperRows, bands).allSatisfy({ $0 >= $1.rows.height }) else {
+        guard progress.allSatisfy(\.isDone) else {
             guard let clock = clock() else { return continueBuild() }
             scheduleBuild(on: clock)
             return
@@ -150,102 +148,4 @@ extension LineCache {
         // Without a clock the build is done before anything is shown: nothing older to show.
         if clock() == nil { stale = nil }
     }
-}
-
-/// One turn's work of a build, the same for every band: read only while the bands draw.
-private struct BuildSlice: @unchecked Sendable {
-    let strokes: [Stroke]
-    /// The stroke left out (the selected one, drawn on top by the canvas).
-    let left: StrokeID?
-    let ink: ScreenInk
-    let viewport: CanvasViewport
-    /// The paper laid first.
-    let paper: Color
-    /// At most this many strokes drawn per band.
-    let most: Int
-    /// The turn's clock, read by every band.
-    let clock: TurnClock?
-    /// The time each band may take: the turn's budget is the CPU of all of them, so a turn of
-    /// the build costs what it did on one core and ends sooner.
-    let budget: Double
-
-    /// Lays the band's paper from row `paperRows` on, then draws strokes from `next` on into it,
-    /// until `most` are drawn or the turn's budget is spent; returns where each stands.
-    func draw(_ band: LineCache.BuildBand, from next: Int, paperRows: Int) -> (next: Int, paperRows: Int) {
-        let start = clock?.now ?? 0
-        var paperRows = paperRows
-        // A fresh raster's rows fault their pages in as they are first written: a few rows at a
-        // time, so that no turn pays for a whole 4K raster (10 to 20 ms).
-        while paperRows < band.rows.height {
-            let rows = paperRows..<min(paperRows + Self.paperRowsAtOnce, band.rows.height)
-            band.rows.fill(rows: rows, with: paper)
-            paperRows = rows.upperBound
-            if let clock, clock.now - start >= budget, paperRows < band.rows.height { return (next, paperRows) }
-        }
-        let context = LineCache.strokeContext(band.rows, viewport: viewport)
-        var stop = next, drawn = 0
-        var batch: [Stroke] = []
-        batch.reserveCapacity(LineCache.buildBatch)
-        while stop < strokes.count, drawn < most {
-            let stroke = strokes[stop]
-            stop += 1
-            // Strokes outside the band cost a glance each.
-            guard stroke.id != left, stroke.mayPaint(into: band.area) else { continue }
-            batch.append(stroke)
-            guard batch.count == LineCache.buildBatch || stop == strokes.count || drawn + batch.count >= most else { continue }
-            StrokeRenderer.draw(batch, in: context, ink: ink)
-            drawn += batch.count
-            batch.removeAll(keepingCapacity: true)
-            // After every batch: a line across a big canvas takes a tenth of a millisecond or
-            // more, so batches stay small (sixteen lines a look overran the budget by more than
-            // the budget).
-            if let clock, clock.now - start >= budget { break }
-        }
-        StrokeRenderer.draw(batch, in: context, ink: ink)
-        return (stop, paperRows)
-    }
-
-    static let paperRowsAtOnce = 32
-}
-
-/// A clock the bands' threads read one at a time: a test's clock moves as it is read. A pthread
-/// mutex rather than Synchronization's, which ThreadSanitizer does not see.
-private final class TurnClock: @unchecked Sendable {
-    private let clock: Clock
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init(_ clock: Clock) {
-        self.clock = clock
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
-
-    var now: Double {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return clock.now
-    }
-}
-
-/// Slots the bands' threads each write one of.
-private final class SharedSlots: @unchecked Sendable {
-    private var storage: UnsafeMutableBufferPointer<Int>
-
-    init(_ values: [Int]) {
-        storage = .allocate(capacity: values.count)
-        _ = storage.initialize(from: values)
-    }
-
-    deinit { storage.deallocate() }
-
-    subscript(i: Int) -> Int {
-        get { storage[i] }
-        set { storage[i] = newValue }
-    }
-
-    var values: [Int] { Array(storage) }
 }

@@ -52,6 +52,10 @@ final class LineCache {
     /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
     var slice = 400
     static let tilesPerTurn = 64
+    /// A whole build draws a band a strip of rows this size at a time (at least 16 rows), so it
+    /// stays in a core's cache while its strokes are drawn (a second-level cache is 0.5 to 2 MB),
+    /// and a short line at 4K still spans only a few (BuildSlice.swift).
+    var stripBytes = 1 << 20
     /// The most pixels a raster made for a new zoom is laid with paper at once: a 1080p window's.
     static let immediatePixels = 1920 * 1200
     /// Strokes a whole build draws together between looks at the clock: one at a time, the
@@ -136,8 +140,8 @@ final class LineCache {
         // pinch.
         buildStrokes = drawing.strokes
         buildBands = Self.bands(of: fresh, viewport: viewport, strokes: buildStrokes)
-        build = WholeBuild(next: Array(repeating: 0, count: buildBands.count),
-                           paperRows: buildBands.map { deferred ? 0 : $0.rows.height }, end: drawing.strokes.count)
+        build = WholeBuild(bands: buildBands.map { BandProgress($0, paperRows: deferred ? 0 : $0.rows.height, stripBytes: stripBytes) },
+                           end: drawing.strokes.count)
         if deferred, let clock = clock() {
             scheduleBuild(on: clock)
         } else {

@@ -1,0 +1,152 @@
+// One turn's work of the line cache's whole build in one band of the raster (LineCache+Build.swift).
+// A band at 4K is 15 MB, far more than a core's cache, and the strokes of a drawing land anywhere in
+// it: drawn in paint order over the whole band, nearly every edge pixel blended was a read from
+// memory. So a band is drawn a strip of rows at a time, each strip about a megabyte: its paper is
+// laid, then every stroke that shows there is drawn, clipped to its rows, while they stay in the
+// cache. The strokes are first sorted into the strips they reach, in paint order, so the picture is
+// still the one a single pass makes.
+import Graphics
+#if canImport(Glibc)
+import Glibc
+#endif
+import TouchKit
+
+/// Where one band of a whole build stands: the strokes sorted into its strips so far, then the
+/// strip being drawn and the next of its strokes. Only the band's own thread touches it during a
+/// slice.
+final class BandProgress: @unchecked Sendable {
+    /// The band's rows laid with paper so far (from the top).
+    var paperRows: Int
+    /// Strokes of the build looked at and sorted into `bins`.
+    var binned = 0
+    /// Per strip, the indices of the strokes that may show there, in paint order.
+    var bins: [[Int32]]
+    var strip = 0
+    var next = 0
+    /// Rows per strip.
+    let stripRows: Int
+
+    init(_ band: LineCache.BuildBand, paperRows: Int, stripBytes: Int) {
+        self.paperRows = paperRows
+        stripRows = max(16, stripBytes / max(band.raster.width * 4, 1))
+        bins = Array(repeating: [], count: (band.rows.height + stripRows - 1) / stripRows)
+    }
+
+    var isDone: Bool { strip >= bins.count }
+}
+
+/// One turn's work of a build, the same for every band: read only while the bands draw.
+struct BuildSlice: @unchecked Sendable {
+    let strokes: [Stroke]
+    /// The stroke left out (the selected one, drawn on top by the canvas).
+    let left: StrokeID?
+    let ink: ScreenInk
+    let viewport: CanvasViewport
+    /// The paper laid first.
+    let paper: Color
+    /// At most this many strokes drawn per band.
+    let most: Int
+    /// The turn's clock, read by every band.
+    let clock: TurnClock?
+    /// The time each band may take: the turn's budget is the CPU of all of them, so a turn of
+    /// the build costs what it did on one core and ends sooner.
+    let budget: Double
+
+    /// Strokes sorted between looks at the clock.
+    static let binChunk = 4096
+    /// Rows laid with paper between looks at the clock: a fresh raster's rows fault their pages
+    /// in as they are first written, and no turn pays for a whole 4K raster (10 to 20 ms).
+    static let paperRowsAtOnce = 32
+
+    /// Sorts the strokes into the band's strips, then lays each strip's paper and draws its
+    /// strokes, until `most` are drawn or the turn's budget is spent.
+    func draw(_ band: LineCache.BuildBand, _ progress: BandProgress) {
+        let start = clock?.now ?? 0
+        func spent() -> Bool { clock.map { $0.now - start >= budget } ?? false }
+        while progress.binned < strokes.count {
+            let end = min(progress.binned + Self.binChunk, strokes.count)
+            sort(progress.binned..<end, of: band, into: progress)
+            progress.binned = end
+            if spent(), end < strokes.count { return }
+        }
+        var drawn = 0
+        var batch: [Stroke] = []
+        batch.reserveCapacity(LineCache.buildBatch)
+        while progress.strip < progress.bins.count {
+            let rows = progress.strip * progress.stripRows..<min((progress.strip + 1) * progress.stripRows, band.rows.height)
+            while progress.paperRows < rows.upperBound {
+                let paperRows = progress.paperRows..<min(progress.paperRows + Self.paperRowsAtOnce, band.rows.height)
+                band.rows.fill(rows: paperRows, with: paper)
+                progress.paperRows = paperRows.upperBound
+                if spent() { return }
+            }
+            let context = LineCache.strokeContext(band.raster.rows(band.top + rows.lowerBound..<band.top + rows.upperBound),
+                                                  viewport: viewport)
+            let bin = progress.bins[progress.strip]
+            while progress.next < bin.count, drawn < most {
+                let stroke = strokes[Int(bin[progress.next])]
+                progress.next += 1
+                guard stroke.id != left else { continue }
+                batch.append(stroke)
+                guard batch.count == LineCache.buildBatch || progress.next == bin.count || drawn + batch.count >= most else { continue }
+                StrokeRenderer.draw(batch, in: context, ink: ink)
+                drawn += batch.count
+                batch.removeAll(keepingCapacity: true)
+                // After every batch: a line across a big canvas takes a tenth of a millisecond or
+                // more, so batches stay small (sixteen lines a look overran the budget by more
+                // than the budget).
+                if spent() { break }
+            }
+            StrokeRenderer.draw(batch, in: context, ink: ink)
+            batch.removeAll(keepingCapacity: true)
+            guard progress.next >= bin.count else { return }
+            progress.bins[progress.strip] = []
+            progress.strip += 1
+            progress.next = 0
+            if drawn >= most || spent() { return }
+        }
+    }
+
+    /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.
+    private func sort(_ range: Range<Int>, of band: LineCache.BuildBand, into progress: BandProgress) {
+        let perPoint = viewport.zoom * band.raster.scale
+        let strips = Double(progress.bins.count), stripRows = Double(progress.stripRows)
+        // A strip's index from a row of the band, clamped before it becomes an integer (a box
+        // far off the canvas).
+        func strip(_ row: Double) -> Int { Int(min(max(row / stripRows, 0), strips - 1)) }
+        for i in range {
+            let stroke = strokes[i]
+            // Strokes outside the band cost a glance.
+            guard stroke.mayPaint(into: band.area) else { continue }
+            let box = stroke.bounds
+            // A pixel more each way: the box's pad at a low zoom is less than the blended edge.
+            let first = strip((box.minY - viewport.origin.y) * perPoint - Double(band.top) - 1)
+            let last = strip((box.maxY - viewport.origin.y) * perPoint - Double(band.top) + 1)
+            guard first <= last else { continue }
+            for s in first...last { progress.bins[s].append(Int32(i)) }
+        }
+    }
+}
+
+/// A clock the bands' threads read one at a time: a test's clock moves as it is read. A pthread
+/// mutex rather than Synchronization's, which ThreadSanitizer does not see.
+final class TurnClock: @unchecked Sendable {
+    private let clock: Clock
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init(_ clock: Clock) {
+        self.clock = clock
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    var now: Double {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return clock.now
+    }
+}
