@@ -83,9 +83,8 @@ struct PixelLine {
     }
 
     /// Draws the line into ARGB32 pixels inside `limit` as its rows are found: what
-    /// `fill(runs(limit:clip:))` draws for a clip of one box, without the runs stored (the line
-    /// cache's whole build draws every line of the drawing, and storing their runs cost about a
-    /// fifth of it).
+    /// `fill(runs(limit:clip:))` draws for a clip of one box, without two arrays made per line
+    /// (the line cache's whole build draws every line of the drawing).
     func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int) {
         guard let first = points.first else { return }
         guard smooth else {
@@ -119,8 +118,8 @@ struct PixelLine {
 
     /// A smooth line's row: its whole pixels filled, the rest of its run blended by coverage.
     /// A pixel's coverage is taken from its centre's distance to the segment: beside the segment
-    /// that is the distance to its line, linear along a row (no square root, which cost as much
-    /// as the rest of a row), and only past the ends the distance to the end point.
+    /// that is the distance to its line, linear along a row (a square root per edge pixel was
+    /// the blend's slowest step), and only past the ends the distance to the end point.
     private struct Edge {
         let p: (x: Double, y: Double)
         let dx, dy, inverse, inverseLength, edge: Double
