@@ -104,7 +104,8 @@ struct LiveLineTests {
 
     /// The frames a buffer is painted in: as the host does, each buffer copies from the one
     /// shown last what it lacks and paints the frame's change; a third buffer joins midway as a
-    /// copy of the newest (a spare made while the compositor holds the others).
+    /// copy of the newest (a spare made while the compositor holds the others). In turn, or
+    /// picked as the host picks them from those a compositor gives back (``hostFrame(_:using:)``).
     final class Buffers {
         let canvas: Canvas
         let scale: Double
@@ -112,6 +113,10 @@ struct LiveLineTests {
         var stale: [DirtyRegion]
         var shown: Int?
         var next = 0
+        /// Per buffer: the frame it was last committed in (0: never), and whether the compositor holds it.
+        var committed: [Int]
+        var busy: [Bool]
+        var frames = 0
         /// The pixels the compositor shows: the last committed buffer's.
         var onScreen: [UInt32]
 
@@ -121,6 +126,8 @@ struct LiveLineTests {
             let (w, h) = (Int(400 * scale), Int(300 * scale))
             images = [ImageSurface(width: w, height: h), ImageSurface(width: w, height: h)]
             stale = [DirtyRegion([canvas.window.bounds]), DirtyRegion([canvas.window.bounds])]
+            committed = [0, 0]
+            busy = [false, false]
             onScreen = images[0].pixelWords()
         }
 
@@ -131,6 +138,31 @@ struct LiveLineTests {
             spare.pixelsCopied(from: newest)
             images.append(spare)
             stale.append(stale[shown ?? 0])
+            committed.append(0)
+            busy.append(false)
+        }
+
+        /// A frame as the host paints it under a compositor that gives buffers back in its own
+        /// time (KWin keeps a replaced one until its next repaint, mutter lets go of the one shown
+        /// once it has copied it): into the free buffer shown most recently, copying from the
+        /// newest other that lacks nothing; with none free, into a spare while there are fewer
+        /// than four, else the frame waits.
+        func hostFrame(_ label: String, using random: inout SplitMix) -> String? {
+            for i in images.indices where busy[i] && Int.random(in: 0..<(i == shown ? 4 : 2), using: &random) == 0 {
+                busy[i] = false
+            }
+            var chosen = images.indices.filter { !busy[$0] }.max { committed[$0] < committed[$1] }
+            if chosen == nil, images.count < 4, Bool.random(using: &random) {
+                addSpare()
+                chosen = images.count - 1
+            }
+            guard let chosen else {
+                skipFrame()
+                return nil
+            }
+            let source = images.indices.filter { $0 != chosen && committed[$0] > 0 && stale[$0].isEmpty }
+                .max { committed[$0] < committed[$1] }
+            return frame(label, into: chosen, copyingFrom: source)
         }
 
         /// Takes a frame and leaves it unpainted, as the host does when the compositor holds every
@@ -141,15 +173,23 @@ struct LiveLineTests {
 
         /// Paints a frame into the next buffer; returns an error message or nil.
         func frame(_ label: String) -> String? {
+            let index = next
+            next = (next + 1) % images.count
+            return frame(label, into: index, copyingFrom: shown)
+        }
+
+        private func frame(_ label: String, into index: Int, copyingFrom source: Int?) -> String? {
             let dirty = canvas.window.takeDirtyRegion()
             guard !dirty.isEmpty || canvas.window.liveLinesChanged else { return nil }
-            let image = images[next]
-            let damage = canvas.window.update(image, stale: stale[next], dirty: dirty,
-                                              copyingFrom: shown.map { images[$0] }, others: images, scale: scale)
-            stale[next] = DirtyRegion()
-            for other in images.indices where other != next { stale[other].add(dirty) }
-            shown = next
-            next = (next + 1) % images.count
+            let image = images[index]
+            let damage = canvas.window.update(image, stale: stale[index], dirty: dirty,
+                                              copyingFrom: source.map { images[$0] }, others: images, scale: scale)
+            stale[index] = DirtyRegion()
+            for other in images.indices where other != index { stale[other].add(dirty) }
+            shown = index
+            frames += 1
+            committed[index] = frames
+            busy[index] = true
             let full = ImageSurface(width: image.width, height: image.height)
             canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: full, scale: scale)
             let pixels = image.pixelWords(), expected = full.pixelWords()
@@ -181,9 +221,9 @@ struct LiveLineTests {
         }
     }
 
-    @Test("A1: buffers in turn show what a full repaint shows, and damage every pixel that changed, while live lines move, land, lift (settled from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
-          arguments: [1.0, 2.0])
-    func buffersMatchAFullRepaint(scale: Double) {
+    @Test("A1: buffers, in turn or picked as the host picks them from those the compositor gave back, at whole and fractional scales, show what a full repaint shows, and damage every pixel that changed, while live lines move, land, lift (settled from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
+          arguments: zip([1.0, 2.0, 1.0, 1.75], [false, false, true, true]))
+    func buffersMatchAFullRepaint(scale: Double, pickedAsTheHostDoes: Bool) {
         for seed in UInt64(1)...3 {
             var random = SplitMix(seed: seed)
             let finished: [Stroke] = (0..<20).map { i in
@@ -193,6 +233,11 @@ struct LiveLineTests {
             canvas.window.layoutIfNeeded()
             let buffers = Buffers(canvas, scale: scale)
             if let error = buffers.frame("the first frame") { Issue.record("\(error)"); return }
+            // Its own stream: the same fingers as in turn.
+            var picks = SplitMix(seed: seed + 1000)
+            func paint(_ what: String) -> String? {
+                pickedAsTheHostDoes ? buffers.hostFrame(what + ", buffers picked as the host does", using: &picks) : buffers.frame(what)
+            }
             Self.landTen(canvas)
             var down = Set(0..<10)
             for n in 0..<30 {
@@ -248,14 +293,14 @@ struct LiveLineTests {
                     canvas.drawView.select(n == 25 ? canvas.drawView.drawing.strokes.first?.id : nil)
                     what += ", a finger lifted in a frame not painted, then a line \(n == 25 ? "selected" : "deselected")"
                 }
-                if n == 20 { buffers.addSpare() }
-                if let error = buffers.frame(what) {
+                if n == 20, !pickedAsTheHostDoes { buffers.addSpare() }
+                if let error = paint(what) {
                     Issue.record("\(error)")
                     return
                 }
                 // Finished lines go into the line cache on the next turn.
                 canvas.clock.advance(by: 0.001)
-                if let error = buffers.frame(what + ", the turn after") {
+                if let error = paint(what + ", the turn after") {
                     Issue.record("\(error)")
                     return
                 }
