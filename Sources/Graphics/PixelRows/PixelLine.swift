@@ -116,6 +116,55 @@ struct PixelLine {
         }
     }
 
+    /// Marks in `cover` the blocks this smooth line fills whole, as line `index`: every pixel of
+    /// a block in its whole pixels (those ``draw(limit:into:stride:)`` writes in its colour). The
+    /// line is convex, so a column inside it at a block's top and bottom rows is inside at every
+    /// row between; a pixel more is left at each side for the rounding of the rows' ends.
+    func markBlocks(in cover: BlockCover, index: UInt32) {
+        guard smooth, radius > 0.5, let first = points.first else { return }
+        let box = cover.box, s = BlockCover.shift
+        let inner = StrokeSpans.Capsule(first, points.count > 1 ? points[1] : first, radius: radius - 0.5, limit: box)
+        guard inner.top <= inner.bottom else { return }
+        var row = max(inner.top + (1 << s) - 1, box.y0 + (1 << s) - 1) >> s
+        while (row + 1) << s <= min(inner.bottom + 1, box.y1) {
+            let top = inner.span(row << s), bottom = inner.span(((row + 1) << s) - 1)
+            cover.mark(row: row, max(top.x0, bottom.x0) + 1, min(top.x1, bottom.x1) - 1, index: index)
+            row += 1
+        }
+    }
+
+    /// ``draw(limit:into:stride:)`` of a smooth line numbered `index` in `cover`'s pile, leaving
+    /// out the blocks a later line covers whole: that line writes its colour over every pixel of
+    /// them, whatever lay beneath.
+    func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int, over cover: BlockCover, index: UInt32) {
+        guard let first = points.first else { return }
+        let last = points.count > 1 ? points[1] : first
+        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: limit)
+        guard outer.top <= outer.bottom else { return }
+        let hasInner = radius > 0.5
+        let inner = StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit)
+        let edge = Edge(self)
+        let s = BlockCover.shift
+        for y in outer.top...outer.bottom {
+            let (x0, x1) = outer.span(y)
+            guard x0 < x1 else { continue }
+            let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
+            let marks = cover.marks(ofRow: y)
+            // Runs of blocks no later line covers.
+            var x = x0
+            while x < x1 {
+                var end = min(x1, ((x >> s) + 1) << s)
+                guard marks[x >> s] <= index else {
+                    x = end
+                    continue
+                }
+                while end < x1, marks[end >> s] <= index { end = min(x1, end + (1 << s)) }
+                edge.fill(row: y, x..<end, inner: i0, i1, into: data, stride: stride)
+                x = end
+            }
+        }
+    }
+
     /// A smooth line's row: its whole pixels filled, the rest of its run blended by coverage.
     /// A pixel's coverage is taken from its centre's distance to the segment: beside the segment
     /// that is the distance to its line, linear along a row (a square root per edge pixel was

@@ -60,10 +60,7 @@ extension CairoContext {
     /// clip is not one box of whole pixels of an image, or user space is not mapped to pixels
     /// by one scale and an offset.
     public func rowCover() -> RowCover? {
-        guard let space = pixelSpace(), space.clip.boxes.count == 1 else { return nil }
-        let b = space.clip.boxes[0]
-        let box = PixelBox(x0: max(b.x0, 0), y0: max(b.y0, 0), x1: min(b.x1, space.width), y1: min(b.y1, space.height))
-        guard box.x0 < box.x1, box.y0 < box.y1 else { return nil }
+        guard let space = pixelSpace(), let box = Self.oneBox(space.clip, width: space.width, height: space.height) else { return nil }
         return RowCover(box: box, scale: space.scale, map: space.map)
     }
 }

@@ -4,7 +4,9 @@
 // memory. So a band is drawn a strip of rows at a time, each strip about a megabyte: its paper is
 // laid, then every stroke that shows there is drawn, clipped to its rows, while they stay in the
 // cache. The strokes are first sorted into the strips they reach, in paint order, so the picture is
-// still the one a single pass makes.
+// still the one a single pass makes. Zoomed out, a strip's lines pile many times over: its straight
+// lines first mark the blocks of pixels they cover whole (Graphics' BlockCover), and each line is
+// then drawn without the blocks a later one covers.
 import Graphics
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +27,11 @@ final class BandProgress: @unchecked Sendable {
     var next = 0
     /// Rows per strip.
     let stripRows: Int
+    /// The blocks the current strip's first `covered` strokes cover whole; `piled`: its strokes
+    /// are drawn over it.
+    let cover = BlockCover()
+    var covered = 0
+    var piled = false
 
     init(_ band: LineCache.BuildBand, paperRows: Int, stripBytes: Int) {
         self.paperRows = paperRows
@@ -54,6 +61,12 @@ struct BuildSlice: @unchecked Sendable {
 
     /// Strokes sorted between looks at the clock.
     static let binChunk = 4096
+    /// Strokes whose blocks are marked between looks at the clock.
+    static let coverChunk = 512
+    /// Stands for a stroke that covers no block: a circle (drawn through Cairo's path) or the
+    /// one left out.
+    private static let noLine = Polyline(points: [], width: 0, color: .clear)
+
     /// Rows laid with paper between looks at the clock: a fresh raster's rows fault their pages
     /// in as they are first written, and no turn pays for a whole 4K raster (10 to 20 ms).
     static let paperRowsAtOnce = 32
@@ -83,28 +96,71 @@ struct BuildSlice: @unchecked Sendable {
             let context = LineCache.strokeContext(band.raster.rows(band.top + rows.lowerBound..<band.top + rows.upperBound),
                                                   viewport: viewport)
             let bin = progress.bins[progress.strip]
+            if progress.covered == 0, progress.next == 0 { progress.piled = progress.cover.reset(for: context) }
+            while progress.piled, progress.covered < bin.count {
+                let end = min(progress.covered + Self.coverChunk, bin.count)
+                let lines = bin[progress.covered..<end].map { i in
+                    let stroke = strokes[Int(i)]
+                    return stroke.kind == .circle || stroke.id == left ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
+                }
+                context.cover(lines, from: UInt32(progress.covered + 1), in: progress.cover)
+                progress.covered = end
+                if spent() { return }
+            }
+            // Consecutive strokes of the bin, numbered as they were marked (the one left out
+            // ends a batch).
+            var first = progress.next
+            func flush() {
+                if progress.piled {
+                    draw(batch, from: UInt32(first + 1), over: progress.cover, in: context)
+                } else {
+                    StrokeRenderer.draw(batch, in: context, ink: ink)
+                }
+                drawn += batch.count
+                batch.removeAll(keepingCapacity: true)
+                first = progress.next
+            }
             while progress.next < bin.count, drawn < most {
                 let stroke = strokes[Int(bin[progress.next])]
                 progress.next += 1
-                guard stroke.id != left else { continue }
+                guard stroke.id != left else {
+                    flush()
+                    continue
+                }
                 batch.append(stroke)
                 guard batch.count == LineCache.buildBatch || progress.next == bin.count || drawn + batch.count >= most else { continue }
-                StrokeRenderer.draw(batch, in: context, ink: ink)
-                drawn += batch.count
-                batch.removeAll(keepingCapacity: true)
+                flush()
                 // After every batch: a line across a big canvas takes a tenth of a millisecond or
                 // more, so batches stay small (sixteen lines a look overran the budget by more
                 // than the budget).
                 if spent() { break }
             }
-            StrokeRenderer.draw(batch, in: context, ink: ink)
-            batch.removeAll(keepingCapacity: true)
+            flush()
             guard progress.next >= bin.count else { return }
             progress.bins[progress.strip] = []
             progress.strip += 1
             progress.next = 0
+            progress.covered = 0
             if drawn >= most || spent() { return }
         }
+    }
+
+    /// Draws `strokes`, numbered from `first` as they were marked in `cover`, without the blocks
+    /// later lines cover whole; circles through Cairo's path, in their place.
+    private func draw(_ strokes: [Stroke], from first: UInt32, over cover: BlockCover, in context: CairoContext) {
+        var lines: [Polyline] = []
+        var start = first
+        for (i, stroke) in strokes.enumerated() {
+            if stroke.kind == .circle {
+                context.stroke(lines, from: start, over: cover)
+                lines.removeAll(keepingCapacity: true)
+                StrokeRenderer.draw(stroke, in: context, ink: ink)
+                start = first + UInt32(i + 1)
+            } else {
+                lines.append(StrokeRenderer.polyline(stroke, ink: ink))
+            }
+        }
+        context.stroke(lines, from: start, over: cover)
     }
 
     /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.

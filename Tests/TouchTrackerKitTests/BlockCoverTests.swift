@@ -1,0 +1,76 @@
+// Lines piled over each other drawn without the blocks of pixels later lines cover whole (Graphics'
+// BlockCover, the line cache's whole build): the picture must be the one drawing every line makes,
+// pixel for pixel, whatever the lines' widths, directions, colours and kinds.
+import Graphics
+import Testing
+import TouchKit
+
+@Suite("Piled lines drawn without what is hidden")
+struct BlockCoverTests {
+    /// Lines 2 to 40 pixels wide in every direction (level, upright, slanted, a dot), opaque and
+    /// not, with freehand strokes among them, piled about ten times over a 300x200 point image.
+    static func pile(_ count: Int) -> [Polyline] {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ limit: Double) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53) * limit
+        }
+        let colors: [Color] = [.black, .red, .blue, Color(red: 0.2, green: 0.7, blue: 0.3), Color(red: 0, green: 0, blue: 1, alpha: 0.5)]
+        return (0..<count).map { i in
+            let a = Point(x: next(340) - 20, y: next(240) - 20)
+            let b: Point
+            switch i % 6 {
+            case 0: b = Point(x: a.x + next(200) - 100, y: a.y)
+            case 1: b = Point(x: a.x, y: a.y + next(200) - 100)
+            case 2: b = a
+            default: b = Point(x: next(340) - 20, y: next(240) - 20)
+            }
+            let points = i % 11 == 0 ? [a, Point(x: (a.x + b.x) / 2 + 15, y: (a.y + b.y) / 2), b] : [a, b]
+            return Polyline(points: points, width: 1 + next(20), color: colors[i % colors.count])
+        }
+    }
+
+    @Test("a pile drawn without the blocks later lines cover whole is, pixel for pixel, the pile drawn line over line; blocks were left out",
+          arguments: [1.0, 2.0, 1.5])
+    func samePicture(scale: Double) throws {
+        let lines = Self.pile(400)
+        let size = Size(width: 300, height: 200)
+        func canvas() -> (ImageSurface, CairoContext) {
+            let image = ImageSurface(size: size, scale: scale)
+            image.fill(rows: 0..<image.height, with: .white)
+            return (image, CairoContext(surface: image))
+        }
+        let (plain, plainContext) = canvas()
+        plainContext.stroke(lines)
+        let (piled, piledContext) = canvas()
+        let cover = BlockCover()
+        #expect(cover.reset(for: piledContext))
+        // In batches, as the build draws them.
+        for start in stride(from: 0, to: lines.count, by: 64) {
+            piledContext.cover(Array(lines[start..<min(start + 64, lines.count)]), from: UInt32(start + 1), in: cover)
+        }
+        for start in stride(from: 0, to: lines.count, by: 8) {
+            piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)
+        }
+        #expect(cover.marks > 500, "\(cover.marks) blocks marked")
+        let a = plain.pixelWords(), b = piled.pixelWords()
+        try #require(a.count == b.count)
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        #expect(differing.isEmpty, "\(differing.count) pixels differ, the first at (\(differing.first.map { $0 % plain.width } ?? 0), \(differing.first.map { $0 / plain.width } ?? 0))")
+    }
+
+    @Test("no pile where the clip is not one box of whole pixels, or lines are drafted: every line is drawn whole")
+    func noPile() {
+        let image = ImageSurface(width: 100, height: 100)
+        let context = CairoContext(surface: image)
+        context.clip(toUnionOf: [Rect(x: 0, y: 0, width: 40, height: 40), Rect(x: 60, y: 60, width: 40, height: 40)])
+        #expect(!BlockCover().reset(for: context))
+        let halves = CairoContext(surface: ImageSurface(width: 100, height: 100))
+        halves.clip(to: Rect(x: 0.5, y: 0, width: 50, height: 50))
+        #expect(!BlockCover().reset(for: halves))
+        let drafted = CairoContext(surface: ImageSurface(width: 100, height: 100))
+        drafted.setAntialiasing(.draft)
+        #expect(!BlockCover().reset(for: drafted))
+        #expect(BlockCover().reset(for: CairoContext(surface: ImageSurface(width: 100, height: 100))))
+    }
+}
