@@ -145,24 +145,61 @@ struct PixelLine {
         let inner = StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit)
         let edge = Edge(self)
         let s = BlockCover.shift
-        for y in outer.top...outer.bottom {
-            let (x0, x1) = outer.span(y)
-            guard x0 < x1 else { continue }
-            let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
-            let marks = cover.marks(ofRow: y)
-            // Runs of blocks no later line covers.
-            var x = x0
-            while x < x1 {
-                var end = min(x1, ((x >> s) + 1) << s)
-                guard marks[x >> s] <= index else {
+        var rows = outer.top
+        while rows <= outer.bottom {
+            let end = min(outer.bottom, (((rows >> s) + 1) << s) - 1)
+            defer { rows = end + 1 }
+            let marks = cover.marks(ofRow: rows)
+            // A row of blocks where later lines cover every block the line reaches is passed
+            // over without finding its rows' spans (on a phone, most of them).
+            guard !hidden(outer, rows...end, marks: marks, index: index, limit: limit) else { continue }
+            for y in rows...end {
+                let (x0, x1) = outer.span(y)
+                guard x0 < x1 else { continue }
+                let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
+                // Runs of blocks no later line covers.
+                var x = x0
+                while x < x1 {
+                    var end = min(x1, ((x >> s) + 1) << s)
+                    guard marks[x >> s] <= index else {
+                        x = end
+                        continue
+                    }
+                    while end < x1, marks[end >> s] <= index { end = min(x1, end + (1 << s)) }
+                    edge.fill(row: y, x..<end, inner: i0, i1, into: data, stride: stride)
                     x = end
-                    continue
                 }
-                while end < x1, marks[end >> s] <= index { end = min(x1, end + (1 << s)) }
-                edge.fill(row: y, x..<end, inner: i0, i1, into: data, stride: stride)
-                x = end
             }
         }
+    }
+
+    /// Whether every block that `outer` reaches in `rows` (one row of blocks) is covered whole
+    /// by a line after `index`. The capsule is convex, so its leftmost and rightmost pixels in
+    /// those rows lie in their first or last row or beside an end's centre: a few spans stand
+    /// for eight. A pixel more each way for the rounding of the spans' ends; a line thinner than
+    /// two pixels is never passed over.
+    @inline(__always)
+    private func hidden(_ outer: StrokeSpans.Capsule, _ rows: ClosedRange<Int>, marks: UnsafePointer<UInt32>, index: UInt32,
+                        limit: PixelBox) -> Bool {
+        guard radius >= 1.5 else { return false }
+        var lo = Int.max, hi = Int.min
+        func take(_ y: Int) {
+            let (x0, x1) = outer.span(y)
+            if x0 < x1 { lo = min(lo, x0); hi = max(hi, x1) }
+        }
+        take(rows.lowerBound)
+        take(rows.upperBound)
+        func beside(_ end: (x: Double, y: Double)) {
+            let y = StrokeSpans.floor(end.y - 0.5)
+            if y > rows.lowerBound, y < rows.upperBound { take(y) }
+            if y + 1 > rows.lowerBound, y + 1 < rows.upperBound { take(y + 1) }
+        }
+        beside(outer.p)
+        beside(outer.q)
+        guard lo < hi else { return false }
+        let s = BlockCover.shift
+        for column in (max(lo - 1, limit.x0) >> s)...((min(hi + 1, limit.x1) - 1) >> s) where marks[column] <= index { return false }
+        return true
     }
 
     /// A smooth line's row: its whole pixels filled, the rest of its run blended by coverage.
