@@ -290,13 +290,17 @@ public struct Stroke: Hashable, Sendable {
     /// Whether the stroke may paint into `rect`: its bounds meet it and, for a straight line, the
     /// line itself passes near enough (a long diagonal's box meets many rectangles it never
     /// crosses). Never false for a stroke that does paint there.
-    public func mayPaint(into rect: Rect) -> Bool {
+    public func mayPaint(into rect: Rect) -> Bool { bounds(ifPaintingInto: rect) != nil }
+
+    /// The stroke's bounds where it may paint into `rect` (``mayPaint(into:)``), else nil: one
+    /// look at a freehand stroke's points for both.
+    func bounds(ifPaintingInto rect: Rect) -> Rect? {
         let box = bounds
-        guard box.intersects(rect) else { return false }
-        guard kind != .circle, let (a, b) = pair else { return true }
+        guard box.intersects(rect) else { return nil }
+        guard kind != .circle, let (a, b) = pair else { return box }
         // The segment clipped to the rectangle widened by the stroke's reach.
         let pad = width / 2 + 2
-        return Self.clip(a, b, to: rect.insetBy(dx: -pad, dy: -pad)) != nil
+        return Self.clip(a, b, to: rect.insetBy(dx: -pad, dy: -pad)) != nil ? box : nil
     }
 
     /// The shortest distance from `point` to the stroke's centre line.

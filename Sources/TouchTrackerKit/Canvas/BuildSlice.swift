@@ -173,8 +173,7 @@ struct BuildSlice: @unchecked Sendable {
         for i in range {
             let stroke = strokes[i]
             // Strokes outside the band cost a glance.
-            guard stroke.mayPaint(into: band.area) else { continue }
-            let box = stroke.bounds
+            guard let box = stroke.bounds(ifPaintingInto: band.area) else { continue }
             // A pixel more each way: the box's pad at a low zoom is less than the blended edge.
             let first = strip((box.minY - viewport.origin.y) * perPoint - Double(band.top) - 1)
             let last = strip((box.maxY - viewport.origin.y) * perPoint - Double(band.top) + 1)
