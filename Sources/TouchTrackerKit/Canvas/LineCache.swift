@@ -48,9 +48,14 @@ final class LineCache {
     var buildTimer: TimerToken?
     var lastProgressShown = -Double.infinity
 
-    /// At most this many strokes per turn of the event loop in a whole build, and tiles re-made
-    /// per turn, however fast they go (a clock that does not move, as in tests, still ends a turn).
-    var slice = 400
+    /// At most this many strokes per band and turn of the event loop in a whole build, and tiles
+    /// re-made per turn, however fast they go (a clock that does not move, as in tests, still ends
+    /// a turn). Well above what a turn's budget draws: strokes that later ones hide cost little,
+    /// and a tenth of this ended most turns of a build early, each turn's own cost repeated.
+    var slice = 4000
+    /// A new zoom's raster is drawn in the frame that asks for it only for a drawing of at most
+    /// this many strokes (and a window of at most ``immediatePixels``).
+    static let immediateStrokes = 400
     static let tilesPerTurn = 64
     /// A whole build draws a band a strip of rows this size at a time (at least 16 rows), so it
     /// stays in a core's cache while its strokes are drawn (a second-level cache is 0.5 to 2 MB),
@@ -123,7 +128,7 @@ final class LineCache {
         // wait for the next turns and the frame costs the scaled copy alone. Otherwise the first
         // slice is drawn now, and a small drawing is sharp in this very frame.
         let deferred = stale != nil && clock() != nil
-            && (restarted || drawing.strokes.count > slice || fresh.width * fresh.height > Self.immediatePixels)
+            && (restarted || drawing.strokes.count > Self.immediateStrokes || fresh.width * fresh.height > Self.immediatePixels)
         if !deferred { fresh.fill(rows: 0..<fresh.height, with: paper) }
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
