@@ -13,6 +13,10 @@ import TouchKit
 public final class BlockCover {
     /// Blocks are 1 << shift pixels a side.
     static let shift = 3
+    /// The least radius (pixels) of a line that can cover a block whole: its whole pixels reach
+    /// half a pixel less, and a pixel each side is left for rounding. Narrower lines (a 10 pt
+    /// line at scale 1) are not looked at.
+    static let narrowest = Double((1 << shift) + 2) / 2 + 0.5
     private(set) var box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
     /// The first block's column and row (the blocks lie on the image's grid of blocks).
     private(set) var first = (column: 0, row: 0)
@@ -91,7 +95,7 @@ extension CairoContext {
     public func cover(_ lines: [Polyline], from first: UInt32, in cover: BlockCover) {
         guard let space = pixelSpace(), let box = Self.oneBox(space.clip, width: space.width, height: space.height),
               cover.fits(box) else { return }
-        for (i, line) in lines.enumerated() where Self.covers(line) {
+        for (i, line) in lines.enumerated() where Self.covers(line) && line.width * space.scale / 2 >= BlockCover.narrowest {
             let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * space.scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: true)
             pixels.markBlocks(in: cover, index: first + UInt32(i))
