@@ -16,7 +16,7 @@ public final class BlockCover {
     /// The least radius (pixels) of a line that can cover a block whole: its whole pixels reach
     /// half a pixel less, and a pixel each side is left for rounding. Narrower lines (a 10 pt
     /// line at scale 1) are not looked at.
-    static let narrowest = Double((1 << shift) + 2) / 2 + 0.5
+    public static let narrowest = Double((1 << shift) + 2) / 2 + 0.5
     private(set) var box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
     /// The first block's column and row (the blocks lie on the image's grid of blocks).
     private(set) var first = (column: 0, row: 0)

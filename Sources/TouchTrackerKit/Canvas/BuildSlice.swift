@@ -97,11 +97,14 @@ struct BuildSlice: @unchecked Sendable {
                                                   viewport: viewport)
             let bin = progress.bins[progress.strip]
             if progress.covered == 0, progress.next == 0 { progress.piled = progress.cover.reset(for: context) }
+            // Pixels of a stroke's radius per point of its width: narrower strokes cover no block.
+            let radiusPerPoint = viewport.zoom * band.raster.scale / 2
             while progress.piled, progress.covered < bin.count {
                 let end = min(progress.covered + Self.coverChunk, bin.count)
                 let lines = bin[progress.covered..<end].map { i in
                     let stroke = strokes[Int(i)]
-                    return stroke.kind == .circle || stroke.id == left ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
+                    return stroke.kind == .circle || stroke.id == left || stroke.width * radiusPerPoint < BlockCover.narrowest
+                        ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
                 }
                 context.cover(lines, from: UInt32(progress.covered + 1), in: progress.cover)
                 progress.covered = end
