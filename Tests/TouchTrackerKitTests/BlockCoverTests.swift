@@ -52,7 +52,7 @@ struct BlockCoverTests {
         for start in stride(from: 0, to: lines.count, by: 8) {
             piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)
         }
-        #expect(cover.marks > 500, "\(cover.marks) blocks marked")
+        #expect(cover.marked > 500, "\(cover.marked) blocks marked")
         let a = plain.pixelWords(), b = piled.pixelWords()
         try #require(a.count == b.count)
         let differing = a.indices.filter { a[$0] != b[$0] }

@@ -24,7 +24,7 @@ public final class BlockCover {
     private(set) var owners = UnsafeMutablePointer<UInt32>.allocate(capacity: 0)
     private var capacity = 0
     /// Blocks marked so far (a block marked again counts again).
-    public private(set) var marks = 0
+    public private(set) var marked = 0
 
     public init() {}
 
@@ -33,7 +33,7 @@ public final class BlockCover {
     /// Starts a pile in `context`'s clip, no block covered; false (and no pile) where the clip is
     /// not one box of whole pixels or lines would not be drawn smooth as rows of pixels there.
     public func reset(for context: CairoContext) -> Bool {
-        marks = 0
+        marked = 0
         guard context.antialiasing != .draft, let space = context.pixelSpace(),
               let box = CairoContext.oneBox(space.clip, width: space.width, height: space.height) else {
             self.box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -67,7 +67,7 @@ public final class BlockCover {
         let c0 = max((x0 + (1 << s) - 1) >> s, (box.x0 + (1 << s) - 1) >> s), c1 = min(x1 >> s, box.x1 >> s)
         guard c0 < c1 else { return }
         (owners + ((row - first.row) * columns + c0 - first.column)).update(repeating: index, count: c1 - c0)
-        marks += c1 - c0
+        marked += c1 - c0
     }
 
     /// The marks of the block row holding pixel row `y`, indexed by block column.
@@ -110,7 +110,11 @@ extension CairoContext {
               let box = Self.oneBox(space.clip, width: space.width, height: space.height), cover.fits(box) else {
             return stroke(lines)
         }
-        var flushed = false
+        cairo_surface_flush(space.target)
+        guard let data = cairo_image_surface_get_data(space.target) else { return stroke(lines) }
+        let stride = Int(cairo_image_surface_get_stride(space.target))
+        // Cairo's own drawing and the rows written here take turns: each tells the other.
+        var flushed = true
         for (i, line) in lines.enumerated() {
             guard Self.covers(line) else {
                 if flushed { cairo_surface_mark_dirty(space.target) }
@@ -120,11 +124,9 @@ extension CairoContext {
             }
             if !flushed { cairo_surface_flush(space.target) }
             flushed = true
-            guard let data = cairo_image_surface_get_data(space.target) else { return }
             let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * space.scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: true)
-            pixels.draw(limit: box, into: data, stride: Int(cairo_image_surface_get_stride(space.target)),
-                        over: cover, index: first + UInt32(i))
+            pixels.draw(limit: box, into: data, stride: stride, over: cover, index: first + UInt32(i))
         }
         if flushed { cairo_surface_mark_dirty(space.target) }
     }

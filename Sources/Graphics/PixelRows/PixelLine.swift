@@ -101,12 +101,8 @@ struct PixelLine {
             }
             return
         }
-        let last = points.count > 1 ? points[1] : first
-        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: limit)
+        let (outer, inner, hasInner) = capsules(from: first, limit: limit)
         guard outer.top <= outer.bottom else { return }
-        // Not an optional: unwrapping one copied the capsule every row.
-        let hasInner = radius > 0.5
-        let inner = StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit)
         let edge = Edge(self)
         for y in outer.top...outer.bottom {
             let (x0, x1) = outer.span(y)
@@ -114,6 +110,17 @@ struct PixelLine {
             let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
             edge.fill(row: y, x0..<x1, inner: i0, i1, into: data, stride: stride)
         }
+    }
+
+    /// A smooth line's reach (the pixels it touches) and its whole pixels, as capsules about its
+    /// segment from `first`; `hasInner`: it has whole pixels. Not an optional: unwrapping one
+    /// copied the capsule every row.
+    @inline(__always)
+    private func capsules(from first: (x: Double, y: Double), limit: PixelBox)
+        -> (outer: StrokeSpans.Capsule, inner: StrokeSpans.Capsule, hasInner: Bool) {
+        let last = points.count > 1 ? points[1] : first
+        return (StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: limit),
+                StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit), radius > 0.5)
     }
 
     /// Marks in `cover` the blocks this smooth line fills whole, as line `index`: every pixel of
@@ -138,11 +145,8 @@ struct PixelLine {
     /// them, whatever lay beneath.
     func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int, over cover: BlockCover, index: UInt32) {
         guard let first = points.first else { return }
-        let last = points.count > 1 ? points[1] : first
-        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: limit)
+        let (outer, inner, hasInner) = capsules(from: first, limit: limit)
         guard outer.top <= outer.bottom else { return }
-        let hasInner = radius > 0.5
-        let inner = StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit)
         let edge = Edge(self)
         let s = BlockCover.shift
         var rows = outer.top

@@ -110,7 +110,7 @@ struct BuildSlice: @unchecked Sendable {
                 progress.covered = end
                 // No block covered (lines too narrow, or too few): drawn as ever, without
                 // looking at blocks.
-                if end == bin.count, progress.cover.marks == 0 { progress.piled = false }
+                if end == bin.count, progress.cover.marked == 0 { progress.piled = false }
                 if spent() { return }
             }
             // Consecutive strokes of the bin, numbered as they were marked (the one left out
