@@ -10,11 +10,8 @@ struct BlockCoverTests {
     /// Lines 2 to 40 pixels wide in every direction (level, upright, slanted, a dot), opaque and
     /// not, with freehand strokes among them, piled about ten times over a 300x200 point image.
     static func pile(_ count: Int) -> [Polyline] {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ limit: Double) -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53) * limit
-        }
+        var random = SplitMix(seed: 37)
+        func next(_ limit: Double) -> Double { Double.random(in: 0..<limit, using: &random) }
         let colors: [Color] = [.black, .red, .blue, Color(red: 0.2, green: 0.7, blue: 0.3), Color(red: 0, green: 0, blue: 1, alpha: 0.5)]
         return (0..<count).map { i in
             let a = Point(x: next(340) - 20, y: next(240) - 20)
