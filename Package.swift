@@ -54,7 +54,7 @@ let package = Package(
         // The UIKit-style event model: no Wayland, no Cairo.
         .target(name: "TouchKit"),
         // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "TouchKit", "Limits", "SafeFiles"]),
+        .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",

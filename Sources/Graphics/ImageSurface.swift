@@ -8,7 +8,9 @@ import TouchKit
 
 /// A 32-bit premultiplied ARGB image (Cairo's ARGB32, which is wl_shm's ARGB8888 on little-endian).
 public final class ImageSurface: Bitmap {
-    let surface: OpaquePointer
+    private(set) var surface: OpaquePointer
+    /// The shared memory of an image a scroll moves without copying (``init(scrollable:scale:)``).
+    let scrolling: ScrollingPixels?
     /// Size in pixels.
     public let width: Int
     public let height: Int
@@ -23,6 +25,7 @@ public final class ImageSurface: Bitmap {
     public init(width: Int, height: Int) {
         (self.width, self.height) = Self.bounded(width: Double(width), height: Double(height))
         scale = 1
+        scrolling = nil
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
     }
 
@@ -32,8 +35,41 @@ public final class ImageSurface: Bitmap {
         let scale = min(max(scale, 1), Double(Limit.outputScale))
         (width, height) = Self.pixelSize(size, scale: scale)
         self.scale = scale
+        scrolling = nil
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
         cairo_surface_set_device_scale(surface, scale, scale)
+    }
+
+    /// An image of `size` points at `scale` (as ``init(size:scale:)``) whose
+    /// ``shiftPixels(dx:dy:)`` moves no pixel: a raster that scrolls, in shared memory mapped so
+    /// that a scroll only moves where the image starts (ScrollingPixels). Ordinary memory where
+    /// the system offers none.
+    public init(scrollable size: Size, scale: Double) {
+        let scale = min(max(scale, 1), Double(Limit.outputScale))
+        (width, height) = Self.pixelSize(size, scale: scale)
+        self.scale = scale
+        let (w, h) = (width, height)
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(w)))
+        let pixels = ScrollingPixels(stride: stride, rows: h)
+        scrolling = pixels
+        surface = pixels.map { Self.surface(over: $0, width: w, height: h, stride: stride) }
+            ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))
+        cairo_surface_set_device_scale(surface, scale, scale)
+    }
+
+    /// Bytes the scrollable images hold, in shared memory and no part of the heap (for
+    /// measurements of what a window holds).
+    public static var scrollableBytes: Int { ScrollingPixels.bytesHeld.load(ordering: .relaxed) }
+
+    /// The name of a scrollable image's shared memory in /proc/PID/maps and smaps.
+    public static let scrollableFileName = ScrollingPixels.fileName
+
+    /// Whether a scroll moves no pixel here (``init(scrollable:scale:)`` had its shared memory).
+    public var scrollsInPlace: Bool { scrolling != nil }
+
+    private static func surface(over pixels: ScrollingPixels, width: Int, height: Int, stride: Int) -> OpaquePointer {
+        cairo_image_surface_create_for_data(pixels.start.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                            Int32(width), Int32(height), Int32(stride))
     }
 
     /// The pixels an image of `size` points at `scale` has (see ``init(size:scale:)``).
@@ -53,6 +89,7 @@ public final class ImageSurface: Bitmap {
         self.width = width
         self.height = height
         scale = 1
+        scrolling = nil
         surface = cairo_image_surface_create_for_data(
             data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
             Int32(clamping: width), Int32(clamping: height), Int32(clamping: stride))
@@ -77,6 +114,7 @@ public final class ImageSurface: Bitmap {
         let (width, height) = (parent.width, max(rows.count, 0))
         (self.width, self.height, scale) = (width, height, parent.scale)
         self.parent = parent
+        scrolling = nil
         // An image Cairo could not allocate has no data: the view is as empty as it.
         surface = data.map {
             cairo_image_surface_create_for_data($0, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
@@ -151,11 +189,21 @@ public final class ImageSurface: Bitmap {
     }
 
     /// Moves the pixels by `dx`, `dy` whole pixels within the image, as a scroll moves what it
-    /// shows: what moves past an edge is lost, what the move uncovers keeps its old pixels (the
-    /// caller draws there). No new memory: a new image's pages cost their faults, several
-    /// milliseconds for a window's worth.
+    /// shows: what moves past an edge is lost, what the move uncovers holds pixels of no meaning
+    /// (the caller draws there). No new memory: a new image's pages cost their faults, several
+    /// milliseconds for a window's worth. A scrollable image only moves where it starts; any
+    /// other copies its pixels (a 4K raster: over a millisecond).
     public func shiftPixels(dx: Int, dy: Int) {
         flush()
+        guard dx != 0 || dy != 0 else { return }
+        if let scrolling {
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            scrolling.move(by: -(dy * stride + dx * 4))
+            cairo_surface_destroy(surface)
+            surface = Self.surface(over: scrolling, width: width, height: height, stride: stride)
+            cairo_surface_set_device_scale(surface, scale, scale)
+            return
+        }
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let bytes = (width - abs(dx)) * 4, rows = height - abs(dy)
@@ -170,16 +218,18 @@ public final class ImageSurface: Bitmap {
         markDirty()
     }
 
-    /// Makes every pixel of rows `range` `color`, made opaque (paper): straight into memory, so
-    /// that a fresh image's rows may be laid a few at a time, each write whole pixels.
-    public func fill(rows range: Range<Int>, with color: Color) {
-        let rows = range.clamped(to: 0..<height)
+    /// Makes every pixel of rows `range` (of `columns` of them, or all) `color`, made opaque
+    /// (paper): straight into memory, so that a fresh image's rows may be laid a few at a time,
+    /// each write whole pixels, and what a scroll uncovers is paper to its last pixel at any scale.
+    public func fill(rows range: Range<Int>, columns: Range<Int>? = nil, with color: Color) {
+        let rows = range.clamped(to: 0..<height), columns = (columns ?? 0..<width).clamped(to: 0..<width)
         flush()
-        guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
+        guard !rows.isEmpty, !columns.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let pixel = CairoContext.opaquePixel(color)
         for row in rows {
-            UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self).update(repeating: pixel, count: width)
+            (UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self) + columns.lowerBound)
+                .update(repeating: pixel, count: columns.count)
         }
         markDirty()
     }

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import Foundation
+import Graphics
 import Histogram
 import CompositorHarness
 
@@ -96,6 +97,9 @@ func statusKiB(pid: Int32, _ field: String) -> Int? {
 struct ResidentMemory {
     /// Shared-memory files the process mapped: its window buffers and cursor images.
     var sharedMemory = 0
+    /// The line cache's rasters, shared memory a scroll moves without copying (ImageSurface's
+    /// scrollable images).
+    var rasters = 0
     /// Anonymous memory: heaps, stacks, offscreen rasters such as a line cache.
     var anonymous = 0
     /// The executable, shared libraries, fonts and other files mapped from disk.
@@ -111,7 +115,9 @@ struct ResidentMemory {
                 name = fields.count > 5 ? fields[5].trimmingCharacters(in: .whitespaces) : ""
             } else if line.hasPrefix("Rss:") {
                 let kib = Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) ?? 0
-                if name.hasPrefix("/memfd:") || name.hasPrefix("/dev/shm") {
+                if name.hasPrefix("/memfd:\(ImageSurface.scrollableFileName)") {
+                    rasters += kib
+                } else if name.hasPrefix("/memfd:") || name.hasPrefix("/dev/shm") {
                     sharedMemory += kib
                 } else if name.isEmpty || name.hasPrefix("[") {
                     anonymous += kib
@@ -124,7 +130,7 @@ struct ResidentMemory {
     }
 
     var summary: String {
-        "shared memory \(formatMiB(sharedMemory)) (window buffers, cursors), anonymous \(formatMiB(anonymous)) (largest block \(formatMiB(largestAnonymous))), files \(formatMiB(files)) (code, libraries, fonts) MiB"
+        "shared memory \(formatMiB(sharedMemory)) (window buffers, cursors), line cache \(formatMiB(rasters)), anonymous \(formatMiB(anonymous)) (largest block \(formatMiB(largestAnonymous))), files \(formatMiB(files)) (code, libraries, fonts) MiB"
     }
 }
 

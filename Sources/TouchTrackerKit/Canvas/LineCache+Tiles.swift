@@ -14,7 +14,9 @@ extension LineCache {
             self.spare = nil
             return spare
         }
-        return ImageSurface(size: size, scale: scale)
+        // Scrollable: a scroll then moves where the raster starts, not its pixels (a 4K
+        // raster's move cost a pan's frame over a millisecond).
+        return scrollsInPlace ? ImageSurface(scrollable: size, scale: scale) : ImageSurface(size: size, scale: scale)
     }
 
     /// A strip a scroll shows is made as tiles of at most this many pixels a side: the strokes

@@ -38,6 +38,9 @@ final class LineCache {
     /// (LineCache+Tiles.swift).
     var spare: ImageSurface?
     var spareTimer: TimerToken?
+    /// Whether rasters are scrollable images (ImageSurface's `init(scrollable:scale:)`); where
+    /// the system has no shared memory for them they are not, and a scroll copies pixels.
+    var scrollsInPlace = true
     /// The strokes a whole build goes through, in paint order, and the bands of the raster it
     /// draws them into (LineCache+Build.swift).
     var buildStrokes: [Stroke] = []
@@ -176,8 +179,13 @@ final class LineCache {
         let shown = whole.subtracting(kept)
         let fresh: ImageSurface
         if old.width == pixels.width, old.height == pixels.height {
-            // A scroll moves the pixels within the raster: no new one to fault in.
-            old.shiftPixels(dx: Int((offset.x * old.scale).rounded()), dy: Int((offset.y * old.scale).rounded()))
+            // A scroll moves the pixels within the raster: no new one to fault in. What it
+            // uncovers is laid with paper to the last pixel (the strips below, in points, may end
+            // within one at a fractional scale).
+            let dx = Int((offset.x * old.scale).rounded()), dy = Int((offset.y * old.scale).rounded())
+            old.shiftPixels(dx: dx, dy: dy)
+            old.fill(rows: dy > 0 ? 0..<dy : old.height + dy..<old.height, with: paper)
+            old.fill(rows: 0..<old.height, columns: dx > 0 ? 0..<dx : old.width + dx..<old.width, with: paper)
             fresh = old
         } else {
             fresh = raster(size: size, scale: old.scale)
@@ -187,10 +195,10 @@ final class LineCache {
                 context.copy(old, clippedTo: kept.offsetBy(dx: -offset.x, dy: -offset.y))
             }
             keepSpare(old)
+            // Paper only where nothing is kept: a pass over a window's pixels fewer.
+            let context = CairoContext(surface: fresh)
+            for strip in shown { context.replace(strip, with: paper) }
         }
-        // Paper only where nothing is kept: a pass over a window's pixels fewer a frame of a pan.
-        let context = CairoContext(surface: fresh)
-        for strip in shown { context.replace(strip, with: paper) }
         image = fresh
         self.viewport = viewport
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
