@@ -44,7 +44,7 @@ struct BlockCoverTests {
         #expect(cover.reset(for: piledContext))
         // In batches, as the build draws them.
         for start in stride(from: 0, to: lines.count, by: 64) {
-            piledContext.cover(Array(lines[start..<min(start + 64, lines.count)]), from: UInt32(start + 1), in: cover)
+            piledContext.cover(lines[start..<min(start + 64, lines.count)], from: UInt32(start + 1), in: cover)
         }
         for start in stride(from: 0, to: lines.count, by: 8) {
             piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)

@@ -92,13 +92,14 @@ extension CairoContext {
 
     /// Marks the blocks `lines`, numbered from `first` in paint order, cover whole. Every one of
     /// them must then be drawn by ``stroke(_:from:over:)`` with the same number.
-    public func cover(_ lines: [Polyline], from first: UInt32, in cover: BlockCover) {
+    public func cover(_ lines: ArraySlice<Polyline>, from first: UInt32, in cover: BlockCover) {
         guard let space = pixelSpace(), let box = Self.oneBox(space.clip, width: space.width, height: space.height),
               cover.fits(box) else { return }
-        for (i, line) in lines.enumerated() where Self.covers(line) && line.width * space.scale / 2 >= BlockCover.narrowest {
-            let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * space.scale / 2,
+        var points = PixelLine.Points()
+        for (i, line) in zip(lines.indices, lines) where Self.covers(line) && line.width * space.scale / 2 >= BlockCover.narrowest {
+            let pixels = PixelLine(points: points.mapped(line.points, by: space.map), radius: line.width * space.scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: true)
-            pixels.markBlocks(in: cover, index: first + UInt32(i))
+            pixels.markBlocks(in: cover, index: first + UInt32(i - lines.startIndex))
         }
     }
 
@@ -115,6 +116,7 @@ extension CairoContext {
         let stride = Int(cairo_image_surface_get_stride(space.target))
         // Cairo's own drawing and the rows written here take turns: each tells the other.
         var flushed = true
+        var points = PixelLine.Points()
         for (i, line) in lines.enumerated() {
             guard Self.covers(line) else {
                 if flushed { cairo_surface_mark_dirty(space.target) }
@@ -124,7 +126,7 @@ extension CairoContext {
             }
             if !flushed { cairo_surface_flush(space.target) }
             flushed = true
-            let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * space.scale / 2,
+            let pixels = PixelLine(points: points.mapped(line.points, by: space.map), radius: line.width * space.scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: true)
             pixels.draw(limit: box, into: data, stride: stride, over: cover, index: first + UInt32(i))
         }

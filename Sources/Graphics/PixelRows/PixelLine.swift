@@ -11,6 +11,20 @@ struct PixelLine {
     /// Edges smoothed (a straight line only: at most two points).
     var smooth: Bool
 
+    /// Lines' points in pixels, one line after another in the same memory: a pile of thousands
+    /// of lines made an array each, and allocating them was a twentieth of a whole build.
+    struct Points {
+        private var storage: [(x: Double, y: Double)] = []
+
+        /// `points` mapped to pixels by `map`, in memory the line made from them may hold until the
+        /// next call (then it is no longer shared, and is reused).
+        mutating func mapped(_ points: [Point], by map: PixelMapping) -> [(x: Double, y: Double)] {
+            storage.removeAll(keepingCapacity: true)
+            for point in points { storage.append(map.apply(point)) }
+            return storage
+        }
+    }
+
     /// One line's pixels in an image, cut to the clip.
     struct Runs {
         /// Every pixel the line touches: what it fills or blends, and what is erased next time.
