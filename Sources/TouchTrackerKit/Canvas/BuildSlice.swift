@@ -32,9 +32,6 @@ final class BandProgress: @unchecked Sendable {
     let cover = BlockCover()
     var covered = 0
     var piled = false
-    /// The current strip's first `covered` strokes as marked (``BuildSlice/noLine`` for those
-    /// that cover no block), drawn from again rather than made anew.
-    var lines: [Polyline] = []
 
     init(_ band: LineCache.BuildBand, paperRows: Int, stripBytes: Int) {
         self.paperRows = paperRows
@@ -68,7 +65,7 @@ struct BuildSlice: @unchecked Sendable {
     static let coverChunk = 512
     /// Stands for a stroke that covers no block: a circle (drawn through Cairo's path) or the
     /// one left out.
-    static let noLine = Polyline(points: [], width: 0, color: .clear)
+    private static let noLine = Polyline(points: [], width: 0, color: .clear)
 
     /// Rows laid with paper between looks at the clock: a fresh raster's rows fault their pages
     /// in as they are first written, and no turn pays for a whole 4K raster (10 to 20 ms).
@@ -99,20 +96,17 @@ struct BuildSlice: @unchecked Sendable {
             let context = LineCache.strokeContext(band.raster.rows(band.top + rows.lowerBound..<band.top + rows.upperBound),
                                                   viewport: viewport)
             let bin = progress.bins[progress.strip]
-            if progress.covered == 0, progress.next == 0 {
-                progress.piled = progress.cover.reset(for: context)
-                progress.lines.removeAll(keepingCapacity: true)
-            }
+            if progress.covered == 0, progress.next == 0 { progress.piled = progress.cover.reset(for: context) }
             // Pixels of a stroke's radius per point of its width: narrower strokes cover no block.
             let radiusPerPoint = viewport.zoom * band.raster.scale / 2
             while progress.piled, progress.covered < bin.count {
                 let end = min(progress.covered + Self.coverChunk, bin.count)
-                for i in bin[progress.covered..<end] {
+                let lines = bin[progress.covered..<end].map { i in
                     let stroke = strokes[Int(i)]
-                    progress.lines.append(stroke.kind == .circle || stroke.id == left || stroke.width * radiusPerPoint < BlockCover.narrowest
-                        ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink))
+                    return stroke.kind == .circle || stroke.id == left || stroke.width * radiusPerPoint < BlockCover.narrowest
+                        ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
                 }
-                context.cover(progress.lines[progress.covered..<end], from: UInt32(progress.covered + 1), in: progress.cover)
+                context.cover(lines[...], from: UInt32(progress.covered + 1), in: progress.cover)
                 progress.covered = end
                 // No block covered (lines too narrow, or too few): drawn as ever, without
                 // looking at blocks.
@@ -124,7 +118,7 @@ struct BuildSlice: @unchecked Sendable {
             var first = progress.next
             func flush() {
                 if progress.piled {
-                    draw(batch, marked: progress.lines[first..<first + batch.count], from: UInt32(first + 1), over: progress.cover, in: context)
+                    draw(batch, from: UInt32(first + 1), over: progress.cover, in: context)
                 } else {
                     StrokeRenderer.draw(batch, in: context, ink: ink)
                 }
@@ -157,21 +151,19 @@ struct BuildSlice: @unchecked Sendable {
         }
     }
 
-    /// Draws `strokes`, numbered from `first` as they were marked in `cover` (as `marked`, or
-    /// none), without the blocks later lines cover whole; circles through Cairo's path, in their
-    /// place.
-    private func draw(_ strokes: [Stroke], marked: ArraySlice<Polyline>, from first: UInt32, over cover: BlockCover,
-                      in context: CairoContext) {
+    /// Draws `strokes`, numbered from `first` as they were marked in `cover`, without the blocks
+    /// later lines cover whole; circles through Cairo's path, in their place.
+    private func draw(_ strokes: [Stroke], from first: UInt32, over cover: BlockCover, in context: CairoContext) {
         var lines: [Polyline] = []
         var start = first
-        for (i, (stroke, line)) in zip(strokes, marked).enumerated() {
+        for (i, stroke) in strokes.enumerated() {
             if stroke.kind == .circle {
                 context.stroke(lines, from: start, over: cover)
                 lines.removeAll(keepingCapacity: true)
                 StrokeRenderer.draw(stroke, in: context, ink: ink)
                 start = first + UInt32(i + 1)
             } else {
-                lines.append(line.points.isEmpty ? StrokeRenderer.polyline(stroke, ink: ink) : line)
+                lines.append(StrokeRenderer.polyline(stroke, ink: ink))
             }
         }
         context.stroke(lines, from: start, over: cover)
