@@ -100,7 +100,7 @@ struct ResidentMemory {
     /// The line cache's rasters, shared memory a scroll moves without copying (ImageSurface's
     /// scrollable images).
     var rasters = 0
-    /// Anonymous memory: heaps, stacks, offscreen rasters such as a line cache.
+    /// Anonymous memory: heaps, stacks, offscreen images other than the line cache's.
     var anonymous = 0
     /// The executable, shared libraries, fonts and other files mapped from disk.
     var files = 0

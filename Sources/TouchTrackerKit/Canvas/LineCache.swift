@@ -38,8 +38,9 @@ final class LineCache {
     /// (LineCache+Tiles.swift).
     var spare: ImageSurface?
     var spareTimer: TimerToken?
-    /// Whether rasters are scrollable images (ImageSurface's `init(scrollable:scale:)`); where
-    /// the system has no shared memory for them they are not, and a scroll copies pixels.
+    /// Whether rasters are made scrollable (ImageSurface's `init(scrollable:scale:)`, a scroll
+    /// moving where they start). Off, a scroll copies their pixels, as it does where the system
+    /// gives no shared memory for them; tests compare the two.
     var scrollsInPlace = true
     /// The strokes a whole build goes through, in paint order, and the bands of the raster it
     /// draws them into (LineCache+Build.swift).
