@@ -31,7 +31,8 @@ final class ScrollingPixels: @unchecked Sendable {
     private(set) var start: UnsafeMutableRawPointer
     /// Bytes of the window: stride x rows.
     let windowBytes: Int
-    private let fileBytes: Int
+    /// Bytes of the file: the window's, to whole pages.
+    let bytes: Int
     private let reserved: UnsafeMutableRawPointer
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
@@ -40,49 +41,46 @@ final class ScrollingPixels: @unchecked Sendable {
     init?(stride: Int, rows: Int) {
         windowBytes = stride * rows
         let page = Self.page
-        fileBytes = (windowBytes + page - 1) / page * page
+        bytes = (windowBytes + page - 1) / page * page
         guard windowBytes > 0 else { return nil }
         let fd = tt_memfd_create(Self.fileName)
         guard fd >= 0 else { return nil }
         // The mappings keep the file; its descriptor is not needed past them.
         defer { close(fd) }
-        guard ftruncate(fd, off_t(fileBytes)) == 0,
-              let range = mmap(nil, fileBytes * Self.mappings, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+        guard ftruncate(fd, off_t(bytes)) == 0,
+              let range = mmap(nil, bytes * Self.mappings, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
               range != MAP_FAILED else { return nil }
         reserved = range
         for i in 0..<Self.mappings {
-            let at = range + i * fileBytes
-            guard mmap(at, fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == at else {
-                munmap(range, fileBytes * Self.mappings)
+            let at = range + i * bytes
+            guard mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == at else {
+                munmap(range, bytes * Self.mappings)
                 return nil
             }
         }
-        start = range + Self.mappings / 2 * fileBytes
-        Self.bytesHeld.add(fileBytes, ordering: .relaxed)
+        start = range + Self.mappings / 2 * bytes
+        Self.bytesHeld.add(bytes, ordering: .relaxed)
     }
 
     /// The addresses reserved for the mappings (the process's maps list them).
     var addresses: Range<UInt> {
         let first = UInt(bitPattern: reserved)
-        return first..<first + UInt(fileBytes * Self.mappings)
+        return first..<first + UInt(bytes * Self.mappings)
     }
-
-    /// Bytes of the file: the window's, to whole pages.
-    var bytes: Int { fileBytes }
 
     deinit {
-        munmap(reserved, fileBytes * Self.mappings)
-        Self.bytesHeld.subtract(fileBytes, ordering: .relaxed)
+        munmap(reserved, bytes * Self.mappings)
+        Self.bytesHeld.subtract(bytes, ordering: .relaxed)
     }
 
-    /// Moves the window's start by `bytes` (a scroll by dx pixels and dy rows moves it back by
-    /// dy x stride + 4 x dx).
-    func move(by bytes: Int) {
+    /// Moves the window's start by `distance` bytes (a scroll by dx pixels and dy rows moves it
+    /// back by dy x stride + 4 x dx).
+    func move(by distance: Int) {
         let old = start - reserved
-        var new = old + bytes
-        if new < 0 || new + windowBytes > fileBytes * Self.mappings {
+        var new = old + distance
+        if new < 0 || new + windowBytes > bytes * Self.mappings {
             // Past the reserved range: the same bytes of the file, in the middle mapping.
-            new = Self.mappings / 2 * fileBytes + ((new % fileBytes) + fileBytes) % fileBytes
+            new = Self.mappings / 2 * bytes + ((new % bytes) + bytes) % bytes
         }
         start = reserved + new
         // The pages of the old window that hold none of the new one.

@@ -99,7 +99,7 @@ func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, heig
         ]
         for gesture in gestures {
             let idle = gesture.name.contains("pinch in") || gesture.name.contains("to 10 %")
-            var step = play(gesture, on: rig, hz: hz, drawing: name, heapBefore: before, measuresIdle: idle)
+            var step = play(gesture, on: rig, hz: hz, drawing: name, heldBefore: before, measuresIdle: idle)
             step.indexBuild = indexBuild
             steps.append(step)
         }
@@ -108,7 +108,7 @@ func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, heig
     return steps
 }
 
-private func play(_ gesture: TwoFingerPath, on rig: Rig, hz: Double, drawing: String, heapBefore: Int,
+private func play(_ gesture: TwoFingerPath, on rig: Rig, hz: Double, drawing: String, heldBefore: Int,
                   measuresIdle: Bool) -> ZoomStep {
     let view = rig.controller.drawView
     let scroll = rig.controller.scrollView
@@ -152,13 +152,13 @@ private func play(_ gesture: TwoFingerPath, on rig: Rig, hz: Double, drawing: St
     let sharpAfter = sharp() ? sharpSince.map { max($0 - stopped, 0) } : nil
     rig.recordsTurns = false
     var step = ZoomStep(drawing: drawing, gesture: gesture.name, zoom: view.viewport.zoom, sharpAfter: sharpAfter,
-                        heapBytes: heldBytes() - heapBefore)
+                        heapBytes: heldBytes() - heldBefore)
     step.turnTimes = rig.turnTimes
     step.turnWallTimes = rig.turnWallTimes
     step.cpuAfterStop = rig.turnTimes[turnsBeforeStop...].reduce(0, +)
     // Cool down between gestures, unmeasured.
     rig.settle(seconds: measuresIdle ? 2.5 : 0.2)
-    if measuresIdle { step.idleHeapBytes = heldBytes() - heapBefore }
+    if measuresIdle { step.idleHeapBytes = heldBytes() - heldBefore }
     return step
 }
 
