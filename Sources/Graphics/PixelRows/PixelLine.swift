@@ -137,87 +137,63 @@ struct PixelLine {
                 StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: limit), radius > 0.5)
     }
 
-    /// Marks in `cover` the blocks this smooth line fills whole, as line `index`: every pixel of
-    /// a block in its whole pixels (those ``draw(limit:into:stride:)`` writes in its colour). The
-    /// line is convex, so a column inside it at a block's top and bottom rows is inside at every
-    /// row between; a pixel more is left at each side for the rounding of the rows' ends.
-    func markBlocks(in cover: BlockCover, index: UInt32) {
-        guard smooth, radius > 0.5, let first = points.first else { return }
-        let box = cover.box, s = BlockCover.shift
-        let inner = StrokeSpans.Capsule(first, points.count > 1 ? points[1] : first, radius: radius - 0.5, limit: box)
-        guard inner.top <= inner.bottom else { return }
-        var row = max(inner.top + (1 << s) - 1, box.y0 + (1 << s) - 1) >> s
-        while (row + 1) << s <= min(inner.bottom + 1, box.y1) {
-            let top = inner.span(row << s), bottom = inner.span(((row + 1) << s) - 1)
-            cover.mark(row: row, max(top.x0, bottom.x0) + 1, min(top.x1, bottom.x1) - 1, index: index)
-            row += 1
-        }
-    }
-
-    /// ``draw(limit:into:stride:)`` of a smooth line numbered `index` in `cover`'s pile, leaving
-    /// out the blocks a later line covers whole: that line writes its colour over every pixel of
-    /// them, whatever lay beneath.
-    func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int, over cover: BlockCover, index: UInt32) {
-        guard let first = points.first else { return }
-        let (outer, inner, hasInner) = capsules(from: first, limit: limit)
+    /// Looks at this smooth line as line `index` of `pile`, the next one down: keeps where it
+    /// shows, eight rows at a time, and covers its whole pixels (those ``draw(limit:into:stride:)``
+    /// writes in its colour).
+    func look(in pile: PileCover, index: UInt32) {
+        guard let first = points.first else { return pile.looked(index, hiding: 0) }
+        let box = pile.box
+        let (outer, inner, hasInner) = capsules(from: first, limit: box)
+        var hiding = 0
+        defer { pile.looked(index, hiding: hiding) }
         guard outer.top <= outer.bottom else { return }
-        let edge = Edge(self)
-        let s = BlockCover.shift
+        let s = PileCover.shift
         var rows = outer.top
         while rows <= outer.bottom {
             let end = min(outer.bottom, (((rows >> s) + 1) << s) - 1)
             defer { rows = end + 1 }
-            let marks = cover.marks(ofRow: rows)
-            // A row of blocks where later lines cover every block the line reaches is passed
-            // over without finding its rows' spans (on a phone, most of them).
-            guard !hidden(outer, rows...end, marks: marks, index: index, limit: limit) else { continue }
+            // A group whose every pixel the line reaches is covered is passed over without its
+            // rows' spans (most of a deep pile's).
+            let (lo, hi) = outer.reach(rows, end)
+            if lo < hi, (rows...end).allSatisfy({ pile.isCovered(row: $0, lo, hi) }) {
+                hiding += 1
+                continue
+            }
+            var x0 = Int.max, x1 = Int.min
             for y in rows...end {
-                let (x0, x1) = outer.span(y)
-                guard x0 < x1 else { continue }
-                let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
-                // Runs of blocks no later line covers.
-                var x = x0
-                while x < x1 {
-                    var end = min(x1, ((x >> s) + 1) << s)
-                    guard marks[x >> s] <= index else {
-                        x = end
-                        continue
-                    }
-                    while end < x1, marks[end >> s] <= index { end = min(x1, end + (1 << s)) }
-                    edge.fill(row: y, x..<end, inner: i0, i1, into: data, stride: stride)
-                    x = end
+                let span = outer.span(y)
+                guard span.x0 < span.x1 else { continue }
+                if let open = pile.uncovered(row: y, span.x0, span.x1) {
+                    x0 = min(x0, open.first)
+                    x1 = max(x1, open.last + 1)
+                }
+                if hasInner {
+                    let whole = inner.span(y)
+                    pile.cover(row: y, whole.x0, whole.x1)
                 }
             }
+            if x0 < x1 { pile.show(index, row: rows, x0, x1) } else { hiding += 1 }
         }
     }
 
-    /// Whether every block that `outer` reaches in `rows` (one row of blocks) is covered whole
-    /// by a line after `index`. The capsule is convex, so its leftmost and rightmost pixels in
-    /// those rows lie in their first or last row or beside an end's centre: a few spans stand
-    /// for eight. A pixel more each way for the rounding of the spans' ends; a line thinner than
-    /// two pixels is never passed over.
-    @inline(__always)
-    private func hidden(_ outer: StrokeSpans.Capsule, _ rows: ClosedRange<Int>, marks: UnsafePointer<UInt32>, index: UInt32,
-                        limit: PixelBox) -> Bool {
-        guard radius >= 1.5 else { return false }
-        var lo = Int.max, hi = Int.min
-        func take(_ y: Int) {
-            let (x0, x1) = outer.span(y)
-            if x0 < x1 { lo = min(lo, x0); hi = max(hi, x1) }
+    /// ``draw(limit:into:stride:)`` of a smooth line numbered `index` in `pile`, only where it
+    /// shows.
+    func draw(limit: PixelBox, into data: UnsafeMutablePointer<UInt8>, stride: Int, over pile: PileCover, index: UInt32) {
+        guard let first = points.first else { return pile.forEachShowing(of: index) { _ in } }
+        let (outer, inner, hasInner) = capsules(from: first, limit: limit)
+        let edge = Edge(self)
+        let s = PileCover.shift
+        pile.forEachShowing(of: index) { showing in
+            let top = max(outer.top, Int(showing.row)), bottom = min(outer.bottom, ((Int(showing.row) >> s) + 1) << s - 1)
+            guard top <= bottom else { return }
+            for y in top...bottom {
+                let (x0, x1) = outer.span(y)
+                let from = max(x0, Int(showing.x0)), to = min(x1, Int(showing.x1))
+                guard from < to else { continue }
+                let (i0, i1) = hasInner ? inner.span(y) : (0, 0)
+                edge.fill(row: y, from..<to, inner: i0, i1, into: data, stride: stride)
+            }
         }
-        take(rows.lowerBound)
-        take(rows.upperBound)
-        func beside(_ end: (x: Double, y: Double)) {
-            let y = StrokeSpans.floor(end.y - 0.5)
-            if y > rows.lowerBound, y < rows.upperBound { take(y) }
-            if y + 1 > rows.lowerBound, y + 1 < rows.upperBound { take(y + 1) }
-        }
-        beside(outer.p)
-        beside(outer.q)
-        guard lo < hi else { return false }
-        let s = BlockCover.shift
-        for column in (max(lo - 1, limit.x0) >> s)...((min(hi + 1, limit.x1) - 1) >> s) where marks[column] <= index { return false }
-        return true
     }
 
     /// A smooth line's row: its whole pixels filled, the rest of its run blended by coverage.

@@ -113,6 +113,50 @@ enum StrokeSpans {
             // Pixels whose centre x + 0.5 lies in [lo, hi].
             return (max(limit.x0, StrokeSpans.ceiling(lo - 0.5)), min(limit.x1, StrokeSpans.floor(hi - 0.5) + 1))
         }
+        /// The columns of pixels whose centres may lie inside in rows `a...b`, cut to `limit`: a
+        /// bound found without a square root. The body is a rectangle, so its leftmost and
+        /// rightmost points in the rows lie on their first or last row or at its corners; an end's
+        /// disc reaches its radius either way of its centre.
+        @inline(__always)
+        func reach(_ a: Int, _ b: Int) -> (x0: Int, x1: Int) {
+            let ya = Double(a) + 0.5, yb = Double(b) + 0.5
+            var lo = Double.infinity, hi = -Double.infinity
+            if p.y + r >= ya, p.y - r <= yb { lo = p.x - r; hi = p.x + r }
+            if q.y + r >= ya, q.y - r <= yb { lo = min(lo, q.x - r); hi = max(hi, q.x + r) }
+            if hasBody {
+                func chord(_ y: Double) {
+                    let v = y - p.y
+                    var a = -Double.infinity, b = Double.infinity
+                    if abs(dx) > 1e-12 {
+                        let u0 = v * alongSlope, u1 = alongEnd + u0
+                        a = min(u0, u1); b = max(u0, u1)
+                    } else if v * dy < 0 || v * dy > lengthSquared {
+                        return
+                    }
+                    if abs(dy) > 1e-12 {
+                        let mid = v * acrossSlope
+                        a = max(a, mid - acrossHalf); b = min(b, mid + acrossHalf)
+                    } else if abs(dx * v) > r * length {
+                        return
+                    }
+                    if a <= b { lo = min(lo, p.x + a); hi = max(hi, p.x + b) }
+                }
+                chord(ya)
+                chord(yb)
+                // The corners, r either way across the segment from its ends.
+                let nx = -dy / length * r, ny = dx / length * r
+                func corner(_ x: Double, _ y: Double) {
+                    if y >= ya, y <= yb { lo = min(lo, x); hi = max(hi, x) }
+                }
+                corner(p.x + nx, p.y + ny)
+                corner(p.x - nx, p.y - ny)
+                corner(q.x + nx, q.y + ny)
+                corner(q.x - nx, q.y - ny)
+            }
+            guard lo <= hi else { return (0, 0) }
+            // A hair wider than the pixels' centres for the rounding of the corners.
+            return (max(limit.x0, StrokeSpans.ceiling(lo - 0.5 - 1e-6)), min(limit.x1, StrokeSpans.floor(hi - 0.5 + 1e-6) + 1))
+        }
     }
 
     /// ⌈v⌉ and ⌊v⌋ for pixel coordinates, without a call into libm (the baseline x86-64 target

@@ -4,9 +4,9 @@
 // memory. So a band is drawn a strip of rows at a time, each strip about a megabyte: its paper is
 // laid, then every stroke that shows there is drawn, clipped to its rows, while they stay in the
 // cache. The strokes are first sorted into the strips they reach, in paint order, so the picture is
-// still the one a single pass makes. Zoomed out, a strip's lines pile many times over: its straight
-// lines first mark the blocks of pixels they cover whole (Graphics' BlockCover), and each line is
-// then drawn without the blocks a later one covers.
+// still the one a single pass makes. Zoomed out, a strip's lines pile many times over: they are
+// first looked at from the topmost down, finding where each still shows (Graphics' PileCover), and
+// each line is then drawn only there.
 import Graphics
 #if canImport(Glibc)
 import Glibc
@@ -27,9 +27,9 @@ final class BandProgress: @unchecked Sendable {
     var next = 0
     /// Rows per strip.
     let stripRows: Int
-    /// The blocks the current strip's first `covered` strokes cover whole; `piled`: its strokes
-    /// are drawn over it.
-    let cover = BlockCover()
+    /// What the current strip's last `covered` strokes cover whole and where they show; `piled`:
+    /// its strokes are drawn over it.
+    let cover = PileCover()
     var covered = 0
     var piled = false
 
@@ -61,10 +61,10 @@ struct BuildSlice: @unchecked Sendable {
 
     /// Strokes sorted between looks at the clock.
     static let binChunk = 4096
-    /// Strokes whose blocks are marked between looks at the clock.
-    static let coverChunk = 512
-    /// Stands for a stroke that covers no block: a circle (drawn through Cairo's path) or the
-    /// one left out.
+    /// Strokes of a pile looked at between looks at the clock.
+    static let coverChunk = 64
+    /// Stands for a stroke that takes no part in a pile: a circle (drawn through Cairo's path) or
+    /// the one left out.
     private static let noLine = Polyline(points: [], width: 0, color: .clear)
 
     /// Rows laid with paper between looks at the clock: a fresh raster's rows fault their pages
@@ -97,23 +97,23 @@ struct BuildSlice: @unchecked Sendable {
                                                   viewport: viewport)
             let bin = progress.bins[progress.strip]
             if progress.covered == 0, progress.next == 0 { progress.piled = progress.cover.reset(for: context) }
-            // Pixels of a stroke's radius per point of its width: narrower strokes cover no block.
-            let radiusPerPoint = viewport.zoom * band.raster.scale / 2
+            // Pixels of a stroke's width per point: narrower strokes take no part in a pile.
+            let pixelsPerPoint = viewport.zoom * band.raster.scale
+            // The pile is looked at from its top down, a chunk at a time.
             while progress.piled, progress.covered < bin.count {
-                let end = min(progress.covered + Self.coverChunk, bin.count)
-                let lines = bin[progress.covered..<end].map { i in
+                let end = bin.count - progress.covered, start = max(end - Self.coverChunk, 0)
+                let lines = bin[start..<end].map { i in
                     let stroke = strokes[Int(i)]
-                    return stroke.kind == .circle || stroke.id == left || stroke.width * radiusPerPoint < BlockCover.narrowest
+                    return stroke.kind == .circle || stroke.id == left || stroke.width * pixelsPerPoint < PileCover.narrowest
                         ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
                 }
-                context.cover(lines[...], from: UInt32(progress.covered + 1), in: progress.cover)
-                progress.covered = end
-                // No block covered (lines too narrow, or too few): drawn as ever, without
-                // looking at blocks.
-                if end == bin.count, progress.cover.marked == 0 { progress.piled = false }
+                context.cover(lines[...], from: UInt32(start + 1), in: progress.cover)
+                progress.covered = bin.count - start
+                // Nothing hidden (lines too few or apart): drawn as ever.
+                if start == 0, progress.cover.hidden == 0 { progress.piled = false }
                 if spent() { return }
             }
-            // Consecutive strokes of the bin, numbered as they were marked (the one left out
+            // Consecutive strokes of the bin, numbered as they were looked at (the one left out
             // ends a batch).
             var first = progress.next
             func flush() {
@@ -151,9 +151,9 @@ struct BuildSlice: @unchecked Sendable {
         }
     }
 
-    /// Draws `strokes`, numbered from `first` as they were marked in `cover`, without the blocks
-    /// later lines cover whole; circles through Cairo's path, in their place.
-    private func draw(_ strokes: [Stroke], from first: UInt32, over cover: BlockCover, in context: CairoContext) {
+    /// Draws `strokes`, numbered from `first` as they were looked at in `cover`, each only where
+    /// it shows; circles through Cairo's path, in their place.
+    private func draw(_ strokes: [Stroke], from first: UInt32, over cover: PileCover, in context: CairoContext) {
         var lines: [Polyline] = []
         var start = first
         for (i, stroke) in strokes.enumerated() {

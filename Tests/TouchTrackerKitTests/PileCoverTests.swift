@@ -1,12 +1,12 @@
-// Lines piled over each other drawn without the blocks of pixels later lines cover whole (Graphics'
-// BlockCover, the line cache's whole build): the picture must be the one drawing every line makes,
+// Lines piled over each other drawn only where they show, found from the topmost line down (Graphics'
+// PileCover, the line cache's whole build): the picture must be the one drawing every line makes,
 // pixel for pixel, whatever the lines' widths, directions, colours and kinds.
 import Graphics
 import Testing
 import TouchKit
 
 @Suite("Piled lines drawn without what is hidden")
-struct BlockCoverTests {
+struct PileCoverTests {
     /// Lines 2 to 40 pixels wide in every direction (level, upright, slanted, a dot), opaque and
     /// not, with freehand strokes among them, piled about ten times over a 300x200 point image.
     static func pile(_ count: Int) -> [Polyline] {
@@ -27,7 +27,7 @@ struct BlockCoverTests {
         }
     }
 
-    @Test("a pile drawn without the blocks later lines cover whole is, pixel for pixel, the pile drawn line over line; blocks were left out",
+    @Test("a pile drawn only where each line shows is, pixel for pixel, the pile drawn line over line; rows were left out",
           arguments: [1.0, 2.0, 1.5])
     func samePicture(scale: Double) throws {
         let lines = Self.pile(400)
@@ -40,16 +40,16 @@ struct BlockCoverTests {
         let (plain, plainContext) = canvas()
         plainContext.stroke(lines)
         let (piled, piledContext) = canvas()
-        let cover = BlockCover()
+        let cover = PileCover()
         #expect(cover.reset(for: piledContext))
-        // In batches, as the build draws them.
-        for start in stride(from: 0, to: lines.count, by: 64) {
+        // In batches, as the build looks at them: from the top of the pile down.
+        for start in stride(from: 0, to: lines.count, by: 64).reversed() {
             piledContext.cover(lines[start..<min(start + 64, lines.count)], from: UInt32(start + 1), in: cover)
         }
         for start in stride(from: 0, to: lines.count, by: 8) {
             piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)
         }
-        #expect(cover.marked > 500, "\(cover.marked) blocks marked")
+        #expect(cover.hidden > 500, "\(cover.hidden) groups of rows hidden")
         let a = plain.pixelWords(), b = piled.pixelWords()
         try #require(a.count == b.count)
         let differing = a.indices.filter { a[$0] != b[$0] }
@@ -61,13 +61,13 @@ struct BlockCoverTests {
         let image = ImageSurface(width: 100, height: 100)
         let context = CairoContext(surface: image)
         context.clip(toUnionOf: [Rect(x: 0, y: 0, width: 40, height: 40), Rect(x: 60, y: 60, width: 40, height: 40)])
-        #expect(!BlockCover().reset(for: context))
+        #expect(!PileCover().reset(for: context))
         let halves = CairoContext(surface: ImageSurface(width: 100, height: 100))
         halves.clip(to: Rect(x: 0.5, y: 0, width: 50, height: 50))
-        #expect(!BlockCover().reset(for: halves))
+        #expect(!PileCover().reset(for: halves))
         let drafted = CairoContext(surface: ImageSurface(width: 100, height: 100))
         drafted.setAntialiasing(.draft)
-        #expect(!BlockCover().reset(for: drafted))
-        #expect(BlockCover().reset(for: CairoContext(surface: ImageSurface(width: 100, height: 100))))
+        #expect(!PileCover().reset(for: drafted))
+        #expect(PileCover().reset(for: CairoContext(surface: ImageSurface(width: 100, height: 100))))
     }
 }
