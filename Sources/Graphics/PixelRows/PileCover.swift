@@ -86,20 +86,25 @@ public final class PileCover {
         (b1 == 64 ? ~0 : (1 << UInt64(b1)) &- 1) & ~((1 << UInt64(b0)) &- 1)
     }
 
-    /// Whether every pixel of columns `x0..<x1` (inside the box) of row `y` is covered.
+    /// Whether every pixel of columns `x0..<x1` (inside the box) of rows `y0...y1` is covered.
     @inline(__always)
-    func isCovered(row y: Int, _ x0: Int, _ x1: Int) -> Bool {
-        let r = row(y), b0 = x0 - box.x0, b1 = x1 - box.x0
+    func isCovered(rows y0: Int, _ y1: Int, _ x0: Int, _ x1: Int) -> Bool {
+        let b0 = x0 - box.x0, b1 = x1 - box.x0
         let w0 = b0 >> 6, w1 = (b1 - 1) >> 6
-        if w0 == w1 { return r[w0] & Self.mask(b0 & 63, ((b1 - 1) & 63) + 1) == Self.mask(b0 & 63, ((b1 - 1) & 63) + 1) }
-        guard r[w0] | ~Self.mask(b0 & 63, 64) == ~0 else { return false }
-        var w = w0 + 1
-        while w < w1 {
-            guard r[w] == ~0 else { return false }
-            w += 1
+        let first = Self.mask(b0 & 63, w0 == w1 ? ((b1 - 1) & 63) + 1 : 64), last = Self.mask(0, ((b1 - 1) & 63) + 1)
+        var r = row(y0)
+        for _ in y0...y1 {
+            defer { r += words }
+            guard r[w0] & first == first else { return false }
+            guard w0 < w1 else { continue }
+            var w = w0 + 1
+            while w < w1 {
+                guard r[w] == ~0 else { return false }
+                w += 1
+            }
+            guard r[w1] & last == last else { return false }
         }
-        let last = Self.mask(0, ((b1 - 1) & 63) + 1)
-        return r[w1] & last == last
+        return true
     }
 
     /// The first and last columns of `x0..<x1` (inside the box) of row `y` not covered; nil when

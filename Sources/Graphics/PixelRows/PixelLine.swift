@@ -155,7 +155,7 @@ struct PixelLine {
             // A group whose every pixel the line reaches is covered is passed over without its
             // rows' spans (most of a deep pile's).
             let (lo, hi) = outer.reach(rows, end)
-            if lo < hi, (rows...end).allSatisfy({ pile.isCovered(row: $0, lo, hi) }) {
+            if lo < hi, pile.isCovered(rows: rows, end, lo, hi) {
                 hiding += 1
                 continue
             }

@@ -124,6 +124,7 @@ enum StrokeSpans {
             if p.y + r >= ya, p.y - r <= yb { lo = p.x - r; hi = p.x + r }
             if q.y + r >= ya, q.y - r <= yb { lo = min(lo, q.x - r); hi = max(hi, q.x + r) }
             if hasBody {
+                @inline(__always)
                 func chord(_ y: Double) {
                     let v = y - p.y
                     var a = -Double.infinity, b = Double.infinity
@@ -145,6 +146,7 @@ enum StrokeSpans {
                 chord(yb)
                 // The corners, r either way across the segment from its ends.
                 let nx = -dy / length * r, ny = dx / length * r
+                @inline(__always)
                 func corner(_ x: Double, _ y: Double) {
                     if y >= ya, y <= yb { lo = min(lo, x); hi = max(hi, x) }
                 }
