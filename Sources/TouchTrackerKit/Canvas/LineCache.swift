@@ -50,6 +50,8 @@ final class LineCache {
     /// A whole build in progress.
     var build: WholeBuild?
     var buildTimer: TimerToken?
+    /// Gives the memory the last build freed back to the system (LineCache+Build.swift).
+    var trimTimer: TimerToken?
     var lastProgressShown = -Double.infinity
 
     /// At most this many strokes per band and turn of the event loop in a whole build, and tiles
