@@ -118,7 +118,7 @@ extension LineCache {
     /// The bands' threads drew in heaps of their own, which keep what the build freed until they
     /// happen to shrink (VmRSS under Weston at 4K stayed up to a megabyte higher): a second after
     /// the last build, when the window is likely at rest, it goes back to the system. Not at once:
-    /// a pinch ends a build every few frames.
+    /// pinches and pans end builds one after another, and a trim takes its turn's time.
     func releaseFreedMemorySoon() {
         guard let clock = clock() else { return }
         trimTimer?.cancel()
