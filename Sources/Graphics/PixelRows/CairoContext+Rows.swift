@@ -58,7 +58,7 @@ extension CairoContext {
             run.removeAll(keepingCapacity: true)
         }
         for line in lines {
-            if line.color.alpha >= 1, !smooth || line.points.count == 2 {
+            if smooth ? Self.drawsSmoothAsRows(line) : line.color.alpha >= 1 {
                 run.append(line)
             } else {
                 flush()
@@ -113,6 +113,10 @@ extension CairoContext {
         }
         return RowBoxes(boxes, height: imageHeight)
     }
+
+    /// Whether rows of pixels draw `line` smooth as Cairo would: opaque and straight (the rest go
+    /// through Cairo's path).
+    static func drawsSmoothAsRows(_ line: Polyline) -> Bool { line.color.alpha >= 1 && line.points.count == 2 }
 
     /// ARGB32 of an opaque colour.
     static func opaquePixel(_ color: Color) -> UInt32 {

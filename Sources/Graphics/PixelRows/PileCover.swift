@@ -193,10 +193,10 @@ extension CairoContext {
         return box.x0 < box.x1 && box.y0 < box.y1 ? box : nil
     }
 
-    /// Whether a line takes part in a pile: opaque and straight, drawn smooth as rows of pixels,
-    /// and at least ``PileCover/narrowest`` pixels wide at `scale`.
+    /// Whether a line takes part in a pile: drawn smooth as rows of pixels, and at least
+    /// ``PileCover/narrowest`` pixels wide at `scale`.
     static func covers(_ line: Polyline, scale: Double) -> Bool {
-        line.color.alpha >= 1 && line.points.count == 2 && line.width * scale >= PileCover.narrowest
+        drawsSmoothAsRows(line) && line.width * scale >= PileCover.narrowest
     }
 
     /// Looks at `lines`, numbered from `first` in paint order, going down the pile: every line
@@ -228,8 +228,7 @@ extension CairoContext {
         var flushed = true
         var points = PixelLine.Points()
         for (i, line) in lines.enumerated() {
-            // Straight opaque lines are rows of pixels, the rest Cairo's path.
-            guard line.color.alpha >= 1, line.points.count == 2 else {
+            guard Self.drawsSmoothAsRows(line) else {
                 if flushed { cairo_surface_mark_dirty(space.target) }
                 flushed = false
                 strokeAsPath(line)

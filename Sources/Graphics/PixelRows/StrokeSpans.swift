@@ -72,6 +72,27 @@ enum StrokeSpans {
             acrossHalf = abs(dy) > 1e-12 ? abs(r * length / dy) : 0
         }
 
+        /// Where the body meets the row of centres `v` below `p`: `u` from `a` to `b` right of `p`
+        /// (with u = x - p.x, the rectangle's two intervals of `u`, each linear in `v`); `a > b`
+        /// where it misses the row (not an optional: the live lines' rows take this per row).
+        @inline(__always)
+        private func bodyChord(_ v: Double) -> (a: Double, b: Double) {
+            var a = -Double.infinity, b = Double.infinity
+            if abs(dx) > 1e-12 {
+                let u0 = v * alongSlope, u1 = alongEnd + u0
+                a = min(u0, u1); b = max(u0, u1)
+            } else if v * dy < 0 || v * dy > lengthSquared {
+                b = -.infinity
+            }
+            if abs(dy) > 1e-12 {
+                let mid = v * acrossSlope
+                a = max(a, mid - acrossHalf); b = min(b, mid + acrossHalf)
+            } else if abs(dx * v) > r * length {
+                b = -.infinity
+            }
+            return (a, b)
+        }
+
         /// The pixels `x0..<x1` of row `y` whose centres lie inside, cut to `limit` (none when
         /// `x0 >= x1`).
         @inline(__always)
@@ -91,19 +112,7 @@ enum StrokeSpans {
                 hi = max(hi, q.x + h)
             }
             if hasBody {
-                var a = -Double.infinity, b = Double.infinity
-                if abs(dx) > 1e-12 {
-                    let u0 = v * alongSlope, u1 = alongEnd + u0
-                    a = min(u0, u1); b = max(u0, u1)
-                } else if v * dy < 0 || v * dy > lengthSquared {
-                    b = -.infinity
-                }
-                if abs(dy) > 1e-12 {
-                    let mid = v * acrossSlope
-                    a = max(a, mid - acrossHalf); b = min(b, mid + acrossHalf)
-                } else if abs(dx * v) > r * length {
-                    b = -.infinity
-                }
+                let (a, b) = bodyChord(v)
                 if a <= b {
                     lo = min(lo, p.x + a)
                     hi = max(hi, p.x + b)
@@ -124,26 +133,10 @@ enum StrokeSpans {
             if p.y + r >= ya, p.y - r <= yb { lo = p.x - r; hi = p.x + r }
             if q.y + r >= ya, q.y - r <= yb { lo = min(lo, q.x - r); hi = max(hi, q.x + r) }
             if hasBody {
-                @inline(__always)
-                func chord(_ y: Double) {
-                    let v = y - p.y
-                    var a = -Double.infinity, b = Double.infinity
-                    if abs(dx) > 1e-12 {
-                        let u0 = v * alongSlope, u1 = alongEnd + u0
-                        a = min(u0, u1); b = max(u0, u1)
-                    } else if v * dy < 0 || v * dy > lengthSquared {
-                        return
-                    }
-                    if abs(dy) > 1e-12 {
-                        let mid = v * acrossSlope
-                        a = max(a, mid - acrossHalf); b = min(b, mid + acrossHalf)
-                    } else if abs(dx * v) > r * length {
-                        return
-                    }
-                    if a <= b { lo = min(lo, p.x + a); hi = max(hi, p.x + b) }
-                }
-                chord(ya)
-                chord(yb)
+                // The chords at the first and last rows (no array of the two: a call per group).
+                let top = bodyChord(ya - p.y), bottom = bodyChord(yb - p.y)
+                if top.a <= top.b { lo = min(lo, p.x + top.a); hi = max(hi, p.x + top.b) }
+                if bottom.a <= bottom.b { lo = min(lo, p.x + bottom.a); hi = max(hi, p.x + bottom.b) }
                 // The corners, r either way across the segment from its ends.
                 let nx = -dy / length * r, ny = dx / length * r
                 @inline(__always)
