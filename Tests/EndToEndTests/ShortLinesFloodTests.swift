@@ -1,7 +1,8 @@
 // Lines drawn one after another, each its own down, motion and up, as fast as the compositor takes
 // them: a stream where most frames begin or end a touch, which costs the app far more per event
 // than fingers moving. However fast it comes, the app must stay connected (libwayland disconnects
-// a client that lets its socket fill up) and keep every line.
+// a client that lets its socket fill up) and keep every line. scripts/test runs it alone, after
+// the rest: the app's socket reader keeps up with Weston, not with Weston and a busy machine.
 #if canImport(Glibc)
 import Glibc
 #endif
