@@ -47,6 +47,11 @@ extension Window {
         var held = image.heldLines
         for view in settled.boxes.keys { held.add(settled, of: view) }
         let shownBefore = newest?.heldLines ?? HeldLineRows()
+        // What the compositor shows: the buffer brought up to date last (this one, when the
+        // compositor gave it back at once; `newest` is then an older one).
+        let last = (others + [image]).max { $0.frameCount < $1.frameCount }
+        let onScreen = last.map { $0.frameCount > 0 ? $0.heldLines : HeldLineRows() } ?? HeldLineRows()
+        image.frameCount = (last?.frameCount ?? 0) + 1
         // Painted through the views: their lines, and the lines of views whose live lines the
         // painter no longer draws.
         var rows = now
@@ -87,12 +92,27 @@ extension Window {
         image.flush()
         for (layer, runs) in zip(drawn, runs) {
             layer.fill(runs, in: image)
-            for line in runs { now.add(line: line.covered, of: layer.view) }
+            now.add(layer.lines, as: runs, of: layer.view)
         }
         image.markDirty()
         image.heldLines = now
-        // Against the buffer shown before: its lines, this one's old lines, and the new ones.
-        return boxes + RowDamage.rects(covering: held.allBoxes + shownBefore.allBoxes + now.allBoxes)
+        return boxes + RowDamage.rects(covering: Self.lineChanges(settled: settled, before: onScreen, now: now))
+    }
+
+    /// Boxes around the pixels that live lines change against the buffer shown before (this
+    /// image's own older lines are erased to what that buffer shows there): the settled lines'
+    /// rows, copied from the backdrop; where the painter drew a view's lines in both frames, what
+    /// may differ between them (LineRows); otherwise every pixel either frame's lines touch.
+    private static func lineChanges(settled: HeldLineRows, before: HeldLineRows, now: HeldLineRows) -> [PixelBox] {
+        var boxes = settled.allBoxes
+        for view in before.boxes.keys.filter({ now.boxes[$0] == nil }) + now.boxes.keys {
+            if let old = before.shapes[view], let new = now.shapes[view] {
+                LineRows.changes(from: old, to: new, into: &boxes)
+            } else {
+                boxes += (before.boxes[view] ?? []) + (now.boxes[view] ?? [])
+            }
+        }
+        return boxes
     }
 
     /// The most boxes a frame is painted or copied through, about.

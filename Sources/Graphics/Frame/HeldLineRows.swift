@@ -9,6 +9,9 @@ import TouchKit
 struct HeldLineRows {
     var lines: [ObjectIdentifier: [[PixelSpan]]] = [:]
     var boxes: [ObjectIdentifier: [PixelBox]] = [:]
+    /// For views whose lines the window's painter drew: each line, for the damage of the next
+    /// frame shown after this one.
+    var shapes: [ObjectIdentifier: [LineRows]] = [:]
 
     var isEmpty: Bool { boxes.values.allSatisfy(\.isEmpty) }
     var allBoxes: [PixelBox] { boxes.values.flatMap { $0 } }
@@ -16,20 +19,20 @@ struct HeldLineRows {
     /// Adds one line's `runs` of `view`, in order of rows.
     mutating func add(line runs: [PixelSpan], of view: ObjectIdentifier) {
         lines[view, default: []].append(runs)
-        var box: PixelBox?
-        for run in runs {
-            if var b = box, b.y0 >> RowDamage.blockShift == run.y >> RowDamage.blockShift {
-                b.x0 = min(b.x0, run.x0)
-                b.x1 = max(b.x1, run.x1)
-                b.y0 = min(b.y0, run.y)
-                b.y1 = max(b.y1, run.y + 1)
-                box = b
-            } else {
-                if let box { boxes[view, default: []].append(box) }
-                box = PixelBox(x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1)
-            }
+        LineRows.addBoxes(of: runs, to: &boxes[view, default: []])
+    }
+
+    /// Adds the lines the painter drew of `view`, as `runs` (theirs, in order). Without a wide
+    /// line among them they are only rows and boxes: a narrow line's damage is its boxes anyway.
+    mutating func add(_ drawn: [PixelLine], as runs: [PixelLine.Runs], of view: ObjectIdentifier) {
+        guard drawn.contains(where: { $0.radius * 2 >= LineRows.wide }) else {
+            for runs in runs { add(line: runs.covered, of: view) }
+            return
         }
-        if let box { boxes[view, default: []].append(box) }
+        let shapes = zip(drawn, runs).map { LineRows($0, $1) }
+        lines[view, default: []] += runs.map(\.covered)
+        boxes[view, default: []] += shapes.flatMap(\.boxes)
+        self.shapes[view, default: []] += shapes
     }
 
     /// Adds what `other` holds of `view`.
