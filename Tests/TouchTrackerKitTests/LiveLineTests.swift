@@ -221,15 +221,16 @@ struct LiveLineTests {
         }
     }
 
-    @Test("A1: buffers, in turn or picked as the host picks them from those the compositor gave back, at whole and fractional scales, show what a full repaint shows, and damage every pixel that changed, while live lines move, land, lift (settled from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins",
-          arguments: zip([1.0, 2.0, 1.0, 1.75], [false, false, true, true]))
-    func buffersMatchAFullRepaint(scale: Double, pickedAsTheHostDoes: Bool) {
+    @Test("A1: buffers, in turn or picked as the host picks them from those the compositor gave back, at whole and fractional scales, show what a full repaint shows, and damage every pixel that changed, while live lines move, land, lift (settled from the line cache), rest, pass under the palette, a frame finds no buffer free, a line is selected and a spare buffer joins; zoomed to 400 % too, where the lines are 40 pt wide and the damage follows what changed",
+          arguments: [(1.0, false, 1.0), (2.0, false, 1.0), (1.0, true, 1.0), (1.75, true, 1.0), (1.0, false, 4.0), (2.0, true, 4.0)])
+    func buffersMatchAFullRepaint(scale: Double, pickedAsTheHostDoes: Bool, zoom: Double) {
         for seed in UInt64(1)...3 {
             var random = SplitMix(seed: seed)
             let finished: [Stroke] = (0..<20).map { i in
                 .line(StrokeID(i + 1), from: Point(x: Double(i) * 19, y: 5), to: Point(x: 390 - Double(i) * 17, y: 230), color: .black, width: 6)
             }
             let canvas = Canvas(drawing: Drawing(strokes: finished))
+            canvas.controller.scrollView.viewport = CanvasViewport(origin: .zero, zoom: zoom)
             canvas.window.layoutIfNeeded()
             let buffers = Buffers(canvas, scale: scale)
             if let error = buffers.frame("the first frame") { Issue.record("\(error)"); return }
@@ -244,7 +245,7 @@ struct LiveLineTests {
                 for i in down.sorted() where Bool.random(using: &random) || n % 7 == 0 {
                     canvas.move(Int32(i), Double.random(in: 2...398, using: &random), Double.random(in: 2...240, using: &random))
                 }
-                var what = "frame \(n) (seed \(seed), scale \(scale))"
+                var what = "frame \(n) (seed \(seed), scale \(scale), zoom \(zoom))"
                 switch Int.random(in: 0..<12, using: &random) {
                 case 0 where down.count > 6:
                     let i = down.sorted().randomElement(using: &random)!

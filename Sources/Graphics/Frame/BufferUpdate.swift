@@ -78,21 +78,24 @@ extension Window {
         // Erased before the frame's own change is painted: whatever the view draws this frame
         // over its backdrop (a line just finished, not yet in the backdrop) lies in `dirty`.
         let runs = drawn.map { $0.runs(in: image) }
+        let shapes = zip(drawn, runs).map { LineRows.shapes(of: $0.lines, drawn: $1) }
         image.flush()
-        for layer in drawn {
-            layer.erase(held.lines[layer.view] ?? [], in: image)
+        for (layer, shapes) in zip(drawn, shapes) {
+            // What a wide line covers whole now is filled whole, not erased first.
+            let spared = shapes.map { LineRows.wholeRows(of: $0, height: image.height) }
+            layer.erase(held.lines[layer.view] ?? [], sparing: spared, in: image)
             // Pixels copied from `newest` may hold its lines.
             if let copied {
                 let boxes = copied.rects.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) }
-                layer.erase(shownBefore.lines[layer.view] ?? [], within: RowBoxes(boxes, height: image.height), in: image)
+                layer.erase(shownBefore.lines[layer.view] ?? [], within: RowBoxes(boxes, height: image.height), sparing: spared, in: image)
             }
         }
         image.markDirty()
         paint(painted, into: image, scale: scale, omittingLiveLinesOf: drawnByPainter)
         image.flush()
-        for (layer, runs) in zip(drawn, runs) {
+        for ((layer, runs), shapes) in zip(zip(drawn, runs), shapes) {
             layer.fill(runs, in: image)
-            now.add(layer.lines, as: runs, of: layer.view)
+            now.add(runs, shapes, of: layer.view)
         }
         image.markDirty()
         image.heldLines = now

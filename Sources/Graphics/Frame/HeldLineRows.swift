@@ -22,14 +22,13 @@ struct HeldLineRows {
         LineRows.addBoxes(of: runs, to: &boxes[view, default: []])
     }
 
-    /// Adds the lines the painter drew of `view`, as `runs` (theirs, in order). Without a wide
-    /// line among them they are only rows and boxes: a narrow line's damage is its boxes anyway.
-    mutating func add(_ drawn: [PixelLine], as runs: [PixelLine.Runs], of view: ObjectIdentifier) {
-        guard drawn.contains(where: { $0.radius * 2 >= LineRows.wide }) else {
+    /// Adds the lines the painter drew of `view`, as `runs` (theirs, in order), with their
+    /// `shapes` when a wide line is among them (``LineRows/shapes(of:drawn:)``).
+    mutating func add(_ runs: [PixelLine.Runs], _ shapes: [LineRows]?, of view: ObjectIdentifier) {
+        guard let shapes else {
             for runs in runs { add(line: runs.covered, of: view) }
             return
         }
-        let shapes = zip(drawn, runs).map { LineRows($0, $1) }
         lines[view, default: []] += runs.map(\.covered)
         boxes[view, default: []] += shapes.flatMap(\.boxes)
         self.shapes[view, default: []] += shapes

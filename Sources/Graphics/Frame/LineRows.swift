@@ -58,6 +58,27 @@ struct LineRows {
         }
     }
 
+    /// Each of `lines` drawn as `runs`, when a wide line is among them; nil otherwise: a narrow
+    /// line's damage is its boxes anyway, and finding it again costs more than it saves.
+    static func shapes(of lines: [PixelLine], drawn runs: [PixelLine.Runs]) -> [LineRows]? {
+        guard lines.contains(where: { $0.radius * 2 >= wide }) else { return nil }
+        return zip(lines, runs).map { LineRows($0, $1) }
+    }
+
+    /// Per row of an image `height` rows high, pixels one of `lines` covers whole (the widest
+    /// such run where several do).
+    static func wholeRows(of lines: [LineRows], height: Int) -> [(x0: Int32, x1: Int32)] {
+        var rows = [(x0: Int32, x1: Int32)](repeating: (0, 0), count: height)
+        for line in lines {
+            for (r, run) in line.whole.enumerated() {
+                let y = line.top + r
+                guard y >= 0, y < height, run.x1 - run.x0 > rows[y].x1 - rows[y].x0 else { continue }
+                rows[y] = run
+            }
+        }
+        return rows
+    }
+
     /// Adds to `boxes` boxes around `runs`, one per block of rows per run of blocks.
     static func addBoxes(of runs: [PixelSpan], to boxes: inout [PixelBox]) {
         var box: PixelBox?

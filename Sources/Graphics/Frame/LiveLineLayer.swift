@@ -54,15 +54,28 @@ struct LiveLineLayer {
     /// Copies the backdrop back into `image` along the rows of `lines` (cut to the clip), only
     /// inside `within` when given. Pixels the lines cover again are copied too, then filled: leaving
     /// them out costs more in finding them than copying them does (a row's run is a few dozen
-    /// bytes), and a smooth edge must blend over the backdrop anyway.
-    func erase(_ lines: [[PixelSpan]], within: RowBoxes? = nil, in image: ImageSurface) {
-        _ = backdrop.withPixels { erase(lines, within: within, in: image, from: $0) }
+    /// bytes), and a smooth edge must blend over the backdrop anyway. But not those in `sparing`
+    /// (per row, pixels a wide line fills whole next): a line a hundred pixels wide and more.
+    func erase(_ lines: [[PixelSpan]], within: RowBoxes? = nil, sparing: [(x0: Int32, x1: Int32)]? = nil, in image: ImageSurface) {
+        _ = backdrop.withPixels { erase(lines, within: within, sparing: sparing, in: image, from: $0) }
     }
 
-    private func erase(_ lines: [[PixelSpan]], within: RowBoxes?, in image: ImageSurface, from src: BitmapPixels) {
+    private func erase(_ lines: [[PixelSpan]], within: RowBoxes?, sparing: [(x0: Int32, x1: Int32)]?,
+                       in image: ImageSurface, from src: BitmapPixels) {
         guard let dst = cairo_image_surface_get_data(image.surface) else { return }
         let dstStride = Int(cairo_image_surface_get_stride(image.surface))
         func copy(_ y: Int, _ x0: Int, _ x1: Int) {
+            if let sparing, y < sparing.count {
+                let s0 = Int(sparing[y].x0), s1 = Int(sparing[y].x1)
+                if s0 < s1, s0 < x1, x0 < s1 {
+                    if x0 < s0 { copyRow(y, x0, s0) }
+                    if s1 < x1 { copyRow(y, s1, x1) }
+                    return
+                }
+            }
+            copyRow(y, x0, x1)
+        }
+        func copyRow(_ y: Int, _ x0: Int, _ x1: Int) {
             let to = UnsafeMutableRawPointer(dst + y * dstStride + x0 * 4).assumingMemoryBound(to: UInt32.self)
             to.update(from: src.pixels(atRow: y - offset.y, column: x0 - offset.x), count: x1 - x0)
         }
