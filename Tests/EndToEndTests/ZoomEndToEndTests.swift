@@ -84,6 +84,53 @@ struct ZoomEndToEndTests {
         }
     }
 
+    @Test("A1 A14: at 400 % a line under a finger swinging through 60 degrees is 40 pt wide and leaves nothing where it was: Weston's next repaints, which redraw only what the app says changed, show paper there and the line red where it is")
+    func wideLineLeavesNoTrail() {
+        withApp { app in
+            let fingers = AppLayout.button(.fingers, width: app.window.width, height: app.window.height)
+            try app.tap(10, fingers.0, fingers.1)
+            try Self.pinch(app, about: (400, 300), from: 100, to: 400)
+            try app.tap(11, fingers.0, fingers.1)
+            // Landed at (250, 200), the finger 250 pt away swings from 0 to 60 degrees, a frame
+            // every 6 degrees, and stays. The output is read at each repaint as it comes (a
+            // screenshot repaints all of it), so a pixel left out of the damage keeps its red.
+            func at(_ degrees: Double, _ distance: Double) -> (Double, Double) {
+                (250 + distance * cos(degrees * .pi / 180), 200 + distance * sin(degrees * .pi / 180))
+            }
+            let corner = app.global(220, 170)
+            try app.session.startCapture(x: Int(corner.x), y: Int(corner.y), width: 320, height: 290, rgb: 0xff0000)
+            try app.down(0, 250, 200)
+            try app.frame()
+            for step in 0...10 {
+                let end = at(Double(step) * 6, 250)
+                try app.move(0, end.0, end.1)
+                try app.frame()
+                usleep(16_000)
+            }
+            usleep(300_000)
+            let capture = try app.session.stopCapture(writingTo: app.session.runtimeDirectory + "/capture.bin")
+            guard let last = capture.frames.last else {
+                Issue.record("no repaint read")
+                return
+            }
+            let red = Set(capture.points(last.mask).map { "\(Int($0.x)) \(Int($0.y))" })
+            func isRed(_ p: (Double, Double)) -> Bool {
+                let g = app.global(p.0, p.1)
+                return red.contains("\(Int(g.x)) \(Int(g.y))")
+            }
+            // Across the line now, 40 pt wide; where it was at 0, 18 and 36 degrees.
+            #expect(isRed(at(60, 200)) && isRed((at(60, 200).0 + 16, at(60, 200).1 - 9)), "the line is not where the finger is")
+            for degrees in [0.0, 18, 36] {
+                #expect(!isRed(at(degrees, 200)), "red left where the line was at \(Int(degrees)) degrees")
+            }
+            try app.up(0)
+            try app.frame()
+            try app.expectScreen("the line finished, black") { pixel in
+                pixel(at(60, 200).0, at(60, 200).1) == .black && pixel(at(18, 200).0, at(18, 200).1) == .white
+            }
+        }
+    }
+
     struct Screen: Sendable, CustomTestStringConvertible {
         var name: String
         var width: Int, height: Int, scale: Int
