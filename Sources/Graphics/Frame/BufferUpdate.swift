@@ -18,8 +18,8 @@ extension Window {
     /// (``PixelRegion/coarseRects(count:)``): Cairo strokes through a clip of many boxes at
     /// several times the cost of a few, while boxes merged as they come would grow into boxes as
     /// large as the window. The copied part is exact: it is copied row by row, where a box costs little.
-    /// Returns the compositor's damage: the painted boxes and boxes along the live lines, those
-    /// shown before and those shown now.
+    /// Returns the compositor's damage: the painted boxes and boxes around what the live lines
+    /// changed against the buffer the compositor shows (``lineChanges(settled:before:now:)``).
     @discardableResult
     public func update(_ image: ImageSurface, stale: DirtyRegion, dirty: DirtyRegion,
                        copyingFrom newest: ImageSurface?, others: [ImageSurface], scale: Double) -> [Rect] {
