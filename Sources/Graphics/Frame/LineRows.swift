@@ -43,7 +43,7 @@ struct LineRows {
             if touched[r].x1 <= touched[r].x0 {
                 touched[r] = (Int32(run.x0), Int32(run.x1))
             } else {
-                touched[r].x1 = Int32(run.x1)
+                touched[r] = (min(touched[r].x0, Int32(run.x0)), max(touched[r].x1, Int32(run.x1)))
             }
         }
         guard line.smooth else {
