@@ -19,9 +19,10 @@ public final class ImageSurface: Bitmap {
     /// The live lines drawn into these pixels as rows, to erase in the next frame here
     /// (LiveLineLayer).
     var heldLines = HeldLineRows()
-    /// Counts the window's frames brought up to date in this image (`Window.update`): of a
-    /// window's buffers, the one with the highest count is the one the compositor shows.
-    var frameCount = 0
+    /// The number of the window's frame this image was last brought up to date for
+    /// (`Window.update`), 0 for none: of a window's buffers, the one with the highest is the one
+    /// the compositor shows.
+    var frameNumber = 0
 
     /// An image that owns its pixels, cleared to transparent: `width` x `height` pixels, each
     /// side within 1...Limit.rasterSide.

@@ -49,9 +49,9 @@ extension Window {
         let shownBefore = newest?.heldLines ?? HeldLineRows()
         // What the compositor shows: the buffer brought up to date last (this one, when the
         // compositor gave it back at once; `newest` is then an older one).
-        let last = (others + [image]).max { $0.frameCount < $1.frameCount }
-        let onScreen = last.map { $0.frameCount > 0 ? $0.heldLines : HeldLineRows() } ?? HeldLineRows()
-        image.frameCount = (last?.frameCount ?? 0) + 1
+        let last = (others + [image]).max { $0.frameNumber < $1.frameNumber }
+        let onScreen = last.map { $0.frameNumber > 0 ? $0.heldLines : HeldLineRows() } ?? HeldLineRows()
+        image.frameNumber = (last?.frameNumber ?? 0) + 1
         // Painted through the views: their lines, and the lines of views whose live lines the
         // painter no longer draws.
         var rows = now
