@@ -169,7 +169,7 @@ private struct BlockBoxes {
             flush(into: &out)
             block = y >> RowDamage.blockShift
         }
-        for i in boxes.indices where x0 <= boxes[i].x1 + 16 && x1 + 16 >= boxes[i].x0 {
+        for i in boxes.indices where x0 <= boxes[i].x1 + RowDamage.joinGap && x1 + RowDamage.joinGap >= boxes[i].x0 {
             boxes[i].x0 = min(boxes[i].x0, x0)
             boxes[i].x1 = max(boxes[i].x1, x1)
             boxes[i].y1 = y + 1

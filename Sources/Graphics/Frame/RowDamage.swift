@@ -6,6 +6,9 @@ import TouchKit
 enum RowDamage {
     /// Boxes are kept within blocks of 32 rows: a straight line crosses a block in a narrow box.
     static let blockShift = 5
+    /// Boxes of a block this many pixels apart or less are joined: a box costs the compositor
+    /// more than the few pixels between.
+    static let joinGap = 16
 
     /// `boxes` (each within one block of rows) merged where they overlap or nearly meet within
     /// a block, as rectangles (image pixels); blocks are paired up until at most `limit` remain,
@@ -36,7 +39,7 @@ enum RowDamage {
         var merged: [PixelBox] = []
         merged.reserveCapacity(boxes.count)
         for box in boxes.sorted(by: { $0.x0 < $1.x0 }) {
-            if let last = merged.last, box.x0 <= last.x1 + 16 {
+            if let last = merged.last, box.x0 <= last.x1 + joinGap {
                 merged[merged.count - 1] = PixelBox(x0: last.x0, y0: min(last.y0, box.y0), x1: max(last.x1, box.x1), y1: max(last.y1, box.y1))
             } else {
                 merged.append(box)
