@@ -32,6 +32,8 @@ struct LatencyReport {
     var commits = 0
     /// Output repaints while recording.
     var repaints = 0
+    /// Of them, repaints of the whole output (its damage covered it).
+    var wholeRepaints = 0
     var frames = 0
     var toCommit = makeLatencies()
     var toRepaint = makeLatencies()
@@ -43,12 +45,13 @@ struct LatencyReport {
 
     init(_ reply: String) throws {
         let fields = reply.split(separator: " ")
-        guard fields.count >= 3, let c = Int(fields[0]), let r = Int(fields[1]), let n = Int(fields[2]),
-              fields.count == 3 + n else { throw HarnessError("bad latency report: \(reply.prefix(200))") }
+        guard fields.count >= 4, let c = Int(fields[0]), let r = Int(fields[1]), let w = Int(fields[2]),
+              let n = Int(fields[3]), fields.count == 4 + n else { throw HarnessError("bad latency report: \(reply.prefix(200))") }
         commits = c
         repaints = r
+        wholeRepaints = w
         frames = n
-        for record in fields.dropFirst(3) {
+        for record in fields.dropFirst(4) {
             let t = record.split(separator: ":").compactMap { UInt64($0) }
             guard t.count == 3 else { throw HarnessError("bad latency record \(record)") }
             records.append((t[0], t[1]))

@@ -130,6 +130,10 @@ struct RampStep {
     /// The app's frames of a finger landing alone, left out of `frames`, `late` and the p99.
     var landings = 0
     var maxBacklog: Int
+    /// Weston's repaints while recording, and how many of them repainted the whole output (a
+    /// finger landing on a window makes Weston's shells damage it whole), which hold every
+    /// client's commit for as long as they take.
+    var repaints = (all: 0, whole: 0)
     var failure: String?
     /// With --breakdown: the app's own share of each frame (reading the input to the commit) and
     /// that share's CPU time, so a late frame tells whether the app was slow or waited.
@@ -186,7 +190,8 @@ extension TouchTrackerBench {
 
     private func report(_ step: RampStep, name: String) {
         say("  \(pad(name, 40)) \(pad(String(format: "%.0f/s for %.1f s", step.rate, step.seconds), 20)) sent \(pad(String(format: "%.0f/s", step.achieved), 9))"
-            + " p99 input→commit \(pad(formatMs(step.commitP99) + " ms", 10)) after 2 ms \(pad("\(step.late)/\(step.frames)" + (step.landings > 0 ? " +\(step.landings) landing" : ""), 11)) backlog max \(pad("\(step.maxBacklog) B", 9)) " + (step.failure.map { "FELL BEHIND: \($0)" } ?? "held"))
+            + " p99 input→commit \(pad(formatMs(step.commitP99) + " ms", 10)) after 2 ms \(pad("\(step.late)/\(step.frames)" + (step.landings > 0 ? " +\(step.landings) landing" : ""), 11)) backlog max \(pad("\(step.maxBacklog) B", 9)) "
+            + "whole-output repaints \(pad("\(step.repaints.whole)/\(step.repaints.all)", 8)) " + (step.failure.map { "FELL BEHIND: \($0)" } ?? "held"))
         if let (wall, cpu) = step.appShare {
             say("    the app's share, read→commit: p50 \(formatMs(wall.p50)) p99 \(formatMs(wall.p99)) max \(formatMs(Double(wall.max) / 1000)) ms, over 2 ms \(wall.count(above: 2_000))/\(wall.totalCount);"
                 + " on the CPU: p50 \(formatMs(cpu.p50)) p99 \(formatMs(cpu.p99)) max \(formatMs(Double(cpu.max) / 1000)) ms")
@@ -240,14 +245,17 @@ extension TouchTrackerBench {
                 if wait > tt_monotonic_now() { sleep(until: min(wait, nextBacklog)) }
             }
             step.achieved = Double(stream.events) / (tt_monotonic_now() - begin)
-            if let lift = stream.liftAll() { try control.send(lift) }
             usleep(200_000)
             try control.send("latency stop")
+            // Lifted after the recording: the lift of a finger that only landed draws nothing
+            // (no commit), which the step would count as a frame that never got one.
+            if let lift = stream.liftAll() { try control.send(lift) }
             let reply = try control.send("latency report", timeout: 60)
             // Kept with the run's files: each frame's input, commit and repaint times, to set
             // against the app's own log (--latency) of when it read and committed.
             if keepFiles { try? reply.write(toFile: running.session.runtimeDirectory + "/latency-records.txt", atomically: false, encoding: .utf8) }
             let latency = try LatencyReport(reply)
+            step.repaints = (latency.repaints, latency.wholeRepaints)
             // A finger landing alone shows nothing in the app until it moves (the double tap holds
             // it, A3), so its commit is the next frame's: how soon that frame came, not how fast
             // the app answers (weston-simple-touch draws a dot at once: all its frames count).

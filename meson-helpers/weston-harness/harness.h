@@ -144,6 +144,7 @@ struct latency_state {
 	uint64_t last_commit_ns;  /* the tracked client's latest damaged commit while active */
 	uint64_t last_repaint_ns; /* the latest repaint end while active */
 	uint64_t repaints; /* output repaints (frame_signal) while active */
+	uint64_t whole_repaints; /* of them, repaints whose damage was the whole output */
 	struct weston_output *output;
 	struct wl_listener frame_listener;
 	struct wl_listener output_destroy_listener;

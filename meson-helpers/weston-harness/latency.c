@@ -144,15 +144,25 @@ latency_commit(struct harness *h, struct weston_surface *s)
 	l->first_uncommitted = l->count;
 }
 
-/* frame_signal: the output repaint that shows every commit made before it has ended. */
+/* frame_signal: the output repaint that shows every commit made before it has ended. Weston 10
+ * passes the repaint's damage (global coordinates): a repaint of the whole output costs the
+ * compositor far more than the client's damage, and holds every client's commit meanwhile. */
 static void
 latency_handle_frame(struct wl_listener *listener, void *data)
 {
 	struct latency_state *l = tt_container_of(listener, struct latency_state,
 						  frame_listener);
 	uint64_t now = harness_monotonic_ns();
+	pixman_region32_t *damage = data;
+	pixman_region32_t whole;
 
-	(void)data;
+	if (damage && l->output) {
+		pixman_region32_init(&whole);
+		pixman_region32_subtract(&whole, &l->output->region, damage);
+		if (!pixman_region32_not_empty(&whole))
+			l->whole_repaints++;
+		pixman_region32_fini(&whole);
+	}
 	l->repaints++;
 	l->last_repaint_ns = now;
 	for (size_t i = l->first_unrepainted; i < l->first_uncommitted; i++)
@@ -195,7 +205,7 @@ harness_cmd_latency(struct hclient *cl, char **argv, int argc)
 		l->pid = (pid_t)pid;
 		l->count = l->first_uncommitted = l->first_unrepainted = 0;
 		l->last_point_ns = l->last_commit_ns = l->last_repaint_ns = 0;
-		l->commits = l->repaints = 0;
+		l->commits = l->repaints = l->whole_repaints = 0;
 		l->output = output;
 		l->frame_listener.notify = latency_handle_frame;
 		wl_signal_add(&output->frame_signal, &l->frame_listener);
@@ -209,8 +219,9 @@ harness_cmd_latency(struct hclient *cl, char **argv, int argc)
 	} else if (argc == 2 && strcmp(argv[1], "report") == 0) {
 		struct strbuf sb = { 0 };
 
-		harness_sb_printf(&sb, "%llu %llu %zu", (unsigned long long)l->commits,
-			  (unsigned long long)l->repaints, l->count);
+		harness_sb_printf(&sb, "%llu %llu %llu %zu", (unsigned long long)l->commits,
+			  (unsigned long long)l->repaints,
+			  (unsigned long long)l->whole_repaints, l->count);
 		for (size_t i = 0; i < l->count; i++)
 			harness_sb_printf(&sb, " %llu:%llu:%llu",
 				  (unsigned long long)l->records[i].input_ns,
