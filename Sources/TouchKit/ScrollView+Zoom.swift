@@ -42,6 +42,16 @@ extension ScrollView {
     /// True while a zoom past a limit springs back to it.
     public var isZoomBouncing: Bool { zooming.animation?.settles == true }
 
+    /// Where the animated zoom under way ends (a spring back from past a limit, or an animated
+    /// `setZoomScale` or `zoom(to:)`): its scale and the content offset then, before anything
+    /// past an edge springs back; nil when none runs. Content can ready the picture it ends on
+    /// while the frames on the way show an older one scaled. Not UIKit's.
+    public var zoomAnimationTarget: (zoomScale: Double, contentOffset: Point)? {
+        guard let animation = zooming.animation, let view = zoomView else { return nil }
+        let offset = offset(keeping: animation.anchor, of: view, at: animation.visible, scale: animation.to)
+        return (animation.to, animation.settles ? offset : clampedOffset(offset))
+    }
+
     /// Zooms to `scale` (within the limits) about the middle of what is shown, over a quarter of
     /// a second when `animated` (S10).
     public func setZoomScale(_ scale: Double, animated: Bool) {
@@ -85,9 +95,16 @@ extension ScrollView {
         // The scaled view's top left at the content's origin.
         view.center = Point(x: view.bounds.width * scale / 2, y: view.bounds.height * scale / 2)
         contentSize = Size(width: view.bounds.width * scale, height: view.bounds.height * scale)
-        let content = view.convert(anchor, to: self)
-        contentOffset = Point(x: content.x - visible.x, y: content.y - visible.y)
+        contentOffset = offset(keeping: anchor, of: view, at: visible, scale: scale)
         delegate?.scrollViewDidZoom(self)
+    }
+
+    /// The content offset that shows `anchor` (a point of the zoom view) at `visible` (a point of
+    /// the scroll view's frame) with the zoom view scaled by `scale`, its top left at the
+    /// content's origin (as `applyZoom` places it). One formula for the zoom and for where an
+    /// animated one ends, so both give the very same offset.
+    private func offset(keeping anchor: Point, of view: View, at visible: Point, scale: Double) -> Point {
+        Point(x: (anchor.x - view.bounds.minX) * scale - visible.x, y: (anchor.y - view.bounds.minY) * scale - visible.y)
     }
 
     private func handlePinch(_ pinch: PinchGestureRecognizer) {

@@ -134,6 +134,31 @@ struct ScrollViewZoomTests {
         }
     }
 
+    @Test("S10 S12: while a zoom animates (a spring back, an animated setZoomScale), the view knows the very scale and offset it ends at; none once it has")
+    func zoomAnimationTarget() {
+        let (g, scroll, _, log) = setup()
+        defer { withExtendedLifetime((g, log)) {} }
+        #expect(scroll.zoomAnimationTarget == nil)
+        scroll.zoomScale = 3
+        pinch(g, Point(x: 175, y: 150), Point(x: 225, y: 150), to: Point(x: 0, y: 150), Point(x: 400, y: 150), at: 1, lift: false)
+        #expect(scroll.zoomAnimationTarget == nil, "a pinch is no animation")
+        g.frame(at: 2) { input, t in input.up(.touch(1), time: t); input.up(.touch(2), time: t) }
+        let bounce = scroll.zoomAnimationTarget
+        #expect(bounce?.zoomScale == 4 && scroll.zoomScale > 4)
+        g.wait(until: 3)
+        #expect(bounce?.zoomScale == scroll.zoomScale && bounce?.contentOffset == scroll.contentOffset,
+                "ended at \(scroll.zoomScale) \(scroll.contentOffset), expected \(String(describing: bounce))")
+        #expect(scroll.zoomAnimationTarget == nil)
+        // An animated zoom out to the smallest scale: where the offset is clamped into range.
+        scroll.setZoomScale(0.5, animated: true)
+        g.wait(until: 3.05)
+        let out = scroll.zoomAnimationTarget
+        #expect(out?.zoomScale == 0.5 && scroll.zoomScale > 0.5)
+        g.wait(until: 4)
+        #expect(out?.zoomScale == scroll.zoomScale && out?.contentOffset == scroll.contentOffset,
+                "ended at \(scroll.zoomScale) \(scroll.contentOffset), expected \(String(describing: out))")
+    }
+
     @Test("S12: when the desktop asks for less motion, a pinch past the limit is at the limit as the fingers lift")
     func reduceMotion() {
         let (g, scroll, _, log) = setup()

@@ -133,6 +133,50 @@ struct ZoomedCanvasTests {
         let top = (80...100).first { image.color(x: 100, y: $0) != .white }
         #expect(top.map { image.color(x: 100, y: $0 + 2) == .black } == true)
     }
+    @Test("A15 S10: an animated zoom makes the raster for where it ends while it runs, once; every frame on the way shows the lines, and the frame it ends on is crisp")
+    func animatedZoomEndsSharp() {
+        let lines = (0..<3000).map { i in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
+        }
+        let canvas = Self.canvas(Drawing(strokes: lines), viewport: .identity)
+        for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        #expect(!canvas.drawView.isBuildingCache)
+        let builds = canvas.drawView.wholeCacheRenders
+        // A build of several turns, fewer than the zoom's frames.
+        canvas.drawView.cacheBuildSlice = 500
+        let scroll = canvas.controller.scrollView
+        canvas.controller.perform(.zoomIn)
+        var frames = 0
+        while scroll.zoomAnimationTarget != nil, frames < 100 {
+            let image = canvas.renderAll()
+            // The band's middle line (drawing y 103) where this frame shows it.
+            let middle = canvas.drawView.canvasPoint(Point(x: 100, y: 103))
+            #expect(image.color(x: Int(middle.x), y: Int(middle.y)) == .black, "frame \(frames) at \(scroll.zoomScale)")
+            // And at the canvas's left edge, which the raster for the zoom's end (zoomed further
+            // in) does not reach: the older raster shows there.
+            let edge = canvas.drawView.visibleDrawingRect.minX
+            if edge > 12 {
+                let left = canvas.drawView.canvasPoint(Point(x: edge + 1, y: 100.5))
+                #expect(image.color(x: Int(left.x), y: Int(left.y)) == .black, "the left edge, frame \(frames) at \(scroll.zoomScale)")
+            }
+            canvas.frame()
+            frames += 1
+        }
+        #expect(frames > 5 && abs(scroll.zoomScale - 1.25) < 1e-9)
+        // The frame the zoom ends on shows the raster made for it, whole, made once.
+        let image = canvas.renderAll()
+        #expect(!canvas.drawView.isBuildingCache, "the raster for the zoom's end was not whole when it ended")
+        #expect(canvas.drawView.wholeCacheRenders == builds + 1, "the raster was made \(canvas.drawView.wholeCacheRenders - builds) times")
+        // The very pixels a canvas opened at that view shows once its raster is whole.
+        let opened = Self.canvas(Drawing(strokes: lines), viewport: canvas.drawView.viewport)
+        _ = opened.renderAll()
+        for _ in 0..<200 where opened.drawView.isBuildingCache { opened.frame(); _ = opened.renderAll() }
+        let expected = opened.renderAll()
+        let differing = (0..<image.height).reduce(0) { sum, y in
+            sum + (0..<image.width).count { x in image.color(x: x, y: y) != expected.color(x: x, y: y) }
+        }
+        #expect(differing == 0, "\(differing) pixels differ from the canvas opened at \(canvas.drawView.viewport)")
+    }
 }
 
 @Suite("Touch modes")

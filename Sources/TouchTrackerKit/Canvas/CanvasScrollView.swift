@@ -145,6 +145,9 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
     private func pinCanvas() {
         let visible = Rect(origin: contentOffset, size: bounds.size)
         if canvas.frame != visible { canvas.frame = visible }
+        // An animated zoom (a spring back from past a limit, a zoom key, fit): the canvas readies
+        // the raster for where it ends, and that is sharp the moment it does.
+        canvas.settlingViewport = zoomAnimationTarget.map { Self.viewport(offset: $0.contentOffset, zoom: $0.zoomScale) }
         let shown = viewport
         guard shown != canvas.viewport else { return }
         canvas.viewport = shown

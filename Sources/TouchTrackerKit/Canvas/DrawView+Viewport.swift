@@ -50,23 +50,29 @@ extension DrawView {
         setNeedsDisplay(rects)
     }
 
-    /// The raster of an older zoom, scaled to the new one, while the new one is drawn: paper
-    /// where it does not reach.
-    func drawStale(_ stale: Bitmap, madeThrough was: CanvasViewport, in rect: Rect, context: GraphicsContext) {
+    /// A raster of another zoom (an older one while the new one is drawn, or the one a zoom under
+    /// way ends at), scaled to the zoom shown: where it does not reach, `beyond` (another such
+    /// raster) or paper.
+    func drawStale(_ stale: Bitmap, madeThrough was: CanvasViewport, in rect: Rect, context: GraphicsContext,
+                   beyond: (image: Bitmap, viewport: CanvasViewport)? = nil) {
         let ratio = shown.zoom / was.zoom
         let place = shown.canvasPoint(was.origin)
         let extent = Rect(x: 0, y: 0, width: Double(stale.pixelWidth) / stale.scale, height: Double(stale.pixelHeight) / stale.scale)
         let covered = Rect(x: place.x, y: place.y, width: extent.width * ratio, height: extent.height * ratio).intersection(rect)
-        // Paper only where the older raster does not cover whole points (at 4K a pass over the
-        // window's pixels costs a few milliseconds of a pinch's frame): its edge blends with it.
+        // The raster on the whole points it covers, paper (or `beyond`) on the rest: a pass of
+        // paper under it all would cost a pinch's frame a few milliseconds at 4K, and a copy
+        // reaching into a point it covers in part would leave that point part transparent (the
+        // copy replaces what is there, and past the raster's edge it reads nothing).
         let inner = covered.integralInterior
         context.setFillColor(screenInk.paper)
-        for strip in inner.isEmpty ? [rect] : rect.subtracting(inner) { context.fill(strip) }
-        guard !covered.isEmpty else { return }
+        for strip in inner.isEmpty ? [rect] : rect.subtracting(inner) {
+            if let beyond { drawStale(beyond.image, madeThrough: beyond.viewport, in: strip, context: context) } else { context.fill(strip) }
+        }
+        guard !inner.isEmpty else { return }
         context.saveGState()
         defer { context.restoreGState() }
         context.concatenate(AffineTransform(a: ratio, b: 0, c: 0, d: ratio, tx: place.x, ty: place.y))
-        context.copyStandIn(stale, clippedTo: Rect(x: (covered.minX - place.x) / ratio, y: (covered.minY - place.y) / ratio,
-                                             width: covered.width / ratio, height: covered.height / ratio).intersection(extent))
+        context.copyStandIn(stale, clippedTo: Rect(x: (inner.minX - place.x) / ratio, y: (inner.minY - place.y) / ratio,
+                                             width: inner.width / ratio, height: inner.height / ratio).intersection(extent))
     }
 }

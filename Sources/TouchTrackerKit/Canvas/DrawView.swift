@@ -63,6 +63,9 @@ public final class DrawView: View {
     public var viewport = CanvasViewport.identity {
         didSet { if viewport != oldValue { viewportChanged() } }
     }
+    /// Where an animated zoom under way leaves the viewport (nil: none runs). The raster is made
+    /// for it while the frames on the way show the last whole one scaled.
+    var settlingViewport: CanvasViewport?
     /// Device pixels per point of the last frame: the viewport is shown on whole pixels of it.
     private var pixelScale = 1.0
     /// The viewport as shown: its origin on whole pixels, so a scroll moves the raster of lines
@@ -367,9 +370,15 @@ public final class DrawView: View {
     public override func draw(_ rect: Rect, in context: GraphicsContext) {
         pixelScale = context.deviceScale
         let shown = shown
-        let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: shown)
+        let target = settlingViewport?.snapped(toPixelsAt: pixelScale)
+        cache.holdsStale = target != nil
+        let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: target ?? shown)
         if let (stale, was) = cache.staleRaster {
             drawStale(stale, madeThrough: was, in: rect, context: context)
+        } else if let target, target != shown {
+            // Made for where the zoom ends, shown scaled on the way; the older raster fills what
+            // it does not reach yet (a zoom in has less of the drawing to show than its frames).
+            drawStale(raster, madeThrough: target, in: rect, context: context, beyond: cache.heldRaster.map { ($0.image, $0.viewport) })
         } else {
             context.copy(raster, clippedTo: rect)
         }

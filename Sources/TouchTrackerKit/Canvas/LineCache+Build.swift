@@ -107,9 +107,10 @@ extension LineCache {
                 self.finishedUnshown = true
                 self.buildTimer = clock.schedule(at: clock.now) { [weak self] in
                     self?.buildTimer = nil
-                    self?.finishedUnshown = false
-                    self?.stale = nil
-                    self?.onProgress()
+                    guard let self else { return }
+                    self.finishedUnshown = false
+                    if !self.holdsStale { self.stale = nil }
+                    self.onProgress()
                 }
             }
         }

@@ -93,8 +93,9 @@ final class LineCache {
     }
 
     /// The raster as it stands, when it holds every finished stroke but `pending` (no build under
-    /// way): what the canvas shows beneath its live lines.
-    var currentImage: ImageSurface? { isValid && build == nil && !finishedUnshown ? image : nil }
+    /// way, nor a zoom under way shown through it scaled): what the canvas shows beneath its live
+    /// lines.
+    var currentImage: ImageSurface? { isValid && build == nil && !finishedUnshown && !holdsStale ? image : nil }
 
     /// Strokes finished since the build in progress began: not in the raster yet, so drawn live.
     var strokesNotYetIn: ArraySlice<Stroke> {
@@ -159,7 +160,7 @@ final class LineCache {
             continueBuild()
             // Whole in its first slice: this frame shows it, and the older raster is let go (kept,
             // it held a window's pixels until the next zoom).
-            if build == nil { stale = nil }
+            if build == nil, !holdsStale { stale = nil }
         }
         return fresh
     }
@@ -214,6 +215,13 @@ final class LineCache {
     /// The raster of an older zoom and the viewport it was made through, while the raster at the
     /// new zoom is being drawn: the canvas shows it scaled meanwhile.
     var staleRaster: (image: ImageSurface, viewport: CanvasViewport)? { build != nil || finishedUnshown ? stale : nil }
+    /// The older raster kept once the new one is whole, while `holdsStale` (``holdsStale``).
+    var heldRaster: (image: ImageSurface, viewport: CanvasViewport)? { holdsStale && build == nil && !finishedUnshown ? stale : nil }
+    /// Set while the canvas shows the raster of a zoom under way's end scaled to its frames: the
+    /// older raster is kept past the build, for the edges the new one does not reach yet.
+    var holdsStale = false {
+        didSet { if !holdsStale, oldValue, build == nil, !finishedUnshown { stale = nil } }
+    }
 
     /// Strokes finished but not drawn into the raster yet: the canvas draws them live until the
     /// next turn of the event loop. The frame that shows lifted fingers' lines in black then costs
