@@ -71,7 +71,8 @@ struct XcursorTests {
         for shape in [CursorTheme.Shape.arrow, .crosshair] {
             let file = try #require(search.file(theme: "default", names: shape.names), "no \(shape) cursor: is adwaita-icon-theme installed?")
             let image = try #require(XcursorImage(xcursorFile: file, size: 24))
-            #expect(image.width >= 16 && image.pixels.contains { $0 >> 24 == 0xFF }, "an opaque pixel in \(shape)")
+            // Visible: a pixel all but opaque (Breeze's crosshair at 24 px has none quite opaque).
+            #expect(image.width >= 16 && image.pixels.contains { $0 >> 24 >= 0xF0 }, "an opaque pixel in \(shape)")
         }
     }
 }
