@@ -107,13 +107,22 @@ struct ZoomedCanvasTests {
         #expect(image.color(x: 200, y: 0) == .white)
     }
 
+    /// 3,000 lines from (10, 100) to x 190, y 100 to 106: a band whose raster takes turns to make.
+    static let band = (0..<3000).map { i in
+        Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
+    }
+
+    /// A canvas showing `drawing` through `viewport`, its raster whole.
+    static func wholeCanvas(_ drawing: Drawing, viewport: CanvasViewport) -> Canvas {
+        let canvas = Self.canvas(drawing, viewport: viewport)
+        _ = canvas.renderAll()
+        for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        return canvas
+    }
+
     @Test("A15: a new zoom draws the lines again at it, crisp; until the new raster is whole the older one shows scaled, never blank paper")
     func zoomRedrawsCrisp() {
-        let lines = (0..<3000).map { i in
-            Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
-        }
-        let canvas = Self.canvas(Drawing(strokes: lines), viewport: .identity)
-        for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        let canvas = Self.wholeCanvas(Drawing(strokes: Self.band), viewport: .identity)
         #expect(!canvas.drawView.isBuildingCache)
         let builds = canvas.drawView.wholeCacheRenders
         canvas.drawView.cacheBuildSlice = 50
@@ -133,13 +142,10 @@ struct ZoomedCanvasTests {
         let top = (80...100).first { image.color(x: 100, y: $0) != .white }
         #expect(top.map { image.color(x: 100, y: $0 + 2) == .black } == true)
     }
+
     @Test("A15 S10: an animated zoom makes the raster for where it ends while it runs, once; every frame on the way shows the lines, and the frame it ends on is crisp")
     func animatedZoomEndsSharp() {
-        let lines = (0..<3000).map { i in
-            Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
-        }
-        let canvas = Self.canvas(Drawing(strokes: lines), viewport: .identity)
-        for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        let canvas = Self.wholeCanvas(Drawing(strokes: Self.band), viewport: .identity)
         #expect(!canvas.drawView.isBuildingCache)
         let builds = canvas.drawView.wholeCacheRenders
         // A build of several turns, fewer than the zoom's frames.
@@ -168,10 +174,7 @@ struct ZoomedCanvasTests {
         #expect(!canvas.drawView.isBuildingCache, "the raster for the zoom's end was not whole when it ended")
         #expect(canvas.drawView.wholeCacheRenders == builds + 1, "the raster was made \(canvas.drawView.wholeCacheRenders - builds) times")
         // The very pixels a canvas opened at that view shows once its raster is whole.
-        let opened = Self.canvas(Drawing(strokes: lines), viewport: canvas.drawView.viewport)
-        _ = opened.renderAll()
-        for _ in 0..<200 where opened.drawView.isBuildingCache { opened.frame(); _ = opened.renderAll() }
-        let expected = opened.renderAll()
+        let expected = Self.wholeCanvas(Drawing(strokes: Self.band), viewport: canvas.drawView.viewport).renderAll()
         let differing = (0..<image.height).reduce(0) { sum, y in
             sum + (0..<image.width).count { x in image.color(x: x, y: y) != expected.color(x: x, y: y) }
         }
