@@ -495,7 +495,9 @@ extension KWinFractionalScaleTests {
 private func waitForMatch(_ image: ImageSurface, rows: Range<Int>, columns: Range<Int>? = nil, in session: KWinSession,
                           near: (x: Double, y: Double), slack: Int = 1) throws -> (count: Int, example: String, path: String) {
     var best = (count: Int.max, example: "", path: "")
-    let deadline = Date().addingTimeInterval(5)
+    // Generous: a sanitized debug build of the tests compares a screenshot in seconds beside the
+    // rest of the suite, so a deadline of a few seconds may leave one look, taken too early.
+    let deadline = Date().addingTimeInterval(20)
     repeat {
         let shot = try session.screenshot()
         for dy in -slack...slack {
