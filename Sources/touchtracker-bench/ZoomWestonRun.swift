@@ -27,8 +27,12 @@ struct ZoomWestonStep {
     var rssKiB: Int
 }
 
-/// How long a zoom past a limit springs back once the fingers lift (S12: a quarter of a second).
-let springBackSeconds = 0.25
+extension ZoomWestonStep {
+    /// The gesture that ends past a limit, judged from its spring back's end.
+    static let springingBack = "pinch past 10 %, springing back"
+    /// How long a zoom past a limit springs back once the fingers lift (S12: a quarter of a second).
+    static let springBackSeconds = 0.25
+}
 
 extension TouchTrackerBench {
     func measureZoomUnderWeston(appPath: String, drawing: CanvasDrawing) throws -> [ZoomWestonStep] {
@@ -63,7 +67,7 @@ extension TouchTrackerBench {
             ("pinch out, 100 % to 10 %", pinch(from: span, to: span / 10 + 2)),
             // Fingers closing on at the limit, as a user pinching out as far as it goes does: the
             // zoom follows them less and less, and springs back to 10 % when they lift (S12).
-            ("pinch past 10 %, springing back", pinch(from: span, to: span * 0.7)),
+            (ZoomWestonStep.springingBack, pinch(from: span, to: span * 0.7)),
             ("two-finger pan at 10 %", pan(600, 200)),
         ]
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -115,10 +119,10 @@ extension TouchTrackerBench {
             let log = running.child.standardError
             let share = appShare(inLog: log, readSince: began)
             let slow = slowTurns(inLog: log, since: began)
-            let springsBack = name.contains("springing back")
+            let springsBack = name == ZoomWestonStep.springingBack
             steps.append(ZoomWestonStep(drawing: drawing.name, gesture: name, frameCPU: share.cpu, slowTurns: slow,
                                         sharpAfter: max(sharp - stopped, 0),
-                                        sharpAfterSpringBack: springsBack ? max(sharp - (lifted + springBackSeconds), 0) : nil,
+                                        sharpAfterSpringBack: springsBack ? max(sharp - (lifted + ZoomWestonStep.springBackSeconds), 0) : nil,
                                         rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0))
         }
         return steps
