@@ -1,4 +1,4 @@
-// `touchtracker --latency`: logs, for every frame that carries input, how long that input waited
+// `touchtracker --latency`: logs, for every frame that shows input, how long that input waited
 // for its commit and for its presentation (wp_presentation, where the compositor offers it; the
 // window's frame callback, where it does not), and what its predicted touches guessed, in the
 // spirit of foot's `-p`. Made only when asked for; nothing else depends on it.
@@ -40,6 +40,13 @@ final class LatencyReporter {
         // CPU time too: a frame that took long on it ran slowly (cold caches, a slow core); one
         // that took long only on the clock waited for the CPU.
         pending = (event, now, tt_thread_cpu_now())
+    }
+
+    /// The input handled since the last commit changed nothing on screen (a finger landing on the
+    /// canvas shows nothing until it moves, A3): no commit answers it, so the next input's frame is
+    /// timed from that input, not from this one.
+    func inputShowedNothing() {
+        pending = nil
     }
 
     /// Called right before a commit: every commit asks `presentation` for feedback (its delays

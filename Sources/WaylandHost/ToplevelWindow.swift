@@ -284,11 +284,16 @@ final class ToplevelWindow {
         // compositor shows the newest commit at its next repaint, so a touch never waits a frame.
         // Other changes wait for the callback (one frame callback at a time).
         let input = input || inputAwaitsBuffer
-        guard isConfigured, !isHeld, wantsRedraw, frameCallback == nil || force || input else { return }
+        guard isConfigured, !isHeld else { return }
+        guard wantsRedraw, frameCallback == nil || force || input else {
+            if input, !wantsRedraw { latencyReporter?.inputShowedNothing() }
+            return
+        }
         var dirty = window.takeDirtyRegion()
         if dirty.isEmpty, !window.liveLinesChanged {
             guard force else {
                 wantsRedraw = false
+                if input { latencyReporter?.inputShowedNothing() }
                 return
             }
             dirty.add(fullRect)
