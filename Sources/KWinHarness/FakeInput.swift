@@ -9,6 +9,13 @@ import Foundation
 import Wayland
 import CompositorHarness
 
+/// A touch event for ``FakeInput/touchFrames(_:)``, in global logical coordinates.
+public enum FakeTouch: Sendable {
+    case down(id: Int, x: Double, y: Double)
+    case motion(id: Int, x: Double, y: Double)
+    case up(id: Int)
+}
+
 /// The session's one injecting client. Each call is sent and round-tripped, so KWin has handled
 /// it when the call returns; a KWin that does not answer within `timeout` seconds fails the call
 /// instead of hanging the test run.
@@ -105,6 +112,28 @@ final class FakeInput {
             fakeInput.touchFrame()
         }
         down.remove(id)
+    }
+
+    /// Touch events, each in a frame of its own, sent together and round-tripped once: a stream as
+    /// fast as KWin takes it, where a round trip per event would pace it to the injector's.
+    func touchFrames(_ events: [FakeTouch]) throws {
+        try send {
+            for event in events {
+                switch event {
+                case .down(let id, let x, let y): fakeInput.touchDown(id: UInt32(id), x: x, y: y)
+                case .motion(let id, let x, let y): fakeInput.touchMotion(id: UInt32(id), x: x, y: y)
+                case .up(let id): fakeInput.touchUp(id: UInt32(id))
+                }
+                fakeInput.touchFrame()
+            }
+        }
+        for event in events {
+            switch event {
+            case .down(let id, _, _): down.insert(id)
+            case .up(let id): down.remove(id)
+            case .motion: break
+            }
+        }
     }
 
     /// KWin cancels the whole touch sequence: its clients get `wl_touch.cancel`.

@@ -130,6 +130,8 @@ public final class KWinSession: @unchecked Sendable, CompositorSession, InputInj
     }
 
     private var kwin: ChildProcess? { processes.services.first { $0.name == "kwin_wayland" } }
+    /// KWin's process id (nil once stopped), for what it costs the machine.
+    public var compositorPID: Int32? { kwin.flatMap { $0.isRunning ? $0.pid : nil } }
 
     private func start(deadline: Date) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.installedKWin) else {
@@ -242,6 +244,8 @@ public final class KWinSession: @unchecked Sendable, CompositorSession, InputInj
     public func touchDown(_ id: Int, x: Double, y: Double) throws { try injector().touchDown(id, x: x, y: y) }
     public func touchMotion(_ id: Int, x: Double, y: Double) throws { try injector().touchMotion(id, x: x, y: y) }
     public func touchUp(_ id: Int) throws { try injector().touchUp(id) }
+    /// Touch events each in a frame of its own, with one round trip for all of them.
+    public func touchFrames(_ events: [FakeTouch]) throws { try injector().touchFrames(events) }
     /// KWin cancels every touch: clients get `wl_touch.cancel`.
     public func touchCancel() throws { try injector().touchCancel() }
     /// Lifts every touch still down, and the pointer's buttons and keys still pressed.

@@ -42,6 +42,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case ramp
     /// A rising rate of short lines one after another (each its own down, motion and up).
     case shortLines = "short-lines"
+    /// The same short lines under KWin, which repaints only what clients damage.
+    case shortLinesKWin = "short-lines-kwin"
     /// Ten fingers under KWin and GNOME Shell: the app's own latency figures.
     case desktops
     /// Minutes of mixed gestures: disconnects, stuck touches, memory growth.
@@ -54,7 +56,7 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case recording
 
     static let defaults: [BenchPhase] = [.inProcess, .gestures, .zoom, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines,
-                                         .desktops]
+                                         .shortLinesKWin, .desktops]
 }
 
 @main
@@ -168,7 +170,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .desktops, .soak, .recording, .prediction].contains($0) }
+        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .shortLinesKWin, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -189,6 +191,7 @@ struct TouchTrackerBench: ParsableCommand {
         if phases.contains(.zoomDrawing) { try zoomDrawingSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.ramp) { try ramp(appPath: appPath, targets: &targets) }
         if phases.contains(.shortLines) { try shortLinesRamp(appPath: appPath, targets: &targets) }
+        if phases.contains(.shortLinesKWin) { try shortLinesUnderKWin(appPath: appPath, targets: &targets) }
         if phases.contains(.desktops) { try desktopSweep(appPath: appPath, targets: &targets) }
         if phases.contains(.prediction) { try predictionPhase(appPath: appPath, targets: &targets) }
         if phases.contains(.soak) {

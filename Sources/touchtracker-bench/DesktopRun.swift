@@ -119,6 +119,8 @@ struct DesktopLatencies {
     var toPresented = makeLatencies(), commitToPresented = makeLatencies()
     var frames = 0, discarded = 0
     var refresh: Double?
+    /// The last frame's commit, on the monotonic clock (s).
+    var lastCommit: Double?
 
     /// Reads lines such as "frame 12: input→commit 1.20 ms (read→commit 0.57 ms, 0.55 ms of it on
     /// the CPU), input→presented 9.10 ms, commit→presented 7.90 ms, refresh 16.67 ms".
@@ -139,6 +141,7 @@ struct DesktopLatencies {
             record(&commitToPresented, value(line, after: "commit→presented "))
             if line.contains("discarded") { discarded += 1 }
             if let r = value(line, after: "refresh ") { refresh = r }
+            if let us = value(line, after: "committed at ") { lastCommit = max(lastCommit ?? 0, us / 1e6) }
         }
     }
 }
@@ -151,6 +154,8 @@ struct DesktopLatencies {
 struct PeerLatencies {
     var toCommit = makeLatencies(), share = makeLatencies()
     var frames = 0
+    /// The last commit, on the monotonic clock (s).
+    var lastCommit: Double?
 
     /// `clock` is the realtime clock (µs) and the monotonic clock (s) read together: libwayland
     /// stamps its log with the low 32 bits of realtime microseconds.
@@ -171,6 +176,7 @@ struct PeerLatencies {
                 guard let input = pending else { continue }
                 pending = nil
                 frames += 1
+                lastCommit = at
                 _ = toCommit.record(UInt64(max(1, (at - input.event) * 1e6)))
                 _ = share.record(UInt64(max(1, (at - input.read) * 1e6)))
                 continue
@@ -244,9 +250,6 @@ extension TouchTrackerBench {
                     say(pad(name, 10) + pad(drawing.name, 33) + "failed: \(error)")
                     targets.add(false, "under \(name), \(drawing.name): the run failed")
                 }
-            }
-            if !session.injectsTouch {
-                say(pad("", 10) + "one pointer: each new line's first frame waits for the double tap to fail (the book's rule, about two frames): that wait is the p99 share")
             }
             guard !noReference, session.injectsTouch else { continue }
             let peer: PeerLatencies
