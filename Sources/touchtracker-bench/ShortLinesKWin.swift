@@ -40,8 +40,10 @@ extension TouchTrackerBench {
     func shortLinesUnderKWin(appPath: String, targets: inout Targets) throws {
         let step = rampStep ?? (quick ? 1.5 : 3), hold = rampHold ?? (quick ? 5 : 30)
         let points = screen.points
-        say("\n## Short-lines ramp under KWin 5.27 (\(points.width)x\(points.height) points at scale \(screen.scale)): lines one after another through KDE's fake input, \(step) s a step; the highest rate that held, held \(hold) s")
-        say("Judged by the client's own figures: its share of a frame (read→commit) over 2 ms in more than 1 % of frames, a last commit over 100 ms after the last event, or (the app) a line missing from its file.")
+        say("\n## Short-lines ramp under KWin 5.27 (\(points.width)x\(points.height) points at scale \(screen.scale)): "
+            + "lines one after another through KDE's fake input, \(step) s a step; the highest rate that held, held \(hold) s")
+        say("Judged by the client's own figures: its share of a frame (read→commit) over 2 ms in more than 1 % of frames, "
+            + "a last commit over 100 ms after the last event, or (the app) a line missing from its file.")
         let session: KWinSession
         do {
             session = try KWinSession(KWinSession.Options(width: points.width, height: points.height, scale: Double(screen.scale)))
@@ -64,7 +66,8 @@ extension TouchTrackerBench {
         }
         guard let app = runs.last else { return }
         let held = app.held ?? 0
-        targets.add(held >= 2_000, "short lines held for \(Int(hold)) s under KWin at \(screen): \(String(format: "%.0f", held))/s (at least 2,000/s for 30 s; the app's share p99 at most 2 ms)"
+        targets.add(held >= 2_000, "short lines held for \(Int(hold)) s under KWin at \(screen): \(String(format: "%.0f", held))/s "
+                    + "(at least 2,000/s for 30 s; the app's share p99 at most 2 ms)"
                     + (hold < 30 ? " [held only \(Int(hold)) s in this run]" : ""))
         let lost = app.steps.contains { $0.failure == "disconnected" || ($0.kept.map { $0.held != $0.drawn } ?? false) }
         targets.add(!lost, "no rate of short lines under KWin disconnects the app or loses a line" + (lost ? ": one did" : ""))
