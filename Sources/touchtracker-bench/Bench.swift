@@ -42,7 +42,7 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case ramp
     /// A rising rate of short lines one after another (each its own down, motion and up).
     case shortLines = "short-lines"
-    /// The same short lines under KWin, which repaints only what clients damage.
+    /// The same short lines under KWin: a second compositor beside Weston's figures.
     case shortLinesKWin = "short-lines-kwin"
     /// Ten fingers under KWin and GNOME Shell: the app's own latency figures.
     case desktops

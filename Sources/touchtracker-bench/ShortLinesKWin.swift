@@ -2,11 +2,12 @@
 // one after another as under Weston, injected through KDE's fake input as fast as KWin takes them
 // (each due batch of events sent together, one round trip per batch). Under Weston every finger
 // landing makes the shell damage the whole window, so a full-screen window there is bound by the
-// compositor's repaints (performance.md); KWin repaints what clients damage. No plugin stamps
-// KWin's events and its fake input's timestamps are not the monotonic clock, so a step is judged
-// by the app's own log (`--latency`): its share of each frame (reading the input to the commit)
-// at most 2 ms, how soon its last commit followed the last event, and, once it quits, whether its
-// file holds every line. weston-simple-touch runs beside it, its figures from its protocol log.
+// compositor's repaints (performance.md); a second compositor tells what is Weston's. No plugin
+// stamps KWin's events and its fake input's timestamps are not the monotonic clock, so a step is
+// judged by the app's own log (`--latency`): its share of each frame (reading the input to the
+// commit) at most 2 ms, how soon its last commit followed the last event, and, once it quits,
+// whether its file holds every line. weston-simple-touch runs beside it, its figures from its
+// protocol log.
 #if canImport(Glibc)
 import Glibc
 #endif
