@@ -148,8 +148,12 @@ struct PhocTests {
             let items = WaylandHost.menuItemFrames(titles: titles)
             let width = items.last!.maxX
             // The menu's body, found on screen: its left edge on the row through its middle, the
-            // first pixel there that is not the canvas.
+            // first pixel there that is not the canvas. The zoom control (Fingers first, on a
+            // phone) lies on that row too, 8 pt from the right: until the popup shows, it is all
+            // there is, and a menu that fits starts left of it.
             let paper = Pixel(app.style.paper)
+            let controlLeft = app.window.width - 8 - ZoomControlView.size.width
+                - ZoomControlView.buttonSize - ZoomControlView.padding
             var menuLeft: Double?
             let shot = try app.session.waitForScreen("the overflow menu") { shot in
                 let row = app.window.height - ToolbarView.height - 30
@@ -157,7 +161,7 @@ struct PhocTests {
                     guard let p = app.pixelAt(shot, x, row) else { return false }
                     return !p.isClose(to: paper, tolerance: 8)
                 }
-                return menuLeft != nil
+                return (menuLeft ?? .infinity) < controlLeft - 1
             }
             app.keep(shot, "phone-overflow")
             let left = try #require(menuLeft)
