@@ -157,6 +157,13 @@ struct PeerLatencies {
     /// The last commit, on the monotonic clock (s).
     var lastCommit: Double?
 
+    /// The realtime clock (µs) and the monotonic clock (s) read together, for ``init(log:clock:)``.
+    static func clocksNow() -> (realtimeMicros: UInt64, monotonic: Double) {
+        var realtime = timespec()
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        return (UInt64(realtime.tv_sec) * 1_000_000 + UInt64(realtime.tv_nsec / 1000), tt_monotonic_now())
+    }
+
     /// `clock` is the realtime clock (µs) and the monotonic clock (s) read together: libwayland
     /// stamps its log with the low 32 bits of realtime microseconds.
     init(log: String, clock: (realtimeMicros: UInt64, monotonic: Double)) {
@@ -282,14 +289,7 @@ extension TouchTrackerBench {
         defer { child.stop() }
         let window = try session.appWindow(process: child, appID: "org.touchtracker.TouchTracker")
         // The fingers start once the app is idle: its drawing read and its line cache made.
-        var last = cpuSeconds(pid: child.pid) ?? 0
-        let idleBy = tt_monotonic_now() + 30
-        repeat {
-            usleep(300_000)
-            let now = cpuSeconds(pid: child.pid) ?? 0
-            if now - last < 0.01 { break }
-            last = now
-        } while tt_monotonic_now() < idleBy
+        waitForIdle(child.pid)
         let logStart = child.standardError.utf8.count
         try playFingers(on: session, in: Area(x: window.x, y: window.y + 40, width: window.width, height: window.height - 40 - 130), seconds: seconds)
         usleep(500_000)
@@ -304,9 +304,7 @@ extension TouchTrackerBench {
         let child = try session.launch("/usr/bin/weston-simple-touch", [], name: "weston-simple-touch", environment: ["WAYLAND_DEBUG": "client"])
         defer { child.stop() }
         let window = try session.appWindow(process: child, appID: "simple-touch")
-        var realtime = timespec()
-        clock_gettime(CLOCK_REALTIME, &realtime)
-        let clock = (realtimeMicros: UInt64(realtime.tv_sec) * 1_000_000 + UInt64(realtime.tv_nsec / 1000), monotonic: tt_monotonic_now())
+        let clock = PeerLatencies.clocksNow()
         try playFingers(on: session, in: Area(x: window.x, y: window.y, width: window.width, height: window.height), seconds: seconds)
         usleep(500_000)
         guard child.isRunning else { throw HarnessError("weston-simple-touch quit: \(child.standardError.suffix(500))") }

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 import Foundation
 import Graphics
 import Histogram
@@ -74,6 +75,19 @@ struct LatencyReport {
         }
         return latencies
     }
+}
+
+/// Waits (at most 30 s) until process `pid` uses no CPU for 0.3 s: a client that has read its
+/// drawing and made its line cache.
+func waitForIdle(_ pid: Int32) {
+    var last = cpuSeconds(pid: pid) ?? 0
+    let idleBy = tt_monotonic_now() + 30
+    repeat {
+        usleep(300_000)
+        let now = cpuSeconds(pid: pid) ?? 0
+        if now - last < 0.01 { return }
+        last = now
+    } while tt_monotonic_now() < idleBy
 }
 
 /// A process's CPU time (user + system, all threads) in seconds, from /proc/PID/stat; with

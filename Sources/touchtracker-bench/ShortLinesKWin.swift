@@ -149,9 +149,7 @@ extension TouchTrackerBench {
             }
             try session.touchFrames(events)
         }
-        var realtime = timespec()
-        clock_gettime(CLOCK_REALTIME, &realtime)
-        let clock = (realtimeMicros: UInt64(realtime.tv_sec) * 1_000_000 + UInt64(realtime.tv_nsec / 1000), monotonic: tt_monotonic_now())
+        let clock = PeerLatencies.clocksNow()
         let lineRate = rate * ShortLinesStream.eventsPerLine
         var lastSent = 0.0
         do {
@@ -160,7 +158,7 @@ extension TouchTrackerBench {
                 try send([stream.frame(at: 0, dt: 0)])
                 usleep(3_000)
             }
-            try waitForIdle(child.pid)
+            waitForIdle(child.pid)
             let logStart = child.standardError.utf8.count
             stream.resetCount()
             let begin = tt_monotonic_now()
@@ -234,17 +232,5 @@ extension TouchTrackerBench {
             step.failure = String(format: "KWin took only %.0f lines/s", step.achieved)
         }
         return step
-    }
-
-    /// Waits (at most 30 s) until the process uses no CPU for 0.3 s.
-    private func waitForIdle(_ pid: Int32) throws {
-        var last = cpuSeconds(pid: pid) ?? 0
-        let idleBy = tt_monotonic_now() + 30
-        repeat {
-            usleep(300_000)
-            let now = cpuSeconds(pid: pid) ?? 0
-            if now - last < 0.01 { return }
-            last = now
-        } while tt_monotonic_now() < idleBy
     }
 }
