@@ -326,7 +326,7 @@ struct TouchTrackerBench: ParsableCommand {
         for s in steps {
             let perUnit = s.instructions / UInt64(max(s.step.units, 1))
             say(pad(s.step.name, 46) + pad(grouped(s.instructions), 18) + pad(grouped(perUnit) + " /\(s.step.unit)", 26)
-                + (s.step.unit == "frame" && s.step.events > 0 ? grouped(s.instructions / UInt64(s.step.events)) : "-"))
+                + (s.step.unit != "gesture" && s.step.events > 0 ? grouped(s.instructions / UInt64(s.step.events)) : "-"))
         }
         say(String(format: "(callgrind took %.0f s)", tt_monotonic_now() - started))
     }

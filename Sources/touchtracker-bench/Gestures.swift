@@ -168,6 +168,32 @@ func runGestureSequence(width: Int, height: Int, scale: Double = 1, frames: Int,
     if !rig.controller.isPaletteVisible { say("  (warning: the swipe did not show the palette)") }
     rig.controller.isPaletteVisible = false
     rig.settle(seconds: 0.1)
+
+    // The short-lines ramp's stream (ShortLinesRun.swift) at 2,000 lines a second on an empty
+    // canvas: each line its own down, motion and up, a turn each, so most turns begin or end a
+    // touch. The same number of lines first, unmeasured: what the first line of a run sets up once.
+    do {
+        let rig = Rig(strokes: [], width: width, height: height, scale: scale, realTime: realTime)
+        rigReady(rig)
+        var stream = ShortLinesStream(area: fingerArea, seed: 11)
+        let rate = 2_000 * ShortLinesStream.eventsPerLine
+        func play(_ commands: [[FingerEvent]]) {
+            for frame in commands {
+                rig.turn(frame)
+                rig.idle(1 / rate)
+            }
+        }
+        let lines = frames
+        let turns = lines * Int(ShortLinesStream.eventsPerLine)
+        play((0..<turns).map { parseTouchCommand(stream.frame(at: Double($0) / rate, dt: 1 / rate)) })
+        rig.settle(seconds: 0.5)
+        let commands = (0..<turns).map { parseTouchCommand(stream.frame(at: Double(turns + $0) / rate, dt: 1 / rate)) }
+        measure(GestureStep(name: "short lines at 2,000 lines/s, empty canvas", unit: "line", units: lines, events: turns)) {
+            play(commands)
+        }
+        let drawn = rig.controller.drawView.drawing.strokes.count
+        if drawn != 2 * lines { say("  (warning: \(drawn) of \(2 * lines) short lines drawn)") }
+    }
 }
 
 /// The sequence timed in process: CPU (every thread's) and wall time per turn of the event loop,
