@@ -208,6 +208,35 @@ public final class CairoContext: GraphicsContext {
         return true
     }
 
+    /// A picture drawn as a window's buffer is, in its own pixels with user space scaled (icons
+    /// and text ask the context for the scale), then marked with that scale for copying back.
+    /// Only for an image target: a vector file gets vectors.
+    public func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap? {
+        guard cairo_surface_get_type(cairo_get_target(cairo)) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
+        let scale = deviceScale
+        let picture = ImageSurface(size: size, scale: scale)
+        cairo_surface_set_device_scale(picture.surface, 1, 1)
+        do {
+            let context = CairoContext(surface: picture)
+            context.scaleBy(x: picture.scale, y: picture.scale)
+            draw(context)
+        }
+        cairo_surface_flush(picture.surface)
+        cairo_surface_set_device_scale(picture.surface, picture.scale, picture.scale)
+        return picture
+    }
+
+    public var isPixelAligned: Bool {
+        let target = cairo_get_group_target(cairo)!
+        guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
+        var sx = 0.0, sy = 0.0
+        cairo_surface_get_device_scale(target, &sx, &sy)
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cairo, &m)
+        func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-6 }
+        return sx == 1 && sy == 1 && m.xy == 0 && m.yx == 0 && m.xx == m.yy && m.xx >= 1 && whole(m.x0) && whole(m.y0)
+    }
+
     /// Makes every pixel of `rect` exactly `color`, ignoring what was there (no blending).
     public func replace(_ rect: Rect, with color: Color) {
         cairo_save(cairo)

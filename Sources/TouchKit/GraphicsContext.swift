@@ -147,12 +147,23 @@ public protocol GraphicsContext: AnyObject {
     /// Whether the window's painter draws `view`'s live lines (``View/liveLines()``) itself in this
     /// context, so that the view leaves those lines out.
     func omitsLiveLines(of view: View) -> Bool
+    /// A picture of what `draw` draws within `size` points from user space's origin, made at this
+    /// context's device scale for ``copy(_:clippedTo:)`` to show again where ``isPixelAligned``
+    /// (``View/shouldRasterize``); nil where the context keeps none (a recording, a vector file).
+    func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap?
+    /// Whether user space maps onto device pixels by ``deviceScale`` alone, unturned, with its
+    /// origin on a whole device pixel: there a picture made at that scale copies pixel for pixel.
+    var isPixelAligned: Bool { get }
 }
 
 extension GraphicsContext {
     public func omitsLiveLines(of view: View) -> Bool { false }
 
     public func copyStandIn(_ bitmap: Bitmap, clippedTo rect: Rect) { copy(bitmap, clippedTo: rect) }
+
+    public func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap? { nil }
+
+    public var isPixelAligned: Bool { false }
 
     /// Each line as a path of its own.
     public func stroke(_ lines: [Polyline]) {

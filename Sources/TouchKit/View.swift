@@ -94,13 +94,13 @@ open class View: Responder {
 
     /// Hidden views are not drawn and receive no touches (H1).
     open var isHidden = false {
-        didSet { if isHidden != oldValue { setNeedsDisplay() } }
+        didSet { if isHidden != oldValue { markShownChanged() } }
     }
 
     /// Opacity from 0 to 1. Below 0.01 the view receives no touches (H1). The renderer applies it
     /// to the background colour only: there are no layers to composite view content with.
     open var alpha: Double = 1 {
-        didSet { if alpha != oldValue { setNeedsDisplay() } }
+        didSet { if alpha != oldValue { markShownChanged() } }
     }
 
     /// Filled behind ``draw(_:in:)``; nil draws nothing.
@@ -111,6 +111,19 @@ open class View: Responder {
     /// True when the view paints every point of its bounds with opaque colour (UIKit's hint of the
     /// same name). The renderer then skips what lies behind it wherever it covers the dirty area.
     open var isOpaque = false
+
+    /// When true, the window keeps a picture of the view and its subviews at the device's scale
+    /// and copies it while nothing in them is marked to redraw, as Core Animation does for a
+    /// layer that `shouldRasterize`: a control hidden and shown again at every stroke is then
+    /// copied, not drawn. Taken only where a copy is pixel for pixel what drawing gives: the view
+    /// clips to its bounds, has an opaque background colour and full alpha, and lies on whole
+    /// device pixels (else it is drawn as usual). Default: false.
+    open var shouldRasterize = false {
+        didSet { if !shouldRasterize { picture = nil } }
+    }
+
+    /// The picture ``shouldRasterize`` keeps (Window+Pictures.swift).
+    var picture: ViewPicture?
 
     /// The pointer's look over the view; nil takes the superview's (``PointerStyle``).
     open var pointerStyle: PointerStyle?
@@ -316,14 +329,14 @@ open class View: Responder {
     /// these as one dirty rectangle in its coordinates; a view outside a window marks nothing
     /// (adding it to a window marks it whole).
     open func setNeedsDisplay(_ rect: Rect) {
-        guard !rect.isEmpty, let window else { return }
+        guard !rect.isEmpty, let window = windowDroppingPictures(from: self) else { return }
         window.setNeedsDisplay(inWindowRect: convert(rect, to: nil))
     }
 
     /// Marks each of `rects` (in this view's coordinates) as needing to be redrawn: the same as a
     /// call per rectangle, converted to the window's coordinates once (a moving line marks dozens).
     open func setNeedsDisplay(_ rects: [Rect]) {
-        guard let window else { return }
+        guard let window = windowDroppingPictures(from: self) else { return }
         if isTransformed {
             for rect in rects where !rect.isEmpty { window.setNeedsDisplay(inWindowRect: convert(rect, to: nil)) }
             return

@@ -27,7 +27,7 @@ extension Window {
         return view.subviews.contains { hides(local, behind: $0) }
     }
 
-    private func drawContent(of view: View, dirty: Rect, in context: GraphicsContext) {
+    func drawContent(of view: View, dirty: Rect, in context: GraphicsContext) {
         // An opaque subview covering the whole dirty area hides the view and the subviews behind
         // it: they are not drawn at all (a canvas under a moving finger repaints only itself).
         let covering = view.subviews.lastIndex { Self.hides(dirty, behind: $0) }
@@ -49,7 +49,9 @@ extension Window {
             guard !sub.isHidden, sub.alpha >= 0.01,
                   // Placed through its centre and transform, clipped as it says (H8).
                   let local = sub.beginDrawing(dirty: dirty, in: context) else { continue }
-            drawContent(of: sub, dirty: local, in: context)
+            if !sub.shouldRasterize || !copyPicture(of: sub, dirty: local, in: context) {
+                drawContent(of: sub, dirty: local, in: context)
+            }
             context.restoreGState()
         }
     }

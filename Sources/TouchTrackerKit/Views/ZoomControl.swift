@@ -33,6 +33,10 @@ public final class ZoomControlView: View {
     public override init(frame: Rect) {
         super.init(frame: frame)
         backgroundColor = appearance.paper
+        // It steps aside for every stroke and comes back when it ends: a picture copied back
+        // costs a fraction of drawing its buttons again.
+        clipsToBounds = true
+        shouldRasterize = true
         // In reading order: Fingers, out, the zoom, in.
         for button in [fingersButton, zoomOutButton, levelButton, zoomInButton] {
             button.showsIconAlone = button !== levelButton
