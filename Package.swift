@@ -51,8 +51,13 @@ let package = Package(
         .target(name: "SafeFiles"),
         // The limits on everything that comes from outside (docs/security.md): no imports.
         .target(name: "Limits"),
-        // The UIKit-style event model: no Wayland, no Cairo.
-        .target(name: "TouchKit"),
+        // The UIKit-style event model: no Wayland, no Cairo. Release builds leave out the run-time
+        // checks of exclusive access: views' properties are read thousands of times a frame, and
+        // the checks were a fifth of a short line's instructions (docs/performance.md). Debug
+        // builds, which every test and the sanitized runs use, keep them.
+        .target(name: "TouchKit", swiftSettings: [
+            .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+        ]),
         // Cairo in Swift types, implementing TouchKit's drawing context.
         .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"]),
         // Platform glue: window, buffers, seat -> TouchKit.
