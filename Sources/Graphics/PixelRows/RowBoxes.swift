@@ -24,16 +24,29 @@ struct RowBoxes {
         }
         let sorted = boxes.sorted { ($0.y0, $0.x0) < ($1.y0, $1.x0) }
         self.boxes = sorted
-        var start = [Int32](repeating: 0, count: max(height, 0) + 1)
-        var end = [Int32](repeating: 0, count: max(height, 0) + 1)
+        let rows = max(height, 0) + 1
+        var start = [Int32](repeating: 0, count: rows)
+        var end = [Int32](repeating: 0, count: rows)
         // Per row, the boxes covering it are a contiguous run only for banded clips (pixman's);
-        // in general take from the first box still open to the last that has begun.
+        // in general take from the first box still open to the last that has begun. That run
+        // changes only at a box's top or bottom edge, so the rows between two edges are filled at
+        // once: a frame's live lines index their clip every frame, and row by row that cost
+        // tens of thousands of instructions at 1080p.
+        var edges = [0, rows]
+        for box in sorted {
+            for y in [box.y0, box.y1] where y > 0 && y < rows { edges.append(y) }
+        }
+        edges.sort()
         var first = 0, begun = 0
-        for y in 0...max(height, 0) {
-            while begun < sorted.count, sorted[begun].y0 <= y { begun += 1 }
-            while first < begun, sorted[first].y1 <= y, first < sorted.count { first += 1 }
-            start[y] = Int32(first)
-            end[y] = Int32(max(first, begun))
+        start.withUnsafeMutableBufferPointer { start in
+            end.withUnsafeMutableBufferPointer { end in
+                for (y, next) in zip(edges, edges.dropFirst()) where y < next {
+                    while begun < sorted.count, sorted[begun].y0 <= y { begun += 1 }
+                    while first < begun, sorted[first].y1 <= y, first < sorted.count { first += 1 }
+                    start[y..<next].update(repeating: Int32(first))
+                    end[y..<next].update(repeating: Int32(max(first, begun)))
+                }
+            }
         }
         self.start = start
         self.end = end
