@@ -64,10 +64,6 @@ extension Rect {
     /// The smallest rectangle holding this one moved by `transform`.
     public func applying(_ t: AffineTransform) -> Rect {
         if t.isIdentity { return self }
-        // The four corners without an array: rendering asks this of every view a frame.
-        let p = Point(x: minX, y: minY).applying(t), q = Point(x: maxX, y: minY).applying(t)
-        let r = Point(x: minX, y: maxY).applying(t), s = Point(x: maxX, y: maxY).applying(t)
-        let x0 = min(p.x, q.x, r.x, s.x), y0 = min(p.y, q.y, r.y, s.y)
-        return Rect(x: x0, y: y0, width: max(p.x, q.x, r.x, s.x) - x0, height: max(p.y, q.y, r.y, s.y) - y0)
+        return View.box(of: self) { $0.applying(t) }
     }
 }

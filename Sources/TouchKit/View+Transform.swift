@@ -19,19 +19,19 @@ extension View {
     }
 
     func convertFromRoot(_ point: Point) -> Point {
-        guard isTransformed else {
-            var p = point
-            var view = self
-            while let parent = view.superview {
-                p = Point(x: p.x + view.boundsOrigin.x - view._frame.origin.x,
-                          y: p.y + view.boundsOrigin.y - view._frame.origin.y)
-                view = parent
-            }
-            return p
+        // One walk up while no view on the way is transformed, as is usual: every touch sample's
+        // location comes through here, and each step up reads a weakly held superview.
+        var p = point
+        var view = self
+        while view.transform.isIdentity {
+            guard let parent = view.superview else { return p }
+            p = Point(x: p.x + view.boundsOrigin.x - view._frame.origin.x,
+                      y: p.y + view.boundsOrigin.y - view._frame.origin.y)
+            view = parent
         }
         // Transforms do not commute: undo them from the root down.
+        view = self
         var chain: [View] = []
-        var view = self
         while let parent = view.superview {
             chain.append(view)
             view = parent
@@ -116,10 +116,11 @@ extension View {
     }
 
     static func box(of rect: Rect, _ map: (Point) -> Point) -> Rect {
-        let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-                       Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY)].map(map)
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        // No arrays: the renderer asks this for every view it draws.
+        let p = map(Point(x: rect.minX, y: rect.minY)), q = map(Point(x: rect.maxX, y: rect.minY))
+        let r = map(Point(x: rect.minX, y: rect.maxY)), s = map(Point(x: rect.maxX, y: rect.maxY))
+        let x0 = min(p.x, q.x, r.x, s.x), y0 = min(p.y, q.y, r.y, s.y)
+        return Rect(x: x0, y: y0, width: max(p.x, q.x, r.x, s.x) - x0, height: max(p.y, q.y, r.y, s.y) - y0)
     }
 
     /// Where the view and what it shows of its subviews lie in its superview's coordinates: its
