@@ -177,18 +177,8 @@ public final class CairoContext: GraphicsContext {
     /// tens of boxes, and a Cairo paint costs more per box in setting up than in copying. False,
     /// having drawn nothing, where that does not hold.
     private func copyRows(of image: BitmapPixels, scale: Double) -> Bool {
-        let target = cairo_get_group_target(cairo)!
-        guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
-              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32 else { return false }
-        var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
-        cairo_surface_get_device_scale(target, &sx, &sy)
-        cairo_surface_get_device_offset(target, &ox, &oy)
-        guard sx == 1, sy == 1, ox == 0, oy == 0 else { return false }
-        var m = cairo_matrix_t()
-        cairo_get_matrix(cairo, &m)
-        func whole(_ v: Double) -> Int? { abs(v - v.rounded()) < 1e-6 ? Int(v.rounded()) : nil }
-        guard m.xy == 0, m.yx == 0, m.xx == scale, m.yy == scale,
-              let dx = whole(m.x0), let dy = whole(m.y0),
+        guard let (target, m, dx, dy) = pixelGrid, m.xx == scale,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
               let list = cairo_copy_clip_rectangle_list(cairo) else { return false }
         defer { cairo_rectangle_list_destroy(list) }
         guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return false }
@@ -197,8 +187,8 @@ public final class CairoContext: GraphicsContext {
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
         var boxes: [PixelBox] = []
         for r in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
-            guard let left = whole(r.x * m.xx + m.x0), let top = whole(r.y * m.yy + m.y0),
-                  let right = whole((r.x + r.width) * m.xx + m.x0), let bottom = whole((r.y + r.height) * m.yy + m.y0) else { return false }
+            guard let left = wholePixel(r.x * m.xx + m.x0), let top = wholePixel(r.y * m.yy + m.y0),
+                  let right = wholePixel((r.x + r.width) * m.xx + m.x0), let bottom = wholePixel((r.y + r.height) * m.yy + m.y0) else { return false }
             let box = PixelBox(x0: max(left, 0), y0: max(top, 0), x1: min(right, width), y1: min(bottom, height))
             guard box.x0 < box.x1, box.y0 < box.y1 else { continue }
             guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
@@ -226,15 +216,22 @@ public final class CairoContext: GraphicsContext {
         return picture
     }
 
-    public var isPixelAligned: Bool {
+    public var isPixelAligned: Bool { pixelGrid.map { $0.matrix.xx >= 1 } ?? false }
+
+    /// The image target, the user-to-pixel matrix and where user space's origin lies in the
+    /// target's pixels, when user space maps onto those pixels by one scale, unturned, from a
+    /// whole pixel (no device scale or offset on the target); nil otherwise.
+    private var pixelGrid: (target: OpaquePointer, matrix: cairo_matrix_t, x: Int, y: Int)? {
         let target = cairo_get_group_target(cairo)!
-        guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
-        var sx = 0.0, sy = 0.0
+        guard cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
+        var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
         cairo_surface_get_device_scale(target, &sx, &sy)
+        cairo_surface_get_device_offset(target, &ox, &oy)
         var m = cairo_matrix_t()
         cairo_get_matrix(cairo, &m)
-        func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-6 }
-        return sx == 1 && sy == 1 && m.xy == 0 && m.yx == 0 && m.xx == m.yy && m.xx >= 1 && whole(m.x0) && whole(m.y0)
+        guard sx == 1, sy == 1, ox == 0, oy == 0, m.xy == 0, m.yx == 0, m.xx == m.yy,
+              let x = wholePixel(m.x0), let y = wholePixel(m.y0) else { return nil }
+        return (target, m, x, y)
     }
 
     /// Makes every pixel of `rect` exactly `color`, ignoring what was there (no blending).
@@ -249,4 +246,10 @@ public final class CairoContext: GraphicsContext {
     private func apply(_ color: Color) {
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
     }
+}
+
+/// `v` as a whole number of pixels, when it is one to within rounding.
+func wholePixel(_ v: Double) -> Int? {
+    let r = v.rounded()
+    return abs(r - v) < 1e-6 ? Int(r) : nil
 }

@@ -64,6 +64,15 @@ extension Rect {
     /// The smallest rectangle holding this one moved by `transform`.
     public func applying(_ t: AffineTransform) -> Rect {
         if t.isIdentity { return self }
-        return View.box(of: self) { $0.applying(t) }
+        return box { $0.applying(t) }
+    }
+
+    /// The smallest rectangle holding this one's corners moved by `map`.
+    func box(_ map: (Point) -> Point) -> Rect {
+        // No arrays: the renderer asks this for every view it draws.
+        let p = map(Point(x: minX, y: minY)), q = map(Point(x: maxX, y: minY))
+        let r = map(Point(x: minX, y: maxY)), s = map(Point(x: maxX, y: maxY))
+        let x0 = min(p.x, q.x, r.x, s.x), y0 = min(p.y, q.y, r.y, s.y)
+        return Rect(x: x0, y: y0, width: max(p.x, q.x, r.x, s.x) - x0, height: max(p.y, q.y, r.y, s.y) - y0)
     }
 }

@@ -58,7 +58,7 @@ extension View {
         guard isTransformed || view?.isTransformed == true else {
             return Rect(origin: convert(rect.origin, to: view), size: rect.size)
         }
-        return Self.box(of: rect) { convert($0, to: view) }
+        return rect.box { convert($0, to: view) }
     }
 
     /// Converts a rectangle from `view`'s coordinates (nil: the window's) to this view's, as
@@ -67,9 +67,8 @@ extension View {
         guard isTransformed || view?.isTransformed == true else {
             return Rect(origin: convert(rect.origin, from: view), size: rect.size)
         }
-        return Self.box(of: rect) { convert($0, from: view) }
+        return rect.box { convert($0, from: view) }
     }
-
 
     /// The transform that takes a point relative to the bounds' centre to one relative to the
     /// frame's centre (H8).
@@ -115,14 +114,6 @@ extension View {
         return false
     }
 
-    static func box(of rect: Rect, _ map: (Point) -> Point) -> Rect {
-        // No arrays: the renderer asks this for every view it draws.
-        let p = map(Point(x: rect.minX, y: rect.minY)), q = map(Point(x: rect.maxX, y: rect.minY))
-        let r = map(Point(x: rect.minX, y: rect.maxY)), s = map(Point(x: rect.maxX, y: rect.maxY))
-        let x0 = min(p.x, q.x, r.x, s.x), y0 = min(p.y, q.y, r.y, s.y)
-        return Rect(x: x0, y: y0, width: max(p.x, q.x, r.x, s.x) - x0, height: max(p.y, q.y, r.y, s.y) - y0)
-    }
-
     /// Where the view and what it shows of its subviews lie in its superview's coordinates: its
     /// frame, and, when it does not clip to its bounds, its subviews' too (H8).
     var drawingExtent: Rect {
@@ -153,7 +144,7 @@ extension View {
         } else {
             context.concatenate(toSuperview)
         }
-        var local = Self.box(of: dirty) { pointFromSuperview($0) }
+        var local = dirty.box { pointFromSuperview($0) }
         if !needsOwnContentClip {
             context.clip(to: bounds)
             local = local.intersection(bounds)

@@ -152,8 +152,7 @@ struct PhocTests {
             // phone) lies on that row too, 8 pt from the right: until the popup shows, it is all
             // there is, and a menu that fits starts left of it.
             let paper = Pixel(app.style.paper)
-            let controlLeft = app.window.width - 8 - ZoomControlView.size.width
-                - ZoomControlView.buttonSize - ZoomControlView.padding
+            let controlLeft = app.window.width - 8 - ZoomControlView.size(showingFingers: true).width
             var menuLeft: Double?
             let shot = try app.session.waitForScreen("the overflow menu") { shot in
                 let row = app.window.height - ToolbarView.height - 30

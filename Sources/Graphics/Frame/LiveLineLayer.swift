@@ -21,15 +21,11 @@ struct LiveLineLayer {
         let backdrop = placed.backdrop
         guard placed.drawable, backdrop.scale == scale,
               placed.lines.allSatisfy({ $0.color.alpha >= 1 && (!placed.smooth || $0.points.count <= 2) }) else { return nil }
-        func whole(_ v: Double) -> Int? {
-            let r = v.rounded()
-            return abs(r - v) < 1e-6 ? Int(r) : nil
-        }
-        guard let ox = whole(placed.backdropOrigin.x * scale), let oy = whole(placed.backdropOrigin.y * scale) else { return nil }
+        guard let ox = wholePixel(placed.backdropOrigin.x * scale), let oy = wholePixel(placed.backdropOrigin.y * scale) else { return nil }
         var boxes: [PixelBox] = []
         for rect in placed.clip {
-            guard let x0 = whole(rect.minX * scale), let y0 = whole(rect.minY * scale),
-                  let x1 = whole(rect.maxX * scale), let y1 = whole(rect.maxY * scale) else { return nil }
+            guard let x0 = wholePixel(rect.minX * scale), let y0 = wholePixel(rect.minY * scale),
+                  let x1 = wholePixel(rect.maxX * scale), let y1 = wholePixel(rect.maxY * scale) else { return nil }
             // Inside the image and the backdrop: nothing is erased from outside the backdrop.
             let box = PixelBox(x0: max(x0, 0, ox), y0: max(y0, 0, oy),
                                x1: min(x1, image.width, ox + backdrop.pixelWidth), y1: min(y1, image.height, oy + backdrop.pixelHeight))

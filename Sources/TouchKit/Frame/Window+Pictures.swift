@@ -26,7 +26,7 @@ extension View {
     /// Marks the view's area to redraw after it was hidden, shown or faded: its own picture
     /// still holds, those of the views it lies in do not.
     func markShownChanged() {
-        guard let window = superview.map({ windowDroppingPictures(from: $0) }) ?? (self as? Window) else { return }
+        guard let window = windowDroppingPictures(from: superview) ?? (self as? Window) else { return }
         window.setNeedsDisplay(inWindowRect: convert(bounds, to: nil))
     }
 }

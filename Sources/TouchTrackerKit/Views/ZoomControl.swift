@@ -26,8 +26,10 @@ public final class ZoomControlView: View {
     /// The control's size without the Fingers toggle.
     public static let size = Size(width: 2 * buttonSize + levelWidth + 4 * padding, height: buttonSize + 2 * padding)
     /// The control's size as it is now.
-    public var size: Size {
-        Size(width: Self.size.width + (showsFingers ? Self.buttonSize + Self.padding : 0), height: Self.size.height)
+    public var size: Size { Self.size(showingFingers: showsFingers) }
+    /// The control's size with or without the Fingers toggle.
+    public static func size(showingFingers: Bool) -> Size {
+        Size(width: size.width + (showingFingers ? buttonSize + padding : 0), height: size.height)
     }
 
     public override init(frame: Rect) {
