@@ -39,7 +39,7 @@ final class ContentTouchDelay: GestureRecognizer {
         if scrollView?.delaysContentTouches == false {
             decide(event)
         } else if waiting == nil {
-            waiting = scheduleTimer(after: Self.delay) { [weak self] in self?.decide(nil) }
+            waiting = scheduleTimer(after: Self.delay) { [unowned self] in self.decide(nil) }
         }
     }
 

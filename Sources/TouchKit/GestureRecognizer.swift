@@ -21,17 +21,13 @@
 /// tap.addTarget(controller, action: "tapped")  // an Action sent to an ActionTarget
 /// ```
 open class GestureRecognizer: CustomStringConvertible {
-    private struct WeakRecognizer {
-        weak var recognizer: GestureRecognizer?
-    }
-
     /// The state itself: only the state machine (GestureRecognizer+StateMachine.swift) writes it,
     /// everyone else goes through ``state``.
     var _state: State = .possible
     /// The targets and closures actions go to (GestureRecognizer+Actions.swift).
     var receivers: [Receiver] = []
     var nextHandlerID = 0
-    private var failureRequirements: [WeakRecognizer] = []
+    private var failureRequirements: [GestureRecognizer] = []
 
     /// Transitions held back while a recognizer this one requires to fail is undecided (G8); the
     /// public state stays `possible` meanwhile.
@@ -53,7 +49,14 @@ open class GestureRecognizer: CustomStringConvertible {
     var stateObserver: ((_ old: State, _ new: State) -> Void)?
 
     /// The view the recognizer is attached to.
-    public internal(set) weak var view: View?
+    public internal(set) var view: View? {
+        get { attachedView }
+        set { attachedView = newValue }
+    }
+    /// Not weak: a weakly referenced object keeps its reference counts in a side table, and
+    /// every retain and release of it takes the slow path. The view clears it as it goes
+    /// (``View/deinit``), without the observers a change of ``view`` runs.
+    unowned var attachedView: View?
 
     /// Decides about sharing touches, beginning and failure requirements (G10).
     public weak var delegate: GestureRecognizerDelegate?
@@ -118,15 +121,16 @@ open class GestureRecognizer: CustomStringConvertible {
     // MARK: Arbitration (G8, G9)
 
     /// Makes this recognizer wait until `other` fails; if `other` recognizes, this one fails
-    /// (G8). `other` is held weakly.
+    /// (G8). `other` is held: recognizers are not held weakly anywhere (a weakly referenced
+    /// object takes the slow path for every retain and release, and every touch goes through
+    /// them); two that wait for each other would never decide anyway.
     public func require(toFail other: GestureRecognizer) {
-        guard other !== self, !failureRequirements.contains(where: { $0.recognizer === other })
-        else { return }
-        failureRequirements.append(WeakRecognizer(recognizer: other))
+        guard other !== self, !failureRequirements.contains(where: { $0 === other }) else { return }
+        failureRequirements.append(other)
     }
 
-    /// The recognizers passed to ``require(toFail:)`` that still exist.
-    var requiredToFail: [GestureRecognizer] { failureRequirements.compactMap(\.recognizer) }
+    /// The recognizers passed to ``require(toFail:)``.
+    var requiredToFail: [GestureRecognizer] { failureRequirements }
 
     /// Whether this recognizer, by recognizing, makes `other` fail (G9). Default: true.
     /// Overridden for one-way relations, e.g. a rotation that may stop a pinch but not the reverse.
@@ -223,8 +227,8 @@ open class GestureRecognizer: CustomStringConvertible {
     public func scheduleTimer(after delay: Double, _ action: @escaping () -> Void) -> TimerToken? {
         guard let clock = (environment?.window ?? view?.window)?.application?.clock else { return nil }
         var token: TimerToken?
-        token = clock.schedule(at: clock.now + delay) { [weak self] in
-            guard let self else { return }
+        // Unowned: a recognizer cancels its timers as it goes (deinit).
+        token = clock.schedule(at: clock.now + delay) { [unowned self] in
             self.timers.removeAll { $0 === token }
             if let environment = self.environment {
                 environment.perform { action() }
@@ -236,6 +240,8 @@ open class GestureRecognizer: CustomStringConvertible {
         if let token { timers.append(token) }
         return token
     }
+
+    deinit { cancelTimers() }
 
     func cancelTimers() {
         let pending = timers

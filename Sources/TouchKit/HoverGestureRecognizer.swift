@@ -56,7 +56,7 @@ open class HoverGestureRecognizer: GestureRecognizer {
     }
 
     /// Removing it from its view while hovering cancels the hover, as for a touch gesture (G16).
-    public internal(set) override weak var view: View? {
+    public internal(set) override var view: View? {
         didSet {
             if view == nil, hovering != nil { finishHover(.cancelled) }
         }

@@ -29,8 +29,8 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         } else if count == numberOfTouchesRequired {
             // The press is timed from the moment the last required finger lands.
             timer?.cancel()
-            timer = scheduleTimer(after: minimumPressDuration) { [weak self] in
-                guard let self, self.effectiveState == .possible,
+            timer = scheduleTimer(after: minimumPressDuration) { [unowned self] in
+                guard self.effectiveState == .possible,
                       self.activeTouches.count == self.numberOfTouchesRequired else { return }
                 self.state = .began
             }

@@ -36,8 +36,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         for touch in touches { starts[ObjectIdentifier(touch)] = touch.location(in: nil) }
         if startTime == nil {
             startTime = touches.map(\.timestamp).min() ?? event.timestamp
-            scheduleTimer(after: Self.maximumDuration) { [weak self] in
-                if self?.effectiveState == .possible { self?.state = .failed }
+            scheduleTimer(after: Self.maximumDuration) { [unowned self] in
+                if effectiveState == .possible { state = .failed }
             }
         }
         if activeTouches.count > numberOfTouchesRequired { state = .failed }

@@ -71,8 +71,8 @@ open class TapGestureRecognizer: GestureRecognizer {
             state = .recognized
         } else {
             // Too long a gap before the next tap fails the gesture (G11).
-            gapTimer = scheduleTimer(after: Touch.multiTapInterval) { [weak self] in
-                guard let self, self.currentTap.isEmpty else { return }
+            gapTimer = scheduleTimer(after: Touch.multiTapInterval) { [unowned self] in
+                guard self.currentTap.isEmpty else { return }
                 self.fail()
             }
         }

@@ -20,7 +20,7 @@ extension View {
 
     func convertFromRoot(_ point: Point) -> Point {
         // One walk up while no view on the way is transformed, as is usual: every touch sample's
-        // location comes through here, and each step up reads a weakly held superview.
+        // location comes through here, and each step up retains and releases a view.
         var p = point
         var view = self
         while view.transform.isIdentity {

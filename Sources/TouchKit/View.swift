@@ -12,8 +12,11 @@ open class View: Responder {
     var boundsOrigin: Point = .zero
     private var needsLayout = true
 
-    /// The superview, or nil for a window or a view not in a hierarchy.
-    public private(set) weak var superview: View?
+    /// The superview, or nil for a window or a view not in a hierarchy. Not weak (as its
+    /// recognizers' ``GestureRecognizer/view``): a weakly referenced object keeps its counts in a
+    /// side table, and every retain and release of a view took the slow path. A view clears
+    /// both as it goes.
+    public private(set) unowned var superview: View?
     /// The subviews, back to front.
     public private(set) var subviews: [View] = []
     /// The controller whose root view this is (R2).
@@ -24,6 +27,11 @@ open class View: Responder {
     public init(frame: Rect = .zero) {
         _frame = frame
         super.init()
+    }
+
+    deinit {
+        for sub in subviews { sub.superview = nil }
+        for recognizer in attachedGestureRecognizers { recognizer.attachedView = nil }
     }
 
     // MARK: Geometry

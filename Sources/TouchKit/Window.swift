@@ -14,7 +14,10 @@ open class Window: View {
     /// Whether that frame must be painted for its live lines, dirty region or not: they changed,
     /// or a view started or stopped handing them over.
     public internal(set) var liveLinesChanged = false
-    private weak var _firstResponder: Responder?
+    /// Held, not weak (a weakly referenced object takes the slow path for every retain and
+    /// release, and the canvas is first responder): one that left the window is let go when
+    /// ``firstResponder`` is next read.
+    private var _firstResponder: Responder?
 
     /// The application the window belongs to (its ``next`` responder, R2).
     public internal(set) weak var application: Application?

@@ -34,6 +34,23 @@ struct ResponderTests {
         #expect(root.frame == h.window.bounds, "the root view fills the window")
     }
 
+    @Test("R2: a view or a recognizer that outlives the view holding it has no superview and no view: next is nil, nothing reads a freed view")
+    func outlivesItsSuperview() {
+        let child = View()
+        let recognizer = TapGestureRecognizer()
+        weak var gone: View?
+        do {
+            let parent = View()
+            parent.addSubview(child)
+            parent.addGestureRecognizer(recognizer)
+            #expect(child.next === parent && recognizer.view === parent)
+            gone = parent
+        }
+        #expect(gone == nil)
+        #expect(child.superview == nil && child.next == nil && child.window == nil)
+        #expect(recognizer.view == nil)
+    }
+
     @Test("R2: a controller whose view sits inside another view answers that superview")
     func nestedControllerNext() {
         let h = Harness()

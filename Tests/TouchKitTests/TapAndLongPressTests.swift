@@ -135,6 +135,22 @@ struct TapAndLongPressTests {
         #expect(press.location(in: nil) == Point(x: 100, y: 100))
     }
 
+    @Test("G12: a recognizer let go with a timer pending takes the timer with it: it never fires")
+    func timerGoesWithItsRecognizer() {
+        let g = GestureHarness()
+        let view = g.addView("canvas")
+        var fired = false
+        do {
+            let press = LongPressGestureRecognizer()
+            view.addGestureRecognizer(press)
+            #expect(press.scheduleTimer(after: 0.5) { fired = true } != nil)
+            view.removeGestureRecognizer(press)
+        }
+        #expect(g.clock.nextDeadline == nil)
+        g.wait(until: 2)
+        #expect(!fired)
+    }
+
     @Test("G12: continuous after it begins: changed on every move (however far), ended on lift")
     func longPressContinuous() {
         let g = GestureHarness()

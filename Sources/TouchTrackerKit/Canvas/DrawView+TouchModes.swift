@@ -14,8 +14,7 @@ extension DrawView {
     func penTouched() {
         guard let clock else { return }
         penGraceTimer?.cancel()
-        penGraceTimer = clock.schedule(at: clock.now + Self.penGrace) { [weak self] in
-            guard let self else { return }
+        penGraceTimer = clock.schedule(at: clock.now + Self.penGrace) { [unowned self] in
             penGraceTimer = nil
             penRecentlyUsed = false
             onTouchModeChange?()

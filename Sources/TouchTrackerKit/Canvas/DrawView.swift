@@ -124,6 +124,9 @@ public final class DrawView: View {
         self.init(frame: frame, drawing: Drawing())
     }
 
+    // The pen's grace timer holds the canvas unowned, as the line cache's timers hold the cache.
+    deinit { penGraceTimer?.cancel() }
+
     public override func appearanceDidChange() {
         screenInk = ScreenInk(appearance)
     }

@@ -92,8 +92,7 @@ extension LineCache {
     /// of its own: a showing repaints the whole canvas, which with a slice in the same turn cost
     /// twice what either does.
     func scheduleBuild(on clock: Clock) {
-        buildTimer = clock.schedule(at: clock.now) { [weak self, unowned clock] in
-            guard let self else { return }
+        buildTimer = clock.schedule(at: clock.now) { [unowned self, unowned clock] in
             self.buildTimer = nil
             // A raster of an older zoom on screen meanwhile: nothing to show until the end.
             if self.stale == nil, clock.now - self.lastProgressShown >= 0.1 {
@@ -105,9 +104,8 @@ extension LineCache {
             // The finished raster is shown in the next turn, for the same reason.
             if self.build == nil {
                 self.finishedUnshown = true
-                self.buildTimer = clock.schedule(at: clock.now) { [weak self] in
-                    self?.buildTimer = nil
-                    guard let self else { return }
+                self.buildTimer = clock.schedule(at: clock.now) { [unowned self] in
+                    self.buildTimer = nil
                     self.finishedUnshown = false
                     if !self.holdsStale { self.stale = nil }
                     self.onProgress()
@@ -123,8 +121,8 @@ extension LineCache {
     func releaseFreedMemorySoon() {
         guard let clock = clock() else { return }
         trimTimer?.cancel()
-        trimTimer = clock.schedule(at: clock.now + 1) { [weak self] in
-            self?.trimTimer = nil
+        trimTimer = clock.schedule(at: clock.now + 1) { [unowned self] in
+            self.trimTimer = nil
             _ = tt_release_free_memory()
         }
     }

@@ -47,9 +47,9 @@ extension LineCache {
         guard let clock = clock() else { return }
         spare = raster
         spareTimer?.cancel()
-        spareTimer = clock.schedule(at: clock.now + 1) { [weak self] in
-            self?.spare = nil
-            self?.spareTimer = nil
+        spareTimer = clock.schedule(at: clock.now + 1) { [unowned self] in
+            self.spare = nil
+            self.spareTimer = nil
         }
     }
 

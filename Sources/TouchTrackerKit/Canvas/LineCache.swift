@@ -92,6 +92,12 @@ final class LineCache {
         self.ink = ink
     }
 
+    // Its timers hold it unowned (a weakly held object takes the slow path for every retain and
+    // release, and the canvas reads its cache every frame): none outlives it.
+    deinit {
+        for timer in [spareTimer, buildTimer, trimTimer, pendingTimer, tileTimer] { timer?.cancel() }
+    }
+
     /// The raster as it stands, when it holds every finished stroke but `pending` (no build under
     /// way, nor a zoom under way shown through it scaled): what the canvas shows beneath its live
     /// lines.
@@ -242,9 +248,9 @@ final class LineCache {
         partial = nil
         pending.append(stroke)
         if pendingTimer == nil {
-            pendingTimer = clock.schedule(at: clock.now) { [weak self] in
-                self?.pendingTimer = nil
-                self?.drawPending()
+            pendingTimer = clock.schedule(at: clock.now) { [unowned self] in
+                self.pendingTimer = nil
+                self.drawPending()
             }
         }
     }
@@ -351,9 +357,9 @@ final class LineCache {
             nextTile = 0
             return
         }
-        tileTimer = clock.schedule(at: clock.now) { [weak self] in
-            self?.tileTimer = nil
-            self?.repairSome()
+        tileTimer = clock.schedule(at: clock.now) { [unowned self] in
+            self.tileTimer = nil
+            self.repairSome()
         }
     }
 

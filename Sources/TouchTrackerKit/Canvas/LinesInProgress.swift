@@ -39,6 +39,12 @@ final class LinesInProgress {
         self.canvas = canvas
     }
 
+    // Its timers hold it unowned, as the line cache's do: none outlives it.
+    deinit {
+        expiry?.cancel()
+        quality.reset()
+    }
+
     subscript(touch: ObjectIdentifier) -> Stroke? { strokes[touch] }
     var isEmpty: Bool { strokes.isEmpty }
 
@@ -156,7 +162,7 @@ final class LinesInProgress {
         if expiry != nil, let at = expiryAt, at <= next { return }
         expiry?.cancel()
         expiryAt = next
-        expiry = clock.schedule(at: next) { [weak self] in self?.expire() }
+        expiry = clock.schedule(at: next) { [unowned self] in self.expire() }
     }
 
     private func expire() {
@@ -258,7 +264,7 @@ final class LinesInProgress {
     }
 
     private func schedulePolish(on clock: Clock) {
-        quality.schedulePolish(on: clock) { [weak self] in self?.polish() }
+        quality.schedulePolish(on: clock) { [unowned self] in self.polish() }
     }
 
     /// Redraws drafted lines smooth once the fingers have rested (or waits on if they moved).
