@@ -53,9 +53,8 @@ open class GestureRecognizer: CustomStringConvertible {
         get { attachedView }
         set { attachedView = newValue }
     }
-    /// Not weak: a weakly referenced object keeps its reference counts in a side table, and
-    /// every retain and release of it takes the slow path. The view clears it as it goes
-    /// (``View/deinit``), without the observers a change of ``view`` runs.
+    /// Unowned, not weak (docs/architecture.md, "Gestures"): the view clears it as it goes, without
+    /// the observers a change of ``view`` runs.
     unowned var attachedView: View?
 
     /// Decides about sharing touches, beginning and failure requirements (G10).
@@ -121,9 +120,8 @@ open class GestureRecognizer: CustomStringConvertible {
     // MARK: Arbitration (G8, G9)
 
     /// Makes this recognizer wait until `other` fails; if `other` recognizes, this one fails
-    /// (G8). `other` is held: recognizers are not held weakly anywhere (a weakly referenced
-    /// object takes the slow path for every retain and release, and every touch goes through
-    /// them); two that wait for each other would never decide anyway.
+    /// (G8). `other` is held, not weakly (docs/architecture.md, "Gestures"); two that wait for
+    /// each other would never decide anyway.
     public func require(toFail other: GestureRecognizer) {
         guard other !== self, !failureRequirements.contains(where: { $0 === other }) else { return }
         failureRequirements.append(other)

@@ -136,7 +136,9 @@ extension View {
     /// may show past them (H8). Returns the dirty area in the view's coordinates, or nil (the
     /// state untouched) when the view shows nothing there.
     func beginDrawing(dirty: Rect, in context: GraphicsContext) -> Rect? {
-        guard !drawingExtent.intersection(dirty).isEmpty else { return nil }
+        // The frame answers for most views without their subviews' reach, which walks the whole
+        // subtree (once per level on the way down).
+        guard frame.intersects(dirty) || drawingExtent.intersects(dirty) else { return nil }
         context.saveGState()
         let toSuperview = transformToSuperview
         if transform.isIdentity {

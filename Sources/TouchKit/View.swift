@@ -12,10 +12,8 @@ open class View: Responder {
     var boundsOrigin: Point = .zero
     private var needsLayout = true
 
-    /// The superview, or nil for a window or a view not in a hierarchy. Not weak (as its
-    /// recognizers' ``GestureRecognizer/view``): a weakly referenced object keeps its counts in a
-    /// side table, and every retain and release of a view took the slow path. A view clears
-    /// both as it goes.
+    /// The superview, or nil for a window or a view not in a hierarchy. Unowned, not weak
+    /// (docs/architecture.md, "Gestures"): a view clears its subviews' and recognizers' as it goes.
     public private(set) unowned var superview: View?
     /// The subviews, back to front.
     public private(set) var subviews: [View] = []

@@ -14,8 +14,7 @@ open class Window: View {
     /// Whether that frame must be painted for its live lines, dirty region or not: they changed,
     /// or a view started or stopped handing them over.
     public internal(set) var liveLinesChanged = false
-    /// Held, not weak (a weakly referenced object takes the slow path for every retain and
-    /// release, and the canvas is first responder): one that left the window is let go when
+    /// Held, not weak (docs/architecture.md, "Gestures"): one that left the window is let go when
     /// ``firstResponder`` is next read.
     private var _firstResponder: Responder?
 

@@ -92,8 +92,7 @@ final class LineCache {
         self.ink = ink
     }
 
-    // Its timers hold it unowned (a weakly held object takes the slow path for every retain and
-    // release, and the canvas reads its cache every frame): none outlives it.
+    // Its timers hold it unowned (docs/architecture.md, "Gestures"): none outlives it.
     deinit {
         for timer in [spareTimer, buildTimer, trimTimer, pendingTimer, tileTimer] { timer?.cancel() }
     }
