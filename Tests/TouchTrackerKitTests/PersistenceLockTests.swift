@@ -2,7 +2,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 import Testing
+import TouchKit
 import TouchTrackerKit
 
 @Suite("Persistence: one app per drawing")
@@ -70,5 +72,21 @@ struct PersistenceLockTests {
             return
         }
         #expect(error.message.contains(folder.file("plain")))
+    }
+
+    @Test("Closing the drawing at the app's end lets go of its lock and removes the lock file, whatever still holds the document")
+    func closeReleasesTheLock() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("drawing.json")
+        let document = DrawingDocument(opening: path, clock: ManualClock(), logger: Logger(label: "test"), saveInBackground: false)
+        if case .acquired(let lock) = DrawingLock.acquire(for: path) { document.lock = lock }
+        #expect(document.lock != nil && folder.names.contains(".drawing.json.lock"))
+        #expect(document.close() == nil)
+        #expect(!folder.names.contains(".drawing.json.lock"), "\(folder.names)")
+        guard case .acquired = DrawingLock.acquire(for: path) else {
+            Issue.record("the drawing was still held after closing")
+            return
+        }
+        withExtendedLifetime(document) {}
     }
 }

@@ -288,8 +288,10 @@ public final class DrawingDocument {
     /// Saves what is not saved yet, for the app's end (quit, window closed, signal, lost
     /// compositor). If the file cannot be written, the drawing goes to a rescue file in the
     /// default folder or the temporary folder. Returns a line for standard error when the
-    /// drawing did not reach its own file (saying where it went), else nil.
+    /// drawing did not reach its own file (saying where it went), else nil. The lock and its file
+    /// go now, not whenever the document is freed: whatever still holds it at exit.
     public func close(rescueFolders: [String]? = nil) -> String? {
+        defer { lock = nil }
         guard let failure = autosaver.saveNow() else { return nil }
         let stem = DrawingFile.name(of: path).split(separator: ".").first.map(String.init) ?? "drawing"
         let name = "\(stem)-rescued-\(DrawingFile.timestamp(time(nil))).json"
