@@ -9,7 +9,9 @@ open class Application: Responder {
     /// The windows, in the order they were added.
     public private(set) var windows: [Window] = []
     /// The window that receives keyboard input and nil-targeted actions without a sender window.
-    public private(set) weak var keyWindow: Window?
+    /// Held, as ``windows`` holds it (weakly held, a window's counts would take the runtime's
+    /// slow path: ViewLink.swift): it is always one of them, or nil.
+    public private(set) var keyWindow: Window?
     private var ignoreDepth = 0
     /// The edit menu (M1), one per application.
     public private(set) lazy var menuController = MenuController(application: self)
@@ -19,6 +21,11 @@ open class Application: Responder {
     public init(clock: Clock) {
         self.clock = clock
         super.init()
+    }
+
+    // Its windows hold it unowned: any that outlive it read nil.
+    deinit {
+        for window in windows { window.application = nil }
     }
 
     /// Nil: the application ends the chain (R2).

@@ -7,7 +7,8 @@
 /// when the outermost one returns, ``settle()`` releases transitions whose failure requirements
 /// are met, fails what can no longer decide, resets what finished (G3) and flushes the views.
 final class GestureEnvironment {
-    private(set) weak var window: Window?
+    /// Unowned: the window holds its environment, which goes with it.
+    unowned let window: Window
     private let delivery = ViewTouchDelivery()
     /// Recognizers taking part in the current touch sequences, in the order they joined; a
     /// recognizer leaves when it is reset.
@@ -15,8 +16,10 @@ final class GestureEnvironment {
     private var depth = 0
     /// The event being processed, or one made up for deliveries outside an event (a timer).
     private(set) var currentEvent: Event?
-    /// The event of the latest delivery: the touch sequence's while it lasts (T12).
-    private weak var sequenceEvent: Event?
+    /// The event of the latest delivery: the touch sequence's while it lasts (T12). Held, not
+    /// weak (an event is retained all through its delivery: ViewLink.swift), and let go when its
+    /// touches have all ended.
+    private var sequenceEvent: Event?
 
     init(window: Window) {
         self.window = window
@@ -48,7 +51,7 @@ final class GestureEnvironment {
             currentEvent = sequenceEvent
             return sequenceEvent
         }
-        let time = window?.application?.clock.now ?? 0
+        let time = window.application?.clock.now ?? 0
         let event = Event(timestamp: time, touches: delivery.liveTouches)
         currentEvent = event
         return event
@@ -58,7 +61,6 @@ final class GestureEnvironment {
 
     /// Delivers the window's touches of `event`: to recognizers first (G4), then to views.
     func deliver(_ event: Event) {
-        guard let window else { return }
         let touches = event.orderedTouches.filter { $0.window === window }
         sequenceEvent = event
         perform(event) {
@@ -90,6 +92,7 @@ final class GestureEnvironment {
                 delivery.enqueue(touch, in: event)
             }
         }
+        if sequenceEvent === event, !event.orderedTouches.contains(where: { !$0.isFinished }) { sequenceEvent = nil }
     }
 
     /// G4: the recognizers of `view` and its ancestors that take `touch`.

@@ -31,7 +31,8 @@ public final class MenuController {
     }
     /// Where the menu points, in window coordinates, and the window.
     public private(set) var targetRect: Rect = .zero
-    public private(set) weak var targetWindow: Window?
+    public var targetWindow: Window? { targetWindowLink.view }
+    private var targetWindowLink = ViewLink<Window>(nil)
     /// The host's on-screen menu. Without one the menu is tracked but not drawn (tests).
     public var presenter: MenuPresenter?
 
@@ -44,7 +45,7 @@ public final class MenuController {
     /// Sets the rectangle the menu points at, given in `view`'s coordinates.
     public func setTargetRect(_ rect: Rect, in view: View) {
         targetRect = view.convert(rect, to: nil)
-        targetWindow = view.window
+        targetWindowLink = ViewLink(view.window)
     }
 
     /// The items whose action someone in the first responder chain can perform now (M1).

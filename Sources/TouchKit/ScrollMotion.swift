@@ -28,7 +28,11 @@ final class ScrollMotion {
     private var phase = Phase.idle
     private var timer: TimerToken?
     private var lastStep = 0.0
-    private weak var view: ScrollView?
+    private var view: ScrollView? {
+        get { viewLink.view }
+        set { viewLink = ViewLink(newValue) }
+    }
+    private var viewLink = ViewLink<ScrollView>(nil)
 
     var isDecelerating: Bool {
         switch phase {

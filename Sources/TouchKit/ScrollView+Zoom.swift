@@ -77,10 +77,10 @@ extension ScrollView {
         if maximumZoomScale > minimumZoomScale, pinchGestureRecognizer == nil {
             let pinch = PinchGestureRecognizer()
             pinch.name = "scroll view pinch"
-            pinch.addHandler { [weak self] pinch in self?.handlePinch(pinch) }
+            pinch.addHandler { [link = ViewLink(self)] pinch in link.view?.handlePinch(pinch) }
             pinchGestureRecognizer = pinch
             addGestureRecognizer(pinch)
-            pinch.delegate = self
+            pinch.delegate = recognizerRules
         } else if maximumZoomScale <= minimumZoomScale, let pinch = pinchGestureRecognizer {
             removeGestureRecognizer(pinch)
             pinchGestureRecognizer = nil
@@ -202,11 +202,20 @@ extension ScrollView {
     }
 }
 
-extension ScrollView: GestureRecognizerDelegate {
+/// The delegate of a scroll view's own pan and pinch: a small object the scroll view holds, not
+/// the scroll view itself, which a recognizer's weak delegate would give a side table
+/// (ViewLink.swift).
+final class ScrollRecognizerRules: GestureRecognizerDelegate {
+    unowned let scrollView: ScrollView
+
+    init(_ scrollView: ScrollView) {
+        self.scrollView = scrollView
+    }
+
     /// The drag and the pinch go together: two fingers pan while they zoom.
-    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
-                                  shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
-        (gestureRecognizer === panGestureRecognizer && other === pinchGestureRecognizer)
-            || (gestureRecognizer === pinchGestureRecognizer && other === panGestureRecognizer)
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
+                           shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        let pan = scrollView.panGestureRecognizer, pinch = scrollView.pinchGestureRecognizer
+        return (gestureRecognizer === pan && other === pinch) || (gestureRecognizer === pinch && other === pan)
     }
 }

@@ -90,12 +90,13 @@ open class ScrollView: View {
     /// The recognizer that zooms: nil while zooming is not possible (the limits are equal).
     public internal(set) var pinchGestureRecognizer: PinchGestureRecognizer?
     let zooming = ScrollZoom()
+    private(set) lazy var recognizerRules = ScrollRecognizerRules(self)
 
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
         panGestureRecognizer.name = "scroll view pan"
-        panGestureRecognizer.addHandler { [weak self] pan in self?.handlePan(pan) }
-        panGestureRecognizer.delegate = self
+        panGestureRecognizer.addHandler { [link = ViewLink(self)] pan in link.view?.handlePan(pan) }
+        panGestureRecognizer.delegate = recognizerRules
         addGestureRecognizer(panGestureRecognizer)
         contentTouchDelay.name = "scroll view touch delay"
         addGestureRecognizer(contentTouchDelay)

@@ -60,9 +60,18 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// (it began outside every view, or while interaction was ignored). A touch the view's
     /// `isMultipleTouchEnabled` or `isExclusiveTouch` turned away keeps it: the view's touch
     /// methods never see that touch, its recognizers do (H4, H5).
-    public internal(set) weak var view: View?
+    public internal(set) var view: View? {
+        get { viewLink.view }
+        set { viewLink = ViewLink(newValue) }
+    }
     /// The window the touch belongs to.
-    public internal(set) weak var window: Window?
+    public internal(set) var window: Window? {
+        get { windowLink.view }
+        set { windowLink = ViewLink(newValue) }
+    }
+    // Links, not `weak` (ViewLink.swift): read for every touch, held past the view's life.
+    private var viewLink = ViewLink<View>(nil)
+    private var windowLink = ViewLink<Window>(nil)
     /// The kind of device.
     public let type: Kind
     /// Pressure, where 1 is an average touch; 0 when the device reports none. A pen's runs from 0
@@ -104,7 +113,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.startWindowLocation = location
         self.timestamp = timestamp
         self.tapCount = tapCount
-        self.window = window
+        windowLink = ViewLink(window)
         self.type = type
         self.force = force
     }
@@ -115,7 +124,7 @@ public final class Touch: Hashable, CustomStringConvertible {
                          window: window, type: type, force: force)
         copy.previousWindowLocation = previousLocation
         copy.attributes = attributes
-        copy.view = view
+        copy.viewLink = viewLink
         copy.isDeliverable = isDeliverable
         copy.deliversToView = deliversToView
         return copy

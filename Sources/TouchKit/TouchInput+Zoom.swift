@@ -8,10 +8,17 @@
 /// and the scale since they began. `byScroll`: a touchpad's scroll with Ctrl held, which ends
 /// with the scroll (``TouchInput/scrollEnded(time:)``), not with a pinch's end.
 struct PointerZoom {
-    weak var target: ScrollView?
+    var target: ScrollView? { targetLink.view }
+    private let targetLink: ViewLink<ScrollView>
     var visible: Point
     var scale = 1.0
     let byScroll: Bool
+
+    init(target: ScrollView, visible: Point, byScroll: Bool) {
+        targetLink = ViewLink(target)
+        self.visible = visible
+        self.byScroll = byScroll
+    }
 
     /// The scale a pinch may reach, as far as it counts: a compositor's or a recording's value is
     /// outside data, and a touchpad's fingers never spread or close a thousandfold.

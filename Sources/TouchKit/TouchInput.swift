@@ -78,7 +78,11 @@ public final class TouchInput {
     /// The hover recognizers each hovering device is over (TouchInput+Hover.swift).
     var hovers: [ID: [WeakHover]] = [:]
     /// The scroll view a touchpad's scroll goes to until its fingers lift (TouchInput+Scroll.swift).
-    weak var scrollTarget: ScrollView?
+    var scrollTarget: ScrollView? {
+        get { scrollTargetLink.view }
+        set { scrollTargetLink = ViewLink(newValue) }
+    }
+    private var scrollTargetLink = ViewLink<ScrollView>(nil)
     /// A touchpad's pinch, or its scroll with Ctrl held, zooming a scroll view until its fingers
     /// lift (TouchInput+Zoom.swift).
     var pointerZoom: PointerZoom?

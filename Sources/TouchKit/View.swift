@@ -21,6 +21,8 @@ open class View: Responder {
     weak var owningViewController: ViewController?
     /// Backing store of ``gestureRecognizers``.
     var attachedGestureRecognizers: [GestureRecognizer] = []
+    /// What links to this view read (ViewLink.swift); nil until first linked.
+    private var linkAnchor: Anchor?
 
     public init(frame: Rect = .zero) {
         _frame = frame
@@ -28,8 +30,17 @@ open class View: Responder {
     }
 
     deinit {
+        linkAnchor?.view = nil
         for sub in subviews { sub.superview = nil }
         for recognizer in attachedGestureRecognizers { recognizer.attachedView = nil }
+    }
+
+    /// This view's anchor, which every link to it shares.
+    final var anchor: Anchor {
+        if let linkAnchor { return linkAnchor }
+        let made = Anchor(self)
+        linkAnchor = made
+        return made
     }
 
     // MARK: Geometry

@@ -19,7 +19,8 @@ open class Window: View {
     private var _firstResponder: Responder?
 
     /// The application the window belongs to (its ``next`` responder, R2).
-    public internal(set) weak var application: Application?
+    /// Unowned, not weak (ViewLink.swift): the application lets its windows go as it goes.
+    public internal(set) unowned var application: Application?
 
     /// Called when the window goes from clean to dirty (a view called `setNeedsDisplay` or
     /// `setNeedsLayout`), once until ``takeDirtyRegion()`` clears it. The host schedules a frame.

@@ -51,6 +51,20 @@ struct ResponderTests {
         #expect(recognizer.view == nil)
     }
 
+    @Test("R2: a window that outlives its application has none, and its responder chain ends with it")
+    func windowOutlivesItsApplication() {
+        let window = Window()
+        weak var gone: Application?
+        do {
+            let app = Application(clock: ManualClock())
+            app.addWindow(window)
+            #expect(window.next === app && app.keyWindow === window)
+            gone = app
+        }
+        #expect(gone == nil)
+        #expect(window.application == nil && window.next == nil && !window.isKeyWindow)
+    }
+
     @Test("R2: a controller whose view sits inside another view answers that superview")
     func nestedControllerNext() {
         let h = Harness()

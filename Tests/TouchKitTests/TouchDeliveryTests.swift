@@ -261,6 +261,25 @@ struct TouchDeliveryTests {
         #expect(h.log.summary == ["a.began(1)", "a.ended(1)"])
     }
 
+    @Test("T7: a touch kept after its view was removed and freed reads no view, and still its window")
+    func touchOutlivesItsView() {
+        let h = Harness()
+        weak var gone: View?
+        var kept: Touch?
+        do {
+            let a = h.addView("a", Rect(x: 0, y: 0, width: 100, height: 100))
+            gone = a
+            h.tapDown(1, 10, 10, at: 1)
+            h.lift(1, at: 1.1)
+            kept = h.log.entries.last?.touches.first
+            #expect(kept?.view === a)
+            a.removeFromSuperview()
+        }
+        #expect(gone == nil)
+        #expect(kept != nil && kept?.view == nil)
+        #expect(kept?.window === h.window)
+    }
+
     @Test("T8: touches(for: view) and touches(for: window)")
     func touchesForViewAndWindow() throws {
         let h = Harness()

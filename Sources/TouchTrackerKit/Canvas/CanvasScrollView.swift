@@ -11,10 +11,13 @@
 import Limits
 import TouchKit
 
-public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
+public final class CanvasScrollView: ScrollView {
     public let canvas: DrawView
     /// The drawing's plane in the scroll view's content: the view zooming scales.
     private let plane: View
+    /// Its own delegate, but apart (a delegate is held weakly, which would send every retain of
+    /// the scroll view down the runtime's slow path: TouchKit's ViewLink.swift).
+    private lazy var follower = Follower(self)
     /// The drawing's point (0, 0) lies this far into the plane on both axes.
     static let extent = Limit.coordinate
     /// The zoom limits: far enough out to see a wall's drawing on a phone, far enough in to
@@ -29,7 +32,7 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
         plane.accessibilityElementsHidden = true
         addSubview(plane)
         addSubview(canvas)
-        delegate = self
+        delegate = follower
         contentSize = plane.bounds.size
         minimumZoomScale = Self.zoomRange.lowerBound
         maximumZoomScale = Self.zoomRange.upperBound
@@ -157,9 +160,18 @@ public final class CanvasScrollView: ScrollView, ScrollViewDelegate {
         onViewportChange?(shown)
     }
 
-    public func scrollViewDidScroll(_ scrollView: ScrollView) { pinCanvas() }
-    public func scrollViewDidZoom(_ scrollView: ScrollView) { pinCanvas() }
-    public func viewForZooming(in scrollView: ScrollView) -> View? { plane }
+    /// The canvas follows every scroll and zoom; the plane is what zooms.
+    private final class Follower: ScrollViewDelegate {
+        unowned let owner: CanvasScrollView
+
+        init(_ owner: CanvasScrollView) {
+            self.owner = owner
+        }
+
+        func scrollViewDidScroll(_ scrollView: ScrollView) { owner.pinCanvas() }
+        func scrollViewDidZoom(_ scrollView: ScrollView) { owner.pinCanvas() }
+        func viewForZooming(in scrollView: ScrollView) -> View? { owner.plane }
+    }
 }
 
 extension Drawing {

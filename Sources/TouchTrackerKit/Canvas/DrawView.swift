@@ -104,8 +104,8 @@ public final class DrawView: View {
     public let tapRecognizer = TapGestureRecognizer()
     public let longPressRecognizer = LongPressGestureRecognizer()
     public let moveRecognizer = PanGestureRecognizer()
-    /// The fingers on the canvas, as its recognizers' delegate sees them land (A10).
-    let fingers = CanvasFingers()
+    /// The recognizers' delegate (A6, A10), which sees the fingers land.
+    private lazy var gestureRules = CanvasGestureRules(moveRecognizer: moveRecognizer)
 
     public init(frame: Rect, drawing: Drawing = Drawing()) {
         self.drawing = drawing
@@ -135,26 +135,26 @@ public final class DrawView: View {
         // A3: a double tap clears; it holds touchesBegan so its taps leave no dots.
         doubleTapRecognizer.numberOfTapsRequired = 2
         doubleTapRecognizer.delaysTouchesBegan = true
-        doubleTapRecognizer.delegate = self
+        doubleTapRecognizer.delegate = gestureRules
         doubleTapRecognizer.addHandler { [unowned self] _ in self.clearAll() }
         addGestureRecognizer(doubleTapRecognizer)
 
         // A4: a single tap waits for the double tap to fail, then selects.
         tapRecognizer.delaysTouchesBegan = true
         tapRecognizer.require(toFail: doubleTapRecognizer)
-        tapRecognizer.delegate = self
+        tapRecognizer.delegate = gestureRules
         tapRecognizer.addHandler { [unowned self] recognizer in self.selection.tap(at: self.drawingPoint(recognizer.location(in: self))) }
         addGestureRecognizer(tapRecognizer)
 
         // A6: a long press picks a line up...
         longPressRecognizer.minimumPressDuration = 0.6
-        longPressRecognizer.delegate = self
+        longPressRecognizer.delegate = gestureRules
         longPressRecognizer.addHandler { [unowned self] recognizer in self.selection.longPress(recognizer) }
         addGestureRecognizer(longPressRecognizer)
 
         // ...and a pan recognized together with it drags the line. It leaves the view its
         // touches, so fingers keep drawing when no line is selected (A7).
-        moveRecognizer.delegate = self
+        moveRecognizer.delegate = gestureRules
         moveRecognizer.cancelsTouchesInView = false
         moveRecognizer.addHandler { [unowned self] recognizer in self.selection.move(recognizer) }
         addGestureRecognizer(moveRecognizer)
