@@ -6,15 +6,15 @@
 /// on a short line went there for the window, the scroll view and the canvas. A link holds the
 /// view's anchor instead, which the view empties as it goes (`View.deinit`), so the view's counts
 /// stay in the object. Elsewhere `weak` stays: it costs nothing where objects are not retained often.
-public struct ViewLink<Linked: View> {
+struct ViewLink<Linked: View> {
     private let anchor: View.Anchor?
 
-    public init(_ view: Linked?) {
+    init(_ view: Linked?) {
         anchor = view?.anchor
     }
 
     /// The view, or nil once it has gone (or if there was none).
-    public var view: Linked? {
+    var view: Linked? {
         // The anchor was made by a `Linked`, and holds it or nothing.
         guard let view = anchor?.view else { return nil }
         return unsafeDowncast(view, to: Linked.self)
