@@ -50,11 +50,13 @@ public struct KalmanMotionModel: MotionModel {
     }
 }
 
-/// One axis: state (position, velocity, acceleration) and its covariance, symmetric 3x3.
+/// One axis: state (position, velocity, acceleration) and its covariance, symmetric 3x3. Inline
+/// arrays, not arrays: every finger's every sample runs this, and an array's buffer was a heap
+/// allocation (its type looked up at run time) for each matrix.
 private struct AxisFilter {
     var state = (0.0, 0.0, 0.0)
     /// Row-major covariance.
-    var p = [Double](repeating: 0, count: 9)
+    var p = InlineArray<9, Double>(repeating: 0)
 
     /// The first sample: the position is known, velocity and acceleration not at all.
     mutating func start(at position: Double, variance: Double) {
@@ -71,7 +73,7 @@ private struct AxisFilter {
         state = (state.0 + k.0 * innovation, state.1 + k.1 * innovation, state.2 + k.2 * innovation)
         // P = (I - K H) P
         let row0 = (p[0], p[1], p[2])
-        let gains = [k.0, k.1, k.2]
+        let gains: InlineArray<3, Double> = [k.0, k.1, k.2]
         for i in 0..<3 {
             p[i * 3 + 0] -= gains[i] * row0.0
             p[i * 3 + 1] -= gains[i] * row0.1
@@ -83,13 +85,13 @@ private struct AxisFilter {
     private mutating func predict(_ dt: Double, _ q: Double) {
         let dt2 = dt * dt / 2
         state = (state.0 + state.1 * dt + state.2 * dt2, state.1 + state.2 * dt, state.2)
-        let f = [1, dt, dt2, 0, 1, dt, 0, 0, 1]
-        var fp = [Double](repeating: 0, count: 9)
+        let f: InlineArray<9, Double> = [1, dt, dt2, 0, 1, dt, 0, 0, 1]
+        var fp = InlineArray<9, Double>(repeating: 0)
         for i in 0..<3 { for j in 0..<3 { fp[i * 3 + j] = f[i * 3] * p[j] + f[i * 3 + 1] * p[3 + j] + f[i * 3 + 2] * p[6 + j] } }
-        var next = [Double](repeating: 0, count: 9)
+        var next = InlineArray<9, Double>(repeating: 0)
         for i in 0..<3 { for j in 0..<3 { next[i * 3 + j] = fp[i * 3] * f[j * 3] + fp[i * 3 + 1] * f[j * 3 + 1] + fp[i * 3 + 2] * f[j * 3 + 2] } }
         // Q = q · g gᵀ: a jerk of variance q held over the step.
-        let g = [dt * dt * dt / 6, dt2, dt]
+        let g: InlineArray<3, Double> = [dt * dt * dt / 6, dt2, dt]
         for i in 0..<3 { for j in 0..<3 { next[i * 3 + j] += q * g[i] * g[j] } }
         p = next
     }

@@ -26,10 +26,13 @@ public final class TouchPrediction {
     /// `touch` went down or moved: its new samples, oldest first.
     func add(_ samples: [(Point, Double)], of touch: Touch) {
         guard isEnabled else { return }
-        let key = ObjectIdentifier(touch)
-        var predictor = predictors[key] ?? MotionPredictor(maximumInterval: Self.maximumInterval)
+        // In place: a predictor copied out and back shares its history with the one left in the
+        // dictionary, and every sample copied that history (copy on write).
+        Self.feed(&predictors[ObjectIdentifier(touch), default: MotionPredictor(maximumInterval: Self.maximumInterval)], samples)
+    }
+
+    private static func feed(_ predictor: inout MotionPredictor<KalmanMotionModel>, _ samples: [(Point, Double)]) {
         for (location, time) in samples { predictor.add(location, at: time) }
-        predictors[key] = predictor
     }
 
     /// `touch` lifted or was cancelled: nothing more is guessed for it.
