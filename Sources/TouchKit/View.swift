@@ -22,7 +22,7 @@ open class View: Responder {
     /// Backing store of ``gestureRecognizers``.
     var attachedGestureRecognizers: [GestureRecognizer] = []
     /// What links to this view read (ViewLink.swift); nil until first linked.
-    private var linkAnchor: Anchor?
+    var linkAnchor: Anchor?
 
     public init(frame: Rect = .zero) {
         _frame = frame
@@ -33,14 +33,6 @@ open class View: Responder {
         linkAnchor?.view = nil
         for sub in subviews { sub.superview = nil }
         for recognizer in attachedGestureRecognizers { recognizer.attachedView = nil }
-    }
-
-    /// This view's anchor, which every link to it shares.
-    final var anchor: Anchor {
-        if let linkAnchor { return linkAnchor }
-        let made = Anchor(self)
-        linkAnchor = made
-        return made
     }
 
     // MARK: Geometry

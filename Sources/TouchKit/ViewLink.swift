@@ -22,6 +22,14 @@ struct ViewLink<Linked: View> {
 }
 
 extension View {
+    /// This view's anchor, which every link to it shares.
+    final var anchor: Anchor {
+        if let linkAnchor { return linkAnchor }
+        let made = Anchor(self)
+        linkAnchor = made
+        return made
+    }
+
     /// What a view's links read: the view, until its `deinit` empties it. Made on first use.
     final class Anchor {
         unowned(unsafe) var view: View?
