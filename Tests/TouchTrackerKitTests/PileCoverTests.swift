@@ -50,10 +50,45 @@ struct PileCoverTests {
             piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)
         }
         #expect(cover.hidden > 500, "\(cover.hidden) groups of rows hidden")
+        let wholeHidden = (1...UInt32(lines.count)).filter { cover.isHidden($0) }.count
+        #expect(wholeHidden > 20, "\(wholeHidden) lines hidden everywhere")
         let a = plain.pixelWords(), b = piled.pixelWords()
         try #require(a.count == b.count)
         let differing = a.indices.filter { a[$0] != b[$0] }
-        #expect(differing.isEmpty, "\(differing.count) pixels differ, the first at (\(differing.first.map { $0 % plain.width } ?? 0), \(differing.first.map { $0 / plain.width } ?? 0))")
+        #expect(differing.count == 0, "\(differing.count) pixels differ, the first at (\(differing.first.map { $0 % plain.width } ?? 0), \(differing.first.map { $0 / plain.width } ?? 0))")
+    }
+
+    @Test("lines beneath a pile that covers the image whole are found hidden everywhere and not drawn, and the picture is the same",
+          arguments: [1.0, 2.0])
+    func buried(scale: Double) throws {
+        let size = Size(width: 300, height: 200)
+        // Level bars 12 points wide, 10 apart, over the whole image; beneath them, any lines.
+        let bars = (0...20).map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)],
+                                          width: 12, color: $0 % 2 == 0 ? .blue : .red) }
+        // Lines a pile looks at: opaque, straight and at least three pixels wide.
+        let beneath = Self.pile(150).filter { $0.points.count == 2 && $0.color.alpha >= 1 && $0.width * scale >= 3 }
+        let lines = beneath + bars
+        func canvas() -> (ImageSurface, CairoContext) {
+            let image = ImageSurface(size: size, scale: scale)
+            image.fill(rows: 0..<image.height, with: .white)
+            return (image, CairoContext(surface: image))
+        }
+        let (plain, plainContext) = canvas()
+        plainContext.stroke(lines)
+        let (piled, piledContext) = canvas()
+        let cover = PileCover()
+        #expect(cover.reset(for: piledContext))
+        piledContext.cover(lines[...], from: 1, in: cover)
+        let count = UInt32(beneath.count)
+        #expect(count > 80 && (1...count).allSatisfy { cover.isHidden($0) })
+        #expect(!(count + 1...UInt32(lines.count)).contains { cover.isHidden($0) })
+        // The lines beneath handed over as stand-ins: they are not even read.
+        let standIns = lines.indices.map { $0 < beneath.count ? Polyline(points: [], width: 0, color: .clear) : lines[$0] }
+        piledContext.stroke(standIns, from: 1, over: cover)
+        let a = plain.pixelWords(), b = piled.pixelWords()
+        try #require(a.count == b.count)
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        #expect(differing.count == 0, "\(differing.count) pixels differ")
     }
 
     @Test("no pile where the clip is not one box of whole pixels, or lines are drafted: every line is drawn whole")

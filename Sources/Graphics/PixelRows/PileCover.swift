@@ -24,6 +24,15 @@ public final class PileCover {
     /// A bit per pixel of the box, row after row: set where a line looked at covers it whole.
     private var bits = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
     private var capacity = 0
+    /// A bit per cell, a group's rows (1 << shift, aligned to the image's rows) by one word of
+    /// `bits`: set once every pixel of it in the box is covered. Deep in a pile most are, and a
+    /// line is found hidden there by a bit per 64 columns, not a word per row.
+    private var cells = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
+    private var cellCapacity = 0
+    /// 64-bit words per group of `cells`.
+    private var cellWords = 0
+    /// The bits of the last word of a row that lie in the box.
+    private var lastMask: UInt64 = 0
 
     /// Where a line shows: in the rows of the group beginning at `row` (those of them it reaches),
     /// columns `x0..<x1`.
@@ -40,12 +49,17 @@ public final class PileCover {
     private(set) var lowest = UInt32.max
     /// A bit per line looked at, by index: the rest are drawn whole.
     private var lookedAt: [UInt64] = []
+    /// A bit per line looked at and found hidden everywhere, by index: not drawn at all.
+    private var hiddenWhole: [UInt64] = []
     /// Groups of a line's rows found wholly hidden so far.
     public private(set) var hidden = 0
 
     public init() {}
 
-    deinit { bits.deallocate() }
+    deinit {
+        bits.deallocate()
+        cells.deallocate()
+    }
 
     /// Starts a pile in `context`'s clip, nothing covered; false (and no pile) where the clip is
     /// not one box of whole pixels or lines would not be drawn smooth as rows of pixels there.
@@ -54,6 +68,7 @@ public final class PileCover {
         lowest = .max
         showings.removeAll(keepingCapacity: true)
         lookedAt.removeAll(keepingCapacity: true)
+        hiddenWhole.removeAll(keepingCapacity: true)
         guard context.antialiasing != .draft, let space = context.pixelSpace(),
               let box = CairoContext.oneBox(space.clip, width: space.width, height: space.height) else {
             self.box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -69,6 +84,15 @@ public final class PileCover {
         }
         bits.update(repeating: 0, count: count)
         self.box = box
+        lastMask = Self.mask(0, ((box.x1 - box.x0 - 1) & 63) + 1)
+        cellWords = (words + 63) >> 6
+        let cellCount = cellWords * (((box.y1 - 1) >> Self.shift) - (box.y0 >> Self.shift) + 1)
+        if cellCount > cellCapacity {
+            cells.deallocate()
+            cells = .allocate(capacity: cellCount)
+            cellCapacity = cellCount
+        }
+        cells.update(repeating: 0, count: cellCount)
         return true
     }
 
@@ -86,11 +110,49 @@ public final class PileCover {
         (b1 == 64 ? ~0 : (1 << UInt64(b1)) &- 1) & ~((1 << UInt64(b0)) &- 1)
     }
 
+    /// Whether the cells of words `w0...w1` in the group of rows holding row `y` are all covered.
+    @inline(__always)
+    private func cellsFull(group y: Int, _ w0: Int, _ w1: Int) -> Bool {
+        let row = cells + ((y >> Self.shift) - (box.y0 >> Self.shift)) * cellWords
+        var c = w0 >> 6
+        while c <= w1 >> 6 {
+            let m = Self.mask(c == w0 >> 6 ? w0 & 63 : 0, c == w1 >> 6 ? (w1 & 63) + 1 : 64)
+            guard row[c] & m == m else { return false }
+            c += 1
+        }
+        return true
+    }
+
+    /// Whether every cell columns `x0..<x1` (inside the box) reach in rows `y0...y1` is covered.
+    @inline(__always)
+    func cellsCover(rows y0: Int, _ y1: Int, _ x0: Int, _ x1: Int) -> Bool {
+        let w0 = (x0 - box.x0) >> 6, w1 = (x1 - 1 - box.x0) >> 6
+        var y = y0
+        while y <= y1 {
+            guard cellsFull(group: y, w0, w1) else { return false }
+            y = ((y >> Self.shift) + 1) << Self.shift
+        }
+        return true
+    }
+
+    /// Word `w` of row `y` became whole: marks its cell covered if its group's other rows are too.
+    private func wordFilled(row y: Int, _ w: Int) {
+        let s = Self.shift, full = w == words - 1 ? lastMask : ~0
+        let top = max(box.y0, (y >> s) << s), bottom = min(box.y1, ((y >> s) + 1) << s)
+        var r = bits + (top - box.y0) * words + w
+        for _ in top..<bottom {
+            guard r.pointee == full else { return }
+            r += words
+        }
+        cells[((y >> s) - (box.y0 >> s)) * cellWords + w >> 6] |= 1 << UInt64(w & 63)
+    }
+
     /// Whether every pixel of columns `x0..<x1` (inside the box) of rows `y0...y1` is covered.
     @inline(__always)
     func isCovered(rows y0: Int, _ y1: Int, _ x0: Int, _ x1: Int) -> Bool {
         let b0 = x0 - box.x0, b1 = x1 - box.x0
         let w0 = b0 >> 6, w1 = (b1 - 1) >> 6
+        if y0 >> Self.shift == y1 >> Self.shift, cellsFull(group: y0, w0, w1) { return true }
         let first = Self.mask(b0 & 63, w0 == w1 ? ((b1 - 1) & 63) + 1 : 64), last = Self.mask(0, ((b1 - 1) & 63) + 1)
         var r = row(y0)
         for _ in y0...y1 {
@@ -138,14 +200,21 @@ public final class PileCover {
         guard x0 < x1 else { return }
         let r = row(y), b0 = x0 - box.x0, b1 = x1 - box.x0
         let w0 = b0 >> 6, w1 = (b1 - 1) >> 6
-        if w0 == w1 { return r[w0] |= Self.mask(b0 & 63, ((b1 - 1) & 63) + 1) }
-        r[w0] |= Self.mask(b0 & 63, 64)
+        @inline(__always)
+        func set(_ w: Int, _ mask: UInt64) {
+            let old = r[w], new = old | mask
+            guard new != old else { return }
+            r[w] = new
+            if new == (w == words - 1 ? lastMask : ~0) { wordFilled(row: y, w) }
+        }
+        if w0 == w1 { return set(w0, Self.mask(b0 & 63, ((b1 - 1) & 63) + 1)) }
+        set(w0, Self.mask(b0 & 63, 64))
         var w = w0 + 1
         while w < w1 {
-            r[w] = ~0
+            set(w, ~0)
             w += 1
         }
-        r[w1] |= Self.mask(0, ((b1 - 1) & 63) + 1)
+        set(w1, Self.mask(0, ((b1 - 1) & 63) + 1))
     }
 
     /// Line `index`, the next one down the pile, shows in `row`'s group at columns `x0..<x1`.
@@ -160,9 +229,20 @@ public final class PileCover {
         precondition(index < lowest, "a pile is looked at from its top down")
         lowest = index
         hidden += hiding
+        let word = Int(index >> 6), bit: UInt64 = 1 << UInt64(index & 63)
+        if word >= lookedAt.count {
+            lookedAt.append(contentsOf: repeatElement(0, count: word + 1 - lookedAt.count))
+            hiddenWhole.append(contentsOf: repeatElement(0, count: word + 1 - hiddenWhole.count))
+        }
+        lookedAt[word] |= bit
+        if showings.last?.index != index { hiddenWhole[word] |= bit }
+    }
+
+    /// Whether line `index` was looked at and shows nowhere.
+    @inline(__always)
+    public func isHidden(_ index: UInt32) -> Bool {
         let word = Int(index >> 6)
-        if word >= lookedAt.count { lookedAt.append(contentsOf: repeatElement(0, count: word + 1 - lookedAt.count)) }
-        lookedAt[word] |= 1 << UInt64(index & 63)
+        return word < hiddenWhole.count && hiddenWhole[word] & (1 << UInt64(index & 63)) != 0
     }
 
     /// Whether line `index` was looked at (and so is drawn only where it shows).
@@ -215,7 +295,8 @@ extension CairoContext {
     }
 
     /// ``stroke(_:)`` of `lines`, numbered from `first` as they were looked at in `pile`, each
-    /// line of the pile drawn only where it shows. Draws them all where the pile is not this clip's.
+    /// line of the pile drawn only where it shows (those hidden everywhere not even read: a
+    /// stand-in will do). Draws them all where the pile is not this clip's.
     public func stroke(_ lines: [Polyline], from first: UInt32, over pile: PileCover) {
         guard antialiasing != .draft, let space = pixelSpace(),
               let box = Self.oneBox(space.clip, width: space.width, height: space.height), pile.fits(box) else {
@@ -227,7 +308,7 @@ extension CairoContext {
         // Cairo's own drawing and the rows written here take turns: each tells the other.
         var flushed = true
         var points = PixelLine.Points()
-        for (i, line) in lines.enumerated() {
+        for (i, line) in lines.enumerated() where !pile.isHidden(first + UInt32(i)) {
             guard Self.drawsSmoothAsRows(line) else {
                 if flushed { cairo_surface_mark_dirty(space.target) }
                 flushed = false

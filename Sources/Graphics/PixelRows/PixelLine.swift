@@ -148,6 +148,13 @@ struct PixelLine {
         defer { pile.looked(index, hiding: hiding) }
         guard outer.top <= outer.bottom else { return }
         let s = PileCover.shift
+        // Deep in a pile the whole line is hidden: found by its reach over all its rows and a bit
+        // per cell, before a look at each group's.
+        let (left, right) = outer.reach(outer.top, outer.bottom)
+        if left < right, pile.cellsCover(rows: outer.top, outer.bottom, left, right) {
+            hiding = (outer.bottom >> s) - (outer.top >> s) + 1
+            return
+        }
         var rows = outer.top
         while rows <= outer.bottom {
             let end = min(outer.bottom, (((rows >> s) + 1) << s) - 1)

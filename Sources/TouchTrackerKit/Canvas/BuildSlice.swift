@@ -163,7 +163,9 @@ struct BuildSlice: @unchecked Sendable {
                 StrokeRenderer.draw(stroke, in: context, ink: ink)
                 start = first + UInt32(i + 1)
             } else {
-                lines.append(StrokeRenderer.polyline(stroke, ink: ink))
+                // A line the pile hides everywhere is not drawn: no points made for it.
+                let hidden = cover.isHidden(first + UInt32(i))
+                lines.append(hidden ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink))
             }
         }
         context.stroke(lines, from: start, over: cover)
