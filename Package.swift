@@ -58,8 +58,12 @@ let package = Package(
         .target(name: "TouchKit", swiftSettings: [
             .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
         ]),
-        // Cairo in Swift types, implementing TouchKit's drawing context.
-        .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"]),
+        // Cairo in Swift types, implementing TouchKit's drawing context. Release builds leave out
+        // the exclusivity checks as TouchKit's do: a pile's bookkeeping is asked once a line, and
+        // the checks were a twelfth of a 4K rebuild's instructions (docs/performance.md).
+        .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"], swiftSettings: [
+            .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+        ]),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",
