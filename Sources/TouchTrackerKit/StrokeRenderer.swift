@@ -31,6 +31,25 @@ public enum StrokeRenderer {
                  color: ink.color(stroke.color))
     }
 
+    /// ``polyline(_:ink:)`` written into `line`, a line's two ends into the memory its points
+    /// already have: a build looks at every line of a drawing, and an array each was a heap block
+    /// made and freed per line.
+    static func polyline(_ stroke: Stroke, ink: ScreenInk, into line: inout Polyline) {
+        if let (a, b) = stroke.pair {
+            if line.points.count == 2 {
+                (line.points[0], line.points[1]) = (a, b)
+            } else {
+                line.points.removeAll(keepingCapacity: true)
+                line.points.append(a)
+                line.points.append(b)
+            }
+        } else {
+            line.points = Array(stroke.points)
+        }
+        line.width = stroke.width
+        line.color = ink.color(stroke.color)
+    }
+
     /// A circle through Cairo's path: in the box of its two points.
     private static func drawCircle(_ stroke: Stroke, in context: GraphicsContext, ink: ScreenInk) {
         let points = stroke.points

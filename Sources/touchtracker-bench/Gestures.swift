@@ -169,6 +169,23 @@ func runGestureSequence(width: Int, height: Int, scale: Double = 1, frames: Int,
     rig.controller.isPaletteVisible = false
     rig.settle(seconds: 0.1)
 
+    // The whole build a pinch back to 100 % waits for, on the zoom phase's 100,000 short lines,
+    // piled tens of times over at 4K: cleared unmeasured, the undo measured.
+    do {
+        let lines = 100_000
+        let rig = Rig(strokes: CanvasDrawing.short(lines).strokes(in: canvas), width: width, height: height,
+                      scale: scale, realTime: realTime)
+        rigReady(rig)
+        rig.act { rig.controller.drawView.clearAll() }
+        rig.settle(seconds: 0.5)
+        measure(GestureStep(name: "undo a clear of 100,000 lines (the cache rebuilt)", unit: "gesture", units: 1, events: 0)) {
+            rig.act { rig.controller.perform(.undo) }
+            rig.settle(seconds: 0.5)
+        }
+        let drawn = rig.controller.drawView.drawing.strokes.count
+        if drawn != lines { say("  (warning: the undo brought back \(drawn) of \(lines) lines)") }
+    }
+
     // The short-lines ramp's stream (ShortLinesRun.swift) at 2,000 lines a second on an empty
     // canvas: each line its own down, motion and up, a turn each, so most turns begin or end a
     // touch. The same number of lines first, unmeasured: what the first line of a run sets up once.

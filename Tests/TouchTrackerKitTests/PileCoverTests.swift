@@ -47,7 +47,7 @@ struct PileCoverTests {
             piledContext.cover(lines[start..<min(start + 64, lines.count)], from: UInt32(start + 1), in: cover)
         }
         for start in stride(from: 0, to: lines.count, by: 8) {
-            piledContext.stroke(Array(lines[start..<min(start + 8, lines.count)]), from: UInt32(start + 1), over: cover)
+            piledContext.stroke(lines[start..<min(start + 8, lines.count)], from: UInt32(start + 1), over: cover)
         }
         #expect(cover.hidden > 500, "\(cover.hidden) groups of rows hidden")
         let wholeHidden = (1...UInt32(lines.count)).filter { cover.isHidden($0) }.count
@@ -84,7 +84,7 @@ struct PileCoverTests {
         #expect(!(count + 1...UInt32(lines.count)).contains { cover.isHidden($0) })
         // The lines beneath handed over as stand-ins: they are not even read.
         let standIns = lines.indices.map { $0 < beneath.count ? Polyline(points: [], width: 0, color: .clear) : lines[$0] }
-        piledContext.stroke(standIns, from: 1, over: cover)
+        piledContext.stroke(standIns[...], from: 1, over: cover)
         let a = plain.pixelWords(), b = piled.pixelWords()
         try #require(a.count == b.count)
         let differing = a.indices.filter { a[$0] != b[$0] }

@@ -120,7 +120,8 @@ extension CairoContext {
 
     /// ARGB32 of an opaque colour.
     static func opaquePixel(_ color: Color) -> UInt32 {
-        func channel(_ c: Double) -> UInt32 { UInt32((min(1, max(0, c)) * 255).rounded()) }
+        // Half up, without a call into libm: a build asks this for every line in every strip.
+        func channel(_ c: Double) -> UInt32 { UInt32(min(1, max(0, c)) * 255 + 0.5) }
         return 0xFF00_0000 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
     }
 }

@@ -297,18 +297,19 @@ extension CairoContext {
     /// ``stroke(_:)`` of `lines`, numbered from `first` as they were looked at in `pile`, each
     /// line of the pile drawn only where it shows (those hidden everywhere not even read: a
     /// stand-in will do). Draws them all where the pile is not this clip's.
-    public func stroke(_ lines: [Polyline], from first: UInt32, over pile: PileCover) {
+    public func stroke(_ lines: ArraySlice<Polyline>, from first: UInt32, over pile: PileCover) {
+        guard !lines.isEmpty else { return }
         guard antialiasing != .draft, let space = pixelSpace(),
               let box = Self.oneBox(space.clip, width: space.width, height: space.height), pile.fits(box) else {
-            return stroke(lines)
+            return stroke(Array(lines))
         }
         cairo_surface_flush(space.target)
-        guard let data = cairo_image_surface_get_data(space.target) else { return stroke(lines) }
+        guard let data = cairo_image_surface_get_data(space.target) else { return stroke(Array(lines)) }
         let stride = Int(cairo_image_surface_get_stride(space.target))
         // Cairo's own drawing and the rows written here take turns: each tells the other.
         var flushed = true
         var points = PixelLine.Points()
-        for (i, line) in lines.enumerated() where !pile.isHidden(first + UInt32(i)) {
+        for (i, line) in zip(0..., lines) where !pile.isHidden(first + UInt32(i)) {
             guard Self.drawsSmoothAsRows(line) else {
                 if flushed { cairo_surface_mark_dirty(space.target) }
                 flushed = false

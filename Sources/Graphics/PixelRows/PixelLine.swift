@@ -19,8 +19,13 @@ struct PixelLine {
         /// `points` mapped to pixels by `map`, in memory the line made from them may hold until the
         /// next call (then it is no longer shared, and is reused).
         mutating func mapped(_ points: [Point], by map: PixelMapping) -> [(x: Double, y: Double)] {
-            storage.removeAll(keepingCapacity: true)
-            for point in points { storage.append(map.apply(point)) }
+            // Written over in place when the count is the same (two, nearly always).
+            if storage.count == points.count {
+                for i in points.indices { storage[i] = map.apply(points[i]) }
+            } else {
+                storage.removeAll(keepingCapacity: true)
+                for point in points { storage.append(map.apply(point)) }
+            }
             return storage
         }
     }
@@ -143,7 +148,8 @@ struct PixelLine {
     func look(in pile: PileCover, index: UInt32) {
         guard let first = points.first else { return pile.looked(index, hiding: 0) }
         let box = pile.box
-        let (outer, inner, hasInner) = capsules(from: first, limit: box)
+        let last = points.count > 1 ? points[1] : first
+        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: box)
         var hiding = 0
         defer { pile.looked(index, hiding: hiding) }
         guard outer.top <= outer.bottom else { return }
@@ -155,6 +161,8 @@ struct PixelLine {
             hiding = (outer.bottom >> s) - (outer.top >> s) + 1
             return
         }
+        // Its whole pixels, made only for a line that may show.
+        let (inner, hasInner) = (StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: box), radius > 0.5)
         var rows = outer.top
         while rows <= outer.bottom {
             let end = min(outer.bottom, (((rows >> s) + 1) << s) - 1)
@@ -170,10 +178,10 @@ struct PixelLine {
             for y in rows...end {
                 let span = outer.span(y)
                 guard span.x0 < span.x1 else { continue }
-                if let open = pile.uncovered(row: y, span.x0, span.x1) {
-                    x0 = min(x0, open.first)
-                    x1 = max(x1, open.last + 1)
-                }
+                // A row covered from end to end covers nothing more: its whole pixels lie within.
+                guard let open = pile.uncovered(row: y, span.x0, span.x1) else { continue }
+                x0 = min(x0, open.first)
+                x1 = max(x1, open.last + 1)
                 if hasInner {
                     let whole = inner.span(y)
                     pile.cover(row: y, whole.x0, whole.x1)

@@ -30,6 +30,10 @@ final class BandProgress: @unchecked Sendable {
     /// What the current strip's last `covered` strokes cover whole and where they show; `piled`:
     /// its strokes are drawn over it.
     let cover = PileCover()
+    /// The lines of a chunk of the pile, and of a batch drawn over it, made again in place for
+    /// each chunk and batch.
+    var coverLines: [Polyline] = []
+    var drawLines: [Polyline] = []
     var covered = 0
     var piled = false
 
@@ -83,7 +87,8 @@ struct BuildSlice: @unchecked Sendable {
             if spent(), end < strokes.count { return }
         }
         var drawn = 0
-        var batch: [Stroke] = []
+        // The batch as positions in the bin: its strokes are read where they lie, not copied.
+        var batch: [Int] = []
         batch.reserveCapacity(LineCache.buildBatch)
         while progress.strip < progress.bins.count {
             let rows = progress.strip * progress.stripRows..<min((progress.strip + 1) * progress.stripRows, band.rows.height)
@@ -102,12 +107,19 @@ struct BuildSlice: @unchecked Sendable {
             // The pile is looked at from its top down, a chunk at a time.
             while progress.piled, progress.covered < bin.count {
                 let end = bin.count - progress.covered, start = max(end - Self.coverChunk, 0)
-                let lines = bin[start..<end].map { i in
-                    let stroke = strokes[Int(i)]
-                    return stroke.kind == .circle || stroke.id == left || stroke.width * pixelsPerPoint < PileCover.narrowest
-                        ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink)
+                if progress.coverLines.count < end - start {
+                    progress.coverLines = Array(repeating: Self.noLine, count: Self.coverChunk)
                 }
-                context.cover(lines[...], from: UInt32(start + 1), in: progress.cover)
+                for (k, i) in bin[start..<end].enumerated() {
+                    let stroke = strokes[Int(i)]
+                    if stroke.kind == .circle || stroke.id == left || stroke.width * pixelsPerPoint < PileCover.narrowest {
+                        // Too narrow to take part: the pile passes it over.
+                        progress.coverLines[k].width = 0
+                    } else {
+                        StrokeRenderer.polyline(stroke, ink: ink, into: &progress.coverLines[k])
+                    }
+                }
+                context.cover(progress.coverLines[..<(end - start)], from: UInt32(start + 1), in: progress.cover)
                 progress.covered = bin.count - start
                 // Nothing hidden (lines too few or apart): drawn as ever.
                 if start == 0, progress.cover.hidden == 0 { progress.piled = false }
@@ -118,22 +130,22 @@ struct BuildSlice: @unchecked Sendable {
             var first = progress.next
             func flush() {
                 if progress.piled {
-                    draw(batch, from: UInt32(first + 1), over: progress.cover, in: context)
+                    draw(batch, of: bin, from: UInt32(first + 1), over: progress, in: context)
                 } else {
-                    StrokeRenderer.draw(batch, in: context, ink: ink)
+                    StrokeRenderer.draw(batch.lazy.map { strokes[Int(bin[$0])] }, in: context, ink: ink)
                 }
                 drawn += batch.count
                 batch.removeAll(keepingCapacity: true)
                 first = progress.next
             }
             while progress.next < bin.count, drawn < most {
-                let stroke = strokes[Int(bin[progress.next])]
+                let position = progress.next
                 progress.next += 1
-                guard stroke.id != left else {
+                guard strokes[Int(bin[position])].id != left else {
                     flush()
                     continue
                 }
-                batch.append(stroke)
+                batch.append(position)
                 guard batch.count == LineCache.buildBatch || progress.next == bin.count || drawn + batch.count >= most else { continue }
                 flush()
                 // After every batch: a line across a big canvas takes a tenth of a millisecond or
@@ -151,24 +163,39 @@ struct BuildSlice: @unchecked Sendable {
         }
     }
 
-    /// Draws `strokes`, numbered from `first` as they were looked at in `cover`, each only where
-    /// it shows; circles through Cairo's path, in their place.
-    private func draw(_ strokes: [Stroke], from first: UInt32, over cover: PileCover, in context: CairoContext) {
-        var lines: [Polyline] = []
-        var start = first
-        for (i, stroke) in strokes.enumerated() {
-            if stroke.kind == .circle {
-                context.stroke(lines, from: start, over: cover)
-                lines.removeAll(keepingCapacity: true)
-                StrokeRenderer.draw(stroke, in: context, ink: ink)
-                start = first + UInt32(i + 1)
-            } else {
-                // A line the pile hides everywhere is not drawn: no points made for it.
-                let hidden = cover.isHidden(first + UInt32(i))
-                lines.append(hidden ? Self.noLine : StrokeRenderer.polyline(stroke, ink: ink))
-            }
+    /// Draws the strokes at `positions` of `bin` (consecutive), numbered from `first` as they were
+    /// looked at in the band's pile, each only where it shows; circles through Cairo's path, in
+    /// their place. A line the pile hides everywhere is not made into points, and a batch of
+    /// nothing but those draws nothing.
+    private func draw(_ positions: [Int], of bin: [Int32], from first: UInt32, over progress: BandProgress,
+                      in context: CairoContext) {
+        let cover = progress.cover
+        if positions.allSatisfy({ i in cover.isHidden(first + UInt32(i - positions[0])) && strokes[Int(bin[i])].kind != .circle }) {
+            return
         }
-        context.stroke(lines, from: start, over: cover)
+        if progress.drawLines.count < positions.count {
+            progress.drawLines = Array(repeating: Self.noLine, count: LineCache.buildBatch)
+        }
+        var count = 0
+        var start = first
+        for (k, position) in positions.enumerated() {
+            let index = Int(bin[position])
+            if strokes[index].kind == .circle {
+                context.stroke(progress.drawLines[..<count], from: start, over: cover)
+                count = 0
+                StrokeRenderer.draw(strokes[index], in: context, ink: ink)
+                start = first + UInt32(k + 1)
+                continue
+            }
+            if cover.isHidden(first + UInt32(k)) {
+                // Not drawn: the pile does not read it (nor would anything else: no points).
+                progress.drawLines[count].points.removeAll(keepingCapacity: true)
+            } else {
+                StrokeRenderer.polyline(strokes[index], ink: ink, into: &progress.drawLines[count])
+            }
+            count += 1
+        }
+        context.stroke(progress.drawLines[..<count], from: start, over: cover)
     }
 
     /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.
