@@ -5,10 +5,13 @@
 struct RowBoxes {
     /// Sorted by their top row.
     let boxes: [PixelBox]
-    /// Per row: the first box that may cover it and the end of those that may (all before
-    /// `end` start at or above the row; those that end above it are skipped as they come).
+    /// Per row from `top`: the first box that may cover it and the end of those that may (all
+    /// before `end` start at or above the row; those that end above it are skipped as they
+    /// come). Only the rows the boxes span are indexed: a live line's clip is a few boxes about
+    /// the line, and an index of every row of a 4K image was zeroed and filled every frame.
     private let start: [Int32]
     private let end: [Int32]
+    private let top: Int
     /// The one box, when there is one (a whole image, a view, a tile): no index, and a row is
     /// cut by two comparisons (asking an array for its only box, per row, cost a few percent of
     /// a frame of long live lines).
@@ -20,11 +23,16 @@ struct RowBoxes {
             self.boxes = boxes
             start = []
             end = []
+            top = 0
             return
         }
         let sorted = boxes.sorted { ($0.y0, $0.x0) < ($1.y0, $1.x0) }
         self.boxes = sorted
-        let rows = max(height, 0) + 1
+        // The rows from the first box's top to the lowest bottom, within the image.
+        let top = min(max(sorted[0].y0, 0), max(height, 0))
+        let bottom = min(max(sorted.reduce(top) { max($0, $1.y1) }, top), max(height, 0))
+        self.top = top
+        let rows = bottom - top + 1
         var start = [Int32](repeating: 0, count: rows)
         var end = [Int32](repeating: 0, count: rows)
         // Per row, the boxes covering it are a contiguous run only for banded clips (pixman's);
@@ -34,15 +42,15 @@ struct RowBoxes {
         // tens of thousands of instructions at 1080p.
         var edges = [0, rows]
         for box in sorted {
-            for y in [box.y0, box.y1] where y > 0 && y < rows { edges.append(y) }
+            for y in [box.y0 - top, box.y1 - top] where y > 0 && y < rows { edges.append(y) }
         }
         edges.sort()
         var first = 0, begun = 0
         start.withUnsafeMutableBufferPointer { start in
             end.withUnsafeMutableBufferPointer { end in
                 for (y, next) in zip(edges, edges.dropFirst()) where y < next {
-                    while begun < sorted.count, sorted[begun].y0 <= y { begun += 1 }
-                    while first < begun, sorted[first].y1 <= y, first < sorted.count { first += 1 }
+                    while begun < sorted.count, sorted[begun].y0 <= y + top { begun += 1 }
+                    while first < begun, sorted[first].y1 <= y + top, first < sorted.count { first += 1 }
                     start[y..<next].update(repeating: Int32(first))
                     end[y..<next].update(repeating: Int32(max(first, begun)))
                 }
@@ -73,7 +81,8 @@ struct RowBoxes {
     @inline(__always)
     func band(_ y: Int) -> Range<Int> {
         if let box = single { return y >= box.y0 && y < box.y1 ? 0..<1 : 0..<0 }
-        guard y >= 0, y < start.count else { return 0..<0 }
-        return Int(start[y])..<Int(end[y])
+        let row = y - top
+        guard row >= 0, row < start.count else { return 0..<0 }
+        return Int(start[row])..<Int(end[row])
     }
 }
