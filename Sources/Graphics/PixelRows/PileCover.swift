@@ -5,7 +5,8 @@
 // columns where a pixel of it still shows. Drawing then goes up the pile as ever, each line only
 // there: a pixel a line covers whole ends as its colour whatever lay beneath, and the topmost line
 // covering a pixel whole always finds it showing, so the picture is the one drawing every line
-// makes.
+// makes. Deep in the pile most lines show nowhere: a second bit per cell of eight rows by 64
+// columns, set once the cell is covered whole, finds them without a look at each pixel's.
 import CCairo
 import TouchKit
 
@@ -144,7 +145,7 @@ public final class PileCover {
             guard r.pointee == full else { return }
             r += words
         }
-        cells[((y >> s) - (box.y0 >> s)) * cellWords + w >> 6] |= 1 << UInt64(w & 63)
+        cells[((y >> s) - (box.y0 >> s)) * cellWords + (w >> 6)] |= 1 << UInt64(w & 63)
     }
 
     /// Whether every pixel of columns `x0..<x1` (inside the box) of rows `y0...y1` is covered.

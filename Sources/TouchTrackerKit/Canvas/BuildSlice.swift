@@ -113,7 +113,8 @@ struct BuildSlice: @unchecked Sendable {
                 for (k, i) in bin[start..<end].enumerated() {
                     let stroke = strokes[Int(i)]
                     if stroke.kind == .circle || stroke.id == left || stroke.width * pixelsPerPoint < PileCover.narrowest {
-                        // Too narrow to take part: the pile passes it over.
+                        // No part in the pile (a circle, the one left out, too narrow): a line of
+                        // no width, which the pile passes over.
                         progress.coverLines[k].width = 0
                     } else {
                         StrokeRenderer.polyline(stroke, ink: ink, into: &progress.coverLines[k])
