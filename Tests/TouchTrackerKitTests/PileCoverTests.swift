@@ -27,19 +27,29 @@ struct PileCoverTests {
         }
     }
 
+    /// A white 300x200 point image at `scale`, and a context drawing into it.
+    static func canvas(scale: Double) -> (ImageSurface, CairoContext) {
+        let image = ImageSurface(size: Size(width: 300, height: 200), scale: scale)
+        image.fill(rows: 0..<image.height, with: .white)
+        return (image, CairoContext(surface: image))
+    }
+
+    /// How many pixels of `a` and `b` differ, and where the first one is.
+    static func differences(_ a: ImageSurface, _ b: ImageSurface) throws -> (count: Int, first: (x: Int, y: Int)) {
+        let pa = a.pixelWords(), pb = b.pixelWords()
+        try #require(pa.count == pb.count)
+        let differing = pa.indices.filter { pa[$0] != pb[$0] }
+        let first = differing.first ?? 0
+        return (differing.count, (first % a.width, first / a.width))
+    }
+
     @Test("a pile drawn only where each line shows is, pixel for pixel, the pile drawn line over line; rows were left out",
           arguments: [1.0, 2.0, 1.5])
     func samePicture(scale: Double) throws {
         let lines = Self.pile(400)
-        let size = Size(width: 300, height: 200)
-        func canvas() -> (ImageSurface, CairoContext) {
-            let image = ImageSurface(size: size, scale: scale)
-            image.fill(rows: 0..<image.height, with: .white)
-            return (image, CairoContext(surface: image))
-        }
-        let (plain, plainContext) = canvas()
+        let (plain, plainContext) = Self.canvas(scale: scale)
         plainContext.stroke(lines)
-        let (piled, piledContext) = canvas()
+        let (piled, piledContext) = Self.canvas(scale: scale)
         let cover = PileCover()
         #expect(cover.reset(for: piledContext))
         // In batches, as the build looks at them: from the top of the pile down.
@@ -52,30 +62,22 @@ struct PileCoverTests {
         #expect(cover.hidden > 500, "\(cover.hidden) groups of rows hidden")
         let wholeHidden = (1...UInt32(lines.count)).filter { cover.isHidden($0) }.count
         #expect(wholeHidden > 20, "\(wholeHidden) lines hidden everywhere")
-        let a = plain.pixelWords(), b = piled.pixelWords()
-        try #require(a.count == b.count)
-        let differing = a.indices.filter { a[$0] != b[$0] }
-        #expect(differing.count == 0, "\(differing.count) pixels differ, the first at (\(differing.first.map { $0 % plain.width } ?? 0), \(differing.first.map { $0 / plain.width } ?? 0))")
+        let differing = try Self.differences(plain, piled)
+        #expect(differing.count == 0, "\(differing.count) pixels differ, the first at \(differing.first)")
     }
 
     @Test("lines beneath a pile that covers the image whole are found hidden everywhere and not drawn, and the picture is the same",
           arguments: [1.0, 2.0])
     func buried(scale: Double) throws {
-        let size = Size(width: 300, height: 200)
         // Level bars 12 points wide, 10 apart, over the whole image; beneath them, any lines.
         let bars = (0...20).map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)],
                                           width: 12, color: $0 % 2 == 0 ? .blue : .red) }
         // Lines a pile looks at: opaque, straight and at least three pixels wide.
         let beneath = Self.pile(150).filter { $0.points.count == 2 && $0.color.alpha >= 1 && $0.width * scale >= 3 }
         let lines = beneath + bars
-        func canvas() -> (ImageSurface, CairoContext) {
-            let image = ImageSurface(size: size, scale: scale)
-            image.fill(rows: 0..<image.height, with: .white)
-            return (image, CairoContext(surface: image))
-        }
-        let (plain, plainContext) = canvas()
+        let (plain, plainContext) = Self.canvas(scale: scale)
         plainContext.stroke(lines)
-        let (piled, piledContext) = canvas()
+        let (piled, piledContext) = Self.canvas(scale: scale)
         let cover = PileCover()
         #expect(cover.reset(for: piledContext))
         piledContext.cover(lines[...], from: 1, in: cover)
@@ -85,10 +87,8 @@ struct PileCoverTests {
         // The lines beneath handed over as stand-ins: they are not even read.
         let standIns = lines.indices.map { $0 < beneath.count ? Polyline(points: [], width: 0, color: .clear) : lines[$0] }
         piledContext.stroke(standIns[...], from: 1, over: cover)
-        let a = plain.pixelWords(), b = piled.pixelWords()
-        try #require(a.count == b.count)
-        let differing = a.indices.filter { a[$0] != b[$0] }
-        #expect(differing.count == 0, "\(differing.count) pixels differ")
+        let differing = try Self.differences(plain, piled)
+        #expect(differing.count == 0, "\(differing.count) pixels differ, the first at \(differing.first)")
     }
 
     @Test("no pile where the clip is not one box of whole pixels, or lines are drafted: every line is drawn whole")
