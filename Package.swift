@@ -12,6 +12,12 @@ import PackageDescription
 /// This package's folder, for linker flags that name a path in it.
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
+/// Release builds of the modules on the hot paths leave out the run-time checks of exclusive
+/// access; debug builds, which every test and the sanitized runs use, keep them.
+let releaseWithoutExclusivityChecks: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "TouchTracker",
     products: [
@@ -51,19 +57,15 @@ let package = Package(
         .target(name: "SafeFiles"),
         // The limits on everything that comes from outside (docs/security.md): no imports.
         .target(name: "Limits"),
-        // The UIKit-style event model: no Wayland, no Cairo. Release builds leave out the run-time
-        // checks of exclusive access: views' properties are read thousands of times a frame, and
-        // the checks were a fifth of a short line's instructions (docs/performance.md). Debug
-        // builds, which every test and the sanitized runs use, keep them.
-        .target(name: "TouchKit", swiftSettings: [
-            .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-        ]),
-        // Cairo in Swift types, implementing TouchKit's drawing context. Release builds leave out
-        // the exclusivity checks as TouchKit's do: a pile's bookkeeping is asked once a line, and
-        // the checks were a twelfth of a 4K rebuild's instructions (docs/performance.md).
-        .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"], swiftSettings: [
-            .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-        ]),
+        // The UIKit-style event model: no Wayland, no Cairo. Without exclusivity checks in release:
+        // views' properties are read thousands of times a frame, and the checks were a fifth of a
+        // short line's instructions (docs/performance.md).
+        .target(name: "TouchKit", swiftSettings: releaseWithoutExclusivityChecks),
+        // Cairo in Swift types, implementing TouchKit's drawing context. Without exclusivity checks
+        // in release: a pile's bookkeeping is asked once a line, and the checks were a twelfth of a
+        // 4K rebuild's instructions (docs/performance.md).
+        .target(name: "Graphics", dependencies: ["CCairo", "CShims", "TouchKit", "Limits", "SafeFiles"],
+                swiftSettings: releaseWithoutExclusivityChecks),
         // Platform glue: window, buffers, seat -> TouchKit.
         .target(name: "WaylandHost", dependencies: [
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",

@@ -30,7 +30,7 @@ struct RowBoxes {
         self.boxes = sorted
         // The rows from the first box's top to the lowest bottom, within the image.
         let top = min(max(sorted[0].y0, 0), max(height, 0))
-        let bottom = min(max(sorted.reduce(top) { max($0, $1.y1) }, top), max(height, 0))
+        let bottom = min(sorted.reduce(top) { max($0, $1.y1) }, max(height, 0))
         self.top = top
         let rows = bottom - top + 1
         var start = [Int32](repeating: 0, count: rows)

@@ -166,24 +166,26 @@ struct BuildSlice: @unchecked Sendable {
 
     /// Draws the strokes at `positions` of `bin` (consecutive), numbered from `first` as they were
     /// looked at in the band's pile, each only where it shows; circles through Cairo's path, in
-    /// their place. A line the pile hides everywhere is not made into points, and a batch of
+    /// their place. A line the pile hides everywhere is not made into points, and a run of
     /// nothing but those draws nothing.
     private func draw(_ positions: [Int], of bin: [Int32], from first: UInt32, over progress: BandProgress,
                       in context: CairoContext) {
         let cover = progress.cover
-        if positions.allSatisfy({ i in cover.isHidden(first + UInt32(i - positions[0])) && strokes[Int(bin[i])].kind != .circle }) {
-            return
-        }
         if progress.drawLines.count < positions.count {
             progress.drawLines = Array(repeating: Self.noLine, count: LineCache.buildBatch)
         }
-        var count = 0
+        // Lines since the last circle, and how many of them show anywhere: none, and the clip is
+        // not even looked at.
+        var count = 0, shown = 0
         var start = first
+        func flush() {
+            if shown > 0 { context.stroke(progress.drawLines[..<count], from: start, over: cover) }
+            (count, shown) = (0, 0)
+        }
         for (k, position) in positions.enumerated() {
             let index = Int(bin[position])
             if strokes[index].kind == .circle {
-                context.stroke(progress.drawLines[..<count], from: start, over: cover)
-                count = 0
+                flush()
                 StrokeRenderer.draw(strokes[index], in: context, ink: ink)
                 start = first + UInt32(k + 1)
                 continue
@@ -193,10 +195,11 @@ struct BuildSlice: @unchecked Sendable {
                 progress.drawLines[count].points.removeAll(keepingCapacity: true)
             } else {
                 StrokeRenderer.polyline(strokes[index], ink: ink, into: &progress.drawLines[count])
+                shown += 1
             }
             count += 1
         }
-        context.stroke(progress.drawLines[..<count], from: start, over: cover)
+        flush()
     }
 
     /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.
