@@ -71,10 +71,12 @@ let package = Package(
             "Wayland", "TouchKit", "Graphics", "CXKBCommon", "CWaylandCursor", "CShims", "InputReplay", "Limits", "SafeFiles",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The app's own logic: lines, the canvas view.
+        // The app's own logic: lines, the canvas view. Without exclusivity checks in release: the
+        // line cache's build reads its slices' and bands' state per line, and the checks were a
+        // twenty-fourth of a 4K rebuild's instructions (docs/performance.md).
         .target(name: "TouchTrackerKit", dependencies: [
             "TouchKit", "Graphics", "CShims", "Limits", "SafeFiles", .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: releaseWithoutExclusivityChecks),
         // The app's options, commands and help; our own parser, as swift-argument-parser would bring
         // Foundation into the app.
         .target(name: "AppCommandLine"),

@@ -84,10 +84,41 @@ struct PileCoverTests {
         let count = UInt32(beneath.count)
         #expect(count > 80 && (1...count).allSatisfy { cover.isHidden($0) })
         #expect(!(count + 1...UInt32(lines.count)).contains { cover.isHidden($0) })
-        // The lines beneath handed over as stand-ins: they are not even read.
-        let standIns = lines.indices.map { $0 < beneath.count ? Polyline(points: [], width: 0, color: .clear) : lines[$0] }
+        // The lines beneath handed over as stand-ins, as the build leaves a hidden line's slot
+        // holding an earlier line: the pile does not read them.
+        let stray = Polyline(points: [Point(x: 0, y: 0), Point(x: 300, y: 200)], width: 30, color: .green)
+        let standIns = lines.indices.map { $0 < beneath.count ? stray : lines[$0] }
         piledContext.stroke(standIns[...], from: 1, over: cover)
         let differing = try Self.differences(plain, piled)
+        #expect(differing.count == 0, "\(differing.count) pixels differ, the first at \(differing.first)")
+    }
+
+    @Test("where a clip is not the pile's, lines the pile hides are left out and the rest drawn whole",
+          arguments: [1.0, 2.0])
+    func otherClip(scale: Double) throws {
+        // Bars over the top half; beneath them, short lines the pile finds hidden.
+        let bars = (0...10).map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)],
+                                          width: 12, color: .blue) }
+        let beneath = (0..<20).map { Polyline(points: [Point(x: 20 + Double($0) * 12, y: 20), Point(x: 30 + Double($0) * 12, y: 80)],
+                                             width: 6, color: .red) }
+        let lines = beneath + bars
+        let cover = PileCover()
+        let (_, piledContext) = Self.canvas(scale: scale)
+        #expect(cover.reset(for: piledContext))
+        piledContext.cover(lines[...], from: 1, in: cover)
+        #expect((1...UInt32(beneath.count)).allSatisfy { cover.isHidden($0) })
+        // Handed over as stand-ins that would show in the bottom half, as the build leaves a
+        // hidden line's slot holding an earlier line, to a clip of two boxes.
+        let stray = Polyline(points: [Point(x: 0, y: 150), Point(x: 300, y: 150)], width: 30, color: .green)
+        let standIns = lines.indices.map { $0 < beneath.count ? stray : lines[$0] }
+        let halves = [Rect(x: 0, y: 0, width: 150, height: 200), Rect(x: 150, y: 50, width: 150, height: 150)]
+        let (plain, plainContext) = Self.canvas(scale: scale)
+        plainContext.clip(toUnionOf: halves)
+        plainContext.stroke(lines)
+        let (other, otherContext) = Self.canvas(scale: scale)
+        otherContext.clip(toUnionOf: halves)
+        otherContext.stroke(standIns[...], from: 1, over: cover)
+        let differing = try Self.differences(plain, other)
         #expect(differing.count == 0, "\(differing.count) pixels differ, the first at \(differing.first)")
     }
 

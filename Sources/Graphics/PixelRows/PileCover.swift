@@ -289,23 +289,25 @@ extension CairoContext {
         var points = PixelLine.Points()
         for i in lines.indices.reversed() where Self.covers(lines[i], scale: space.scale) {
             let line = lines[i]
+            // Its colour plays no part in what it hides (converting it was a seventieth of a build).
             let pixels = PixelLine(points: points.mapped(line.points, by: space.map), radius: line.width * space.scale / 2,
-                                   pixel: Self.opaquePixel(line.color), smooth: true)
+                                   pixel: 0, smooth: true)
             pixels.look(in: pile, index: first + UInt32(i - lines.startIndex))
         }
     }
 
     /// ``stroke(_:)`` of `lines`, numbered from `first` as they were looked at in `pile`, each
     /// line of the pile drawn only where it shows (those hidden everywhere not even read: a
-    /// stand-in will do). Draws them all where the pile is not this clip's.
+    /// stand-in will do). Draws the others whole where the pile is not this clip's.
     public func stroke(_ lines: ArraySlice<Polyline>, from first: UInt32, over pile: PileCover) {
         guard !lines.isEmpty else { return }
+        func strokeShowing() { stroke(zip(0..., lines).filter { !pile.isHidden(first + UInt32($0.0)) }.map(\.1)) }
         guard antialiasing != .draft, let space = pixelSpace(),
               let box = Self.oneBox(space.clip, width: space.width, height: space.height), pile.fits(box) else {
-            return stroke(Array(lines))
+            return strokeShowing()
         }
         cairo_surface_flush(space.target)
-        guard let data = cairo_image_surface_get_data(space.target) else { return stroke(Array(lines)) }
+        guard let data = cairo_image_surface_get_data(space.target) else { return strokeShowing() }
         let stride = Int(cairo_image_surface_get_stride(space.target))
         // Cairo's own drawing and the rows written here take turns: each tells the other.
         var flushed = true
