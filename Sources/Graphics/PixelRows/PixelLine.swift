@@ -149,17 +149,31 @@ struct PixelLine {
         guard let first = points.first else { return pile.looked(index, hiding: 0) }
         let box = pile.box
         let last = points.count > 1 ? points[1] : first
-        let outer = StrokeSpans.Capsule(first, last, radius: radius + 0.5, limit: box)
         var hiding = 0
         defer { pile.looked(index, hiding: hiding) }
-        guard outer.top <= outer.bottom else { return }
         let s = PileCover.shift
         // Deep in a pile the whole line is hidden: found by its reach over all its rows and a bit
-        // per cell, before a look at each group's.
-        let (left, right) = outer.reach(outer.top, outer.bottom)
-        if left < right, pile.cellsCover(rows: outer.top, outer.bottom, left, right) {
-            hiding = (outer.bottom >> s) - (outer.top >> s) + 1
+        // per cell, before a look at each group's. Over all its rows a capsule reaches as far as
+        // its end discs do, so that reach is its box, found without making the capsule (most
+        // lines of a deep pile go no further); cut by the strip's edge, it may reach less.
+        let r = radius + 0.5
+        let above = StrokeSpans.ceiling(min(first.y, last.y) - r - 0.5)
+        let below = StrokeSpans.floor(max(first.y, last.y) + r - 0.5)
+        let top = max(box.y0, above), bottom = min(box.y1 - 1, below)
+        guard top <= bottom else { return }
+        let left = max(box.x0, StrokeSpans.ceiling(min(first.x, last.x) - r - 0.5 - 1e-6))
+        let right = min(box.x1, StrokeSpans.floor(max(first.x, last.x) + r - 0.5 + 1e-6) + 1)
+        if left < right, pile.cellsCover(rows: top, bottom, left, right) {
+            hiding = (bottom >> s) - (top >> s) + 1
             return
+        }
+        let outer = StrokeSpans.Capsule(first, last, radius: r, limit: box)
+        if above < top || below > bottom {
+            let (left, right) = outer.reach(top, bottom)
+            if left < right, pile.cellsCover(rows: top, bottom, left, right) {
+                hiding = (bottom >> s) - (top >> s) + 1
+                return
+            }
         }
         // Its whole pixels, made only for a line that may show.
         let (inner, hasInner) = (StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: box), radius > 0.5)
