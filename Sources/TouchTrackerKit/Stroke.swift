@@ -297,7 +297,9 @@ public struct Stroke: Hashable, Sendable {
     func bounds(ifPaintingInto rect: Rect) -> Rect? {
         let box = bounds
         guard box.intersects(rect) else { return nil }
-        guard kind != .circle, let (a, b) = pair else { return box }
+        // A box inside the rectangle holds the segment (most strokes of a band, sorted into its
+        // strips by every build).
+        guard kind != .circle, !rect.contains(box), let (a, b) = pair else { return box }
         // The segment clipped to the rectangle widened by the stroke's reach.
         let pad = width / 2 + 2
         return Self.clip(a, b, to: rect.insetBy(dx: -pad, dy: -pad)) != nil ? box : nil
