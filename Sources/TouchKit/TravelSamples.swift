@@ -13,13 +13,22 @@ struct TravelSamples {
     mutating func removeAll() { samples = [] }
 
     /// Points a second over the last ``window`` before the newest sample (or between the first and
-    /// the newest when they are closer together than that).
+    /// the newest when they are closer together than that). The travel where the window starts
+    /// lies between the samples either side of it: taking the sample before it counted a whole
+    /// frame's move, mostly from outside the window, so fingers that came to rest a hair less than
+    /// the window before lifting read as a flick, and those resting a hair more did not.
     var velocity: Point {
         guard let last = samples.last else { return .zero }
-        let recent = samples.last { $0.time <= last.time - Self.window } ?? (samples.count > 1 ? samples[0] : nil)
-        guard let reference = recent, last.time > reference.time else { return .zero }
-        let dt = last.time - reference.time
-        return Point(x: (last.travel.x - reference.travel.x) / dt, y: (last.travel.y - reference.travel.y) / dt)
+        let start = last.time - Self.window
+        if let i = samples.lastIndex(where: { $0.time <= start }) {
+            let a = samples[i], b = samples[i + 1]
+            let f = b.time > a.time ? (start - a.time) / (b.time - a.time) : 0
+            let x = a.travel.x + (b.travel.x - a.travel.x) * f, y = a.travel.y + (b.travel.y - a.travel.y) * f
+            return Point(x: (last.travel.x - x) / Self.window, y: (last.travel.y - y) / Self.window)
+        }
+        guard samples.count > 1, last.time > samples[0].time else { return .zero }
+        let first = samples[0], dt = last.time - first.time
+        return Point(x: (last.travel.x - first.travel.x) / dt, y: (last.travel.y - first.travel.y) / dt)
     }
 
     /// ``velocity``, or zero when nothing moved in the ``window`` before `time` (it came to rest).

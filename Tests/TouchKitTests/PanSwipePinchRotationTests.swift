@@ -55,6 +55,21 @@ struct PanSwipePinchRotationTests {
         #expect(endVelocity == .zero, "no speed left after resting")
     }
 
+    @Test("G13: fingers that rest a hair less than velocity's window before lifting have next to no speed left, as those resting a hair more have none")
+    func velocityAfterRest() {
+        for rest in [0.0999, 0.1001] {
+            let (g, pan) = setup(PanGestureRecognizer(), "pan")
+            var endVelocity: Point?
+            pan.addHandler { if $0.state == .ended { endVelocity = $0.velocity(in: nil) } }
+            g.down(1, 100, 100, at: 1)
+            for i in 1...20 { g.move(1, 100 + 5 * Double(i), 100, at: 1 + 0.01 * Double(i)) }
+            g.up(1, at: 1.2 + rest)
+            // 500 pt/s until 1.2: of the window before the lift, 0.1 ms saw that speed.
+            let speed = endVelocity.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() }
+            #expect(speed.map { $0 < 1 } == true, "rest \(rest) s: \(String(describing: speed)) pt/s")
+        }
+    }
+
     @Test("G13: minimumNumberOfTouches: one finger does not pan a two-finger pan; two fingers do")
     func minimumTouches() {
         let (g, pan) = setup(PanGestureRecognizer(), "pan")
