@@ -14,37 +14,58 @@ enum RowDamage {
     /// a block, as rectangles (image pixels); blocks are paired up until at most `limit` remain,
     /// so the compositor gets a few boxes however many lines there are. Boxes are put in their
     /// block once and sorted there: sorting all of them again for each coarser block size cost
-    /// a few percent of a frame of long lines.
-    static func rects(covering boxes: [PixelBox], limit: Int = 128) -> [Rect] {
-        guard let bottom = boxes.map(\.y0).max() else { return [] }
+    /// a few percent of a frame of long lines. The blocks lie one after another in one array,
+    /// merged in place: an array per block was an allocation per block of rows, every frame.
+    static func rects(covering input: [PixelBox], limit: Int = 128) -> [Rect] {
+        guard let bottom = input.map(\.y0).max() else { return [] }
         var shift = blockShift
-        var blocks = [[PixelBox]](repeating: [], count: max(bottom, 0) >> shift + 1)
-        for box in boxes { blocks[max(box.y0, 0) >> shift].append(box) }
-        for i in blocks.indices where blocks[i].count > 1 { blocks[i] = merged(blocks[i]) }
-        var count = blocks.reduce(0) { $0 + $1.count }
-        while count > limit, shift < 12 {
-            shift += 1
-            blocks = stride(from: 0, to: blocks.count, by: 2).map { i in
-                merged(i + 1 < blocks.count ? blocks[i] + blocks[i + 1] : blocks[i])
-            }
-            count = blocks.reduce(0) { $0 + $1.count }
+        func block(_ box: PixelBox) -> Int { max(box.y0, 0) >> shift }
+        // A counting sort into blocks, each block's boxes in the order given.
+        let blocks = max(bottom, 0) >> shift + 1
+        var starts = [Int](repeating: 0, count: blocks + 1)
+        for box in input { starts[block(box) + 1] += 1 }
+        for i in 0..<blocks { starts[i + 1] += starts[i] }
+        var boxes = input
+        var next = starts
+        for box in input {
+            boxes[next[block(box)]] = box
+            next[block(box)] += 1
         }
-        return blocks.joined().map { Rect(x: Double($0.x0), y: Double($0.y0), width: Double($0.x1 - $0.x0), height: Double($0.y1 - $0.y0)) }
+        starts = merge(&boxes, blocks: starts, step: 1)
+        while starts[starts.count - 1] > limit, shift < 12 {
+            shift += 1
+            starts = merge(&boxes, blocks: starts, step: 2)
+        }
+        return boxes[..<starts[starts.count - 1]].map {
+            Rect(x: Double($0.x0), y: Double($0.y0), width: Double($0.x1 - $0.x0), height: Double($0.y1 - $0.y0))
+        }
     }
 
-    /// One block's boxes in order of x, each merged into the one before where they overlap or
-    /// nearly meet.
-    private static func merged(_ boxes: [PixelBox]) -> [PixelBox] {
-        guard boxes.count > 1 else { return boxes }
-        var merged: [PixelBox] = []
-        merged.reserveCapacity(boxes.count)
-        for box in boxes.sorted(by: { $0.x0 < $1.x0 }) {
-            if let last = merged.last, box.x0 <= last.x1 + joinGap {
-                merged[merged.count - 1] = PixelBox(x0: last.x0, y0: min(last.y0, box.y0), x1: max(last.x1, box.x1), y1: max(last.y1, box.y1))
-            } else {
-                merged.append(box)
+    /// Each run of `step` blocks (the boxes between consecutive `blocks` starts) made one block,
+    /// its boxes in order of x, each merged into the one before where they overlap or nearly
+    /// meet; packed to the front of `boxes` (a block's boxes never move right, so nothing is
+    /// overwritten before it is read). Returns the new blocks' starts.
+    private static func merge(_ boxes: inout [PixelBox], blocks: [Int], step: Int) -> [Int] {
+        let count = blocks.count - 1
+        var starts = [0]
+        starts.reserveCapacity(count / step + 2)
+        var written = 0
+        for first in stride(from: 0, to: count, by: step) {
+            let range = blocks[first]..<blocks[min(first + step, count)]
+            if range.count > 1 { boxes[range].sort { $0.x0 < $1.x0 } }
+            let blockStart = written
+            for i in range {
+                let box = boxes[i]
+                if written > blockStart, box.x0 <= boxes[written - 1].x1 + joinGap {
+                    let last = boxes[written - 1]
+                    boxes[written - 1] = PixelBox(x0: last.x0, y0: min(last.y0, box.y0), x1: max(last.x1, box.x1), y1: max(last.y1, box.y1))
+                } else {
+                    boxes[written] = box
+                    written += 1
+                }
             }
+            starts.append(written)
         }
-        return merged
+        return starts
     }
 }
