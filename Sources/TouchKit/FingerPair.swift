@@ -82,7 +82,7 @@ extension GestureRecognizer {
         switch effectiveState {
         case .possible:
             pair.dropLifted()
-            return activeTouches.isEmpty ? .failed : nil
+            return !hasActiveTouches ? .failed : nil
         case .began, .changed:
             return .ended
         default:

@@ -286,7 +286,7 @@ final class GestureEnvironment {
                 }
                 changed = true
             }
-            for r in engaged where !r.state.isFinished && !r.isPending && r.activeTouches.isEmpty
+            for r in engaged where !r.state.isFinished && !r.isPending && !r.hasActiveTouches
                 && !r.hasPendingTimers && !r.trackedTouches.isEmpty {
                 // The sequence is over for it and no timer will wake it: it cannot decide any
                 // more (a well-behaved subclass has already ended or failed by now).

@@ -186,6 +186,11 @@ open class GestureRecognizer: CustomStringConvertible {
     /// The recognizer's touches that are still down.
     var activeTouches: [Touch] { trackedTouches.filter { !$0.isFinished } }
 
+    /// How many of them there are, and whether there are any, without making the array (asked of
+    /// every recognizer a touch reaches, in every frame).
+    var activeTouchCount: Int { trackedTouches.reduce(0) { $0 + ($1.isFinished ? 0 : 1) } }
+    var hasActiveTouches: Bool { trackedTouches.contains { !$0.isFinished } }
+
     /// How many touches the recognizer follows: those down, or after the last lifted, those it
     /// had (so a tap's action sees its touches).
     public var numberOfTouches: Int { touchesForLocation.count }

@@ -23,7 +23,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             return
         }
         for touch in touches { starts[ObjectIdentifier(touch)] = touch.location(in: nil) }
-        let count = activeTouches.count
+        let count = activeTouchCount
         if count > numberOfTouchesRequired {
             state = .failed
         } else if count == numberOfTouchesRequired {
@@ -31,7 +31,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             timer?.cancel()
             timer = scheduleTimer(after: minimumPressDuration) { [unowned self] in
                 guard self.effectiveState == .possible,
-                      self.activeTouches.count == self.numberOfTouchesRequired else { return }
+                      self.activeTouchCount == self.numberOfTouchesRequired else { return }
                 self.state = .began
             }
         }

@@ -56,7 +56,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         super.touchesBegan(touches, with: event)
         if state != .possible {
             // Once panning, fingers beyond the maximum are not part of the pan.
-            var count = activeTouches.count
+            var count = activeTouchCount
             for touch in touches.sorted(by: { $0.timestamp < $1.timestamp })
             where count > maximumNumberOfTouches {
                 ignore(touch, for: event)
@@ -71,7 +71,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         follow(touches, at: event.timestamp)
         switch effectiveState {
         case .possible:
-            let count = activeTouches.count
+            let count = activeTouchCount
             let distance = Point.zero.distance(to: travel)
             if count >= minimumNumberOfTouches, count <= maximumNumberOfTouches,
                distance > Self.hysteresis {
@@ -87,7 +87,7 @@ open class PanGestureRecognizer: GestureRecognizer {
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
         follow(touches, at: event.timestamp)
-        let count = activeTouches.count
+        let count = activeTouchCount
         if effectiveState == .possible, count == 0 {
             state = .failed
         } else if effectiveState == .began || effectiveState == .changed, count < minimumNumberOfTouches {
@@ -115,18 +115,20 @@ open class PanGestureRecognizer: GestureRecognizer {
     private func follow(_ changed: Set<Touch>, at time: Double) {
         var dx = 0.0, dy = 0.0, n = 0
         var seen: [ObjectIdentifier] = []
-        for touch in activeTouches + changed {
+        func add(_ touch: Touch) {
             let id = ObjectIdentifier(touch)
-            guard !seen.contains(id), let previous = lastSeen[id] else { continue }
+            guard !seen.contains(id), let previous = lastSeen[id] else { return }
             seen.append(id)
             let p = touch.location(in: nil)
             dx += p.x - previous.x
             dy += p.y - previous.y
             n += 1
         }
+        for touch in trackedTouches where !touch.isFinished { add(touch) }
+        for touch in changed { add(touch) }
         if n > 0 { travel = Point(x: travel.x + dx / Double(n), y: travel.y + dy / Double(n)) }
-        lastSeen = [:]
-        for touch in activeTouches { lastSeen[ObjectIdentifier(touch)] = touch.location(in: nil) }
+        lastSeen.removeAll(keepingCapacity: true)
+        for touch in trackedTouches where !touch.isFinished { lastSeen[ObjectIdentifier(touch)] = touch.location(in: nil) }
         samples.add(travel, at: time)
     }
 }

@@ -58,7 +58,7 @@ open class ScrollView: View {
     open var decelerationRate: DecelerationRate = .normal
 
     /// True while a finger that may drag the content is down on it, dragging or not yet.
-    public var isTracking: Bool { !panGestureRecognizer.activeTouches.isEmpty }
+    public var isTracking: Bool { panGestureRecognizer.hasActiveTouches }
     /// True while fingers drag the content, on it or on a touchpad.
     public var isDragging: Bool { isDraggingByTouch || pointerScroll != nil }
     private var isDraggingByTouch = false

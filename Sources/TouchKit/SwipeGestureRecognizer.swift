@@ -40,7 +40,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
                 if effectiveState == .possible { state = .failed }
             }
         }
-        if activeTouches.count > numberOfTouchesRequired { state = .failed }
+        if activeTouchCount > numberOfTouchesRequired { state = .failed }
     }
 
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
