@@ -34,6 +34,17 @@ struct PileCoverTests {
         return (image, CairoContext(surface: image))
     }
 
+    /// Level bars 12 points wide across the image, one every 10 points down for each of `rows`.
+    static func bars(_ rows: ClosedRange<Int>, color: (Int) -> Color) -> [Polyline] {
+        rows.map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)], width: 12, color: color($0)) }
+    }
+
+    /// `lines` with the first `beneath` of them replaced by `stray`, as a build leaves a hidden
+    /// line's slot holding an earlier line.
+    static func standIns(_ lines: [Polyline], beneath: Int, stray: Polyline) -> [Polyline] {
+        lines.indices.map { $0 < beneath ? stray : lines[$0] }
+    }
+
     /// How many pixels of `a` and `b` differ, and where the first one is.
     static func differences(_ a: ImageSurface, _ b: ImageSurface) throws -> (count: Int, first: (x: Int, y: Int)) {
         let pa = a.pixelWords(), pb = b.pixelWords()
@@ -69,9 +80,8 @@ struct PileCoverTests {
     @Test("lines beneath a pile that covers the image whole are found hidden everywhere and not drawn, and the picture is the same",
           arguments: [1.0, 2.0])
     func buried(scale: Double) throws {
-        // Level bars 12 points wide, 10 apart, over the whole image; beneath them, any lines.
-        let bars = (0...20).map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)],
-                                          width: 12, color: $0 % 2 == 0 ? .blue : .red) }
+        // Level bars over the whole image; beneath them, any lines.
+        let bars = Self.bars(0...20) { $0 % 2 == 0 ? .blue : .red }
         // Lines a pile looks at: opaque, straight and at least three pixels wide.
         let beneath = Self.pile(150).filter { $0.points.count == 2 && $0.color.alpha >= 1 && $0.width * scale >= 3 }
         let lines = beneath + bars
@@ -86,8 +96,8 @@ struct PileCoverTests {
         #expect(!(count + 1...UInt32(lines.count)).contains { cover.isHidden($0) })
         // The lines beneath handed over as stand-ins, as the build leaves a hidden line's slot
         // holding an earlier line: the pile does not read them.
-        let stray = Polyline(points: [Point(x: 0, y: 0), Point(x: 300, y: 200)], width: 30, color: .green)
-        let standIns = lines.indices.map { $0 < beneath.count ? stray : lines[$0] }
+        let standIns = Self.standIns(lines, beneath: beneath.count,
+                                     stray: Polyline(points: [Point(x: 0, y: 0), Point(x: 300, y: 200)], width: 30, color: .green))
         piledContext.stroke(standIns[...], from: 1, over: cover)
         let differing = try Self.differences(plain, piled)
         #expect(differing.count == 0, "\(differing.count) pixels differ, the first at \(differing.first)")
@@ -97,8 +107,7 @@ struct PileCoverTests {
           arguments: [1.0, 2.0])
     func otherClip(scale: Double) throws {
         // Bars over the top half; beneath them, short lines the pile finds hidden.
-        let bars = (0...10).map { Polyline(points: [Point(x: -10, y: Double($0) * 10), Point(x: 310, y: Double($0) * 10)],
-                                          width: 12, color: .blue) }
+        let bars = Self.bars(0...10) { _ in .blue }
         let beneath = (0..<20).map { Polyline(points: [Point(x: 20 + Double($0) * 12, y: 20), Point(x: 30 + Double($0) * 12, y: 80)],
                                              width: 6, color: .red) }
         let lines = beneath + bars
@@ -109,8 +118,8 @@ struct PileCoverTests {
         #expect((1...UInt32(beneath.count)).allSatisfy { cover.isHidden($0) })
         // Handed over as stand-ins that would show in the bottom half, as the build leaves a
         // hidden line's slot holding an earlier line, to a clip of two boxes.
-        let stray = Polyline(points: [Point(x: 0, y: 150), Point(x: 300, y: 150)], width: 30, color: .green)
-        let standIns = lines.indices.map { $0 < beneath.count ? stray : lines[$0] }
+        let standIns = Self.standIns(lines, beneath: beneath.count,
+                                     stray: Polyline(points: [Point(x: 0, y: 150), Point(x: 300, y: 150)], width: 30, color: .green))
         let halves = [Rect(x: 0, y: 0, width: 150, height: 200), Rect(x: 150, y: 50, width: 150, height: 150)]
         let (plain, plainContext) = Self.canvas(scale: scale)
         plainContext.clip(toUnionOf: halves)

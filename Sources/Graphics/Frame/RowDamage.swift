@@ -28,8 +28,9 @@ enum RowDamage {
         var boxes = input
         var next = starts
         for box in input {
-            boxes[next[block(box)]] = box
-            next[block(box)] += 1
+            let b = block(box)
+            boxes[next[b]] = box
+            next[b] += 1
         }
         starts = merge(&boxes, blocks: starts, step: 1)
         while starts[starts.count - 1] > limit, shift < 12 {

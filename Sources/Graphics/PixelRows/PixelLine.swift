@@ -161,19 +161,17 @@ struct PixelLine {
         let below = StrokeSpans.floor(max(first.y, last.y) + r - 0.5)
         let top = max(box.y0, above), bottom = min(box.y1 - 1, below)
         guard top <= bottom else { return }
-        let left = max(box.x0, StrokeSpans.ceiling(min(first.x, last.x) - r - 0.5 - 1e-6))
-        let right = min(box.x1, StrokeSpans.floor(max(first.x, last.x) + r - 0.5 + 1e-6) + 1)
-        if left < right, pile.cellsCover(rows: top, bottom, left, right) {
+        func hiddenWhole(_ left: Int, _ right: Int) -> Bool {
+            guard left < right, pile.cellsCover(rows: top, bottom, left, right) else { return false }
             hiding = (bottom >> s) - (top >> s) + 1
-            return
+            return true
         }
+        if hiddenWhole(max(box.x0, StrokeSpans.ceiling(min(first.x, last.x) - r - 0.5 - 1e-6)),
+                       min(box.x1, StrokeSpans.floor(max(first.x, last.x) + r - 0.5 + 1e-6) + 1)) { return }
         let outer = StrokeSpans.Capsule(first, last, radius: r, limit: box)
         if above < top || below > bottom {
             let (left, right) = outer.reach(top, bottom)
-            if left < right, pile.cellsCover(rows: top, bottom, left, right) {
-                hiding = (bottom >> s) - (top >> s) + 1
-                return
-            }
+            if hiddenWhole(left, right) { return }
         }
         // Its whole pixels, made only for a line that may show.
         let (inner, hasInner) = (StrokeSpans.Capsule(first, last, radius: max(radius - 0.5, 0), limit: box), radius > 0.5)
