@@ -96,6 +96,10 @@ public final class DrawViewController: ViewController {
         updateToolbar()
     }
 
+    // The zoom control's return holds it unowned (docs/architecture.md, "Gestures"): none
+    // outlives it.
+    deinit { zoomControlReturn?.cancel() }
+
     /// The tool, toggles and pen colour, as the toolbar and palette show them.
     public var preferences: Preferences {
         get {
@@ -176,14 +180,38 @@ public final class DrawViewController: ViewController {
         }
     }
 
-    /// Whether the zoom control is offered at all. It shows unless a line is being drawn or the
-    /// palette lies over the canvas's bottom edge, where the control is.
+    /// Whether the zoom control is offered at all. It shows unless a line is being drawn (and for
+    /// ``zoomControlReturnDelay`` after the last one ends) or the palette lies over the canvas's
+    /// bottom edge, where the control is.
     public var showsZoomControl = true {
         didSet { updateZoomControl() }
     }
 
-    private func updateZoomControl() {
-        screen.zoomControl.isHidden = !showsZoomControl || drawView.isDrawing || isPaletteVisible
+    /// How long the zoom control stays aside once the last line ends: writing lifts the pen or
+    /// finger between letters and words, and a control coming back between strokes made the
+    /// canvas's corner blink with every one (and cost each short line its repaint).
+    public static let zoomControlReturnDelay = 0.75
+    /// The zoom control's return, while it waits out ``zoomControlReturnDelay``.
+    private var zoomControlReturn: TimerToken?
+
+    /// `drawingEnded`: the last line in progress just ended, so the control comes back after the
+    /// delay rather than at once.
+    private func updateZoomControl(drawingEnded: Bool = false) {
+        let control = screen.zoomControl
+        guard showsZoomControl, !isPaletteVisible, !drawView.isDrawing else {
+            zoomControlReturn?.cancel()
+            zoomControlReturn = nil
+            control.isHidden = true
+            return
+        }
+        if drawingEnded, let clock = drawView.clock {
+            zoomControlReturn?.cancel()
+            zoomControlReturn = clock.schedule(at: clock.now + Self.zoomControlReturnDelay) { [unowned self] in
+                self.zoomControlReturn = nil
+                self.updateZoomControl()
+            }
+        }
+        if zoomControlReturn == nil { control.isHidden = false }
     }
 
     private func wireZoomControl() {
@@ -197,7 +225,7 @@ public final class DrawViewController: ViewController {
         scrollView.onZoomShown = { [unowned control] zoom in control.show(zoom: zoom) }
         // Out of the way while a line is drawn: nothing covers it, and the window draws the lines
         // under fingers itself over the whole canvas, in one piece.
-        drawView.onDrawingChange = { [unowned self] drawing in self.updateZoomControl() }
+        drawView.onDrawingChange = { [unowned self] drawing in self.updateZoomControl(drawingEnded: !drawing) }
         control.show(zoom: scrollView.zoomScale)
     }
 

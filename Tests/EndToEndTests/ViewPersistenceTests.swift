@@ -23,8 +23,12 @@ struct ViewPersistenceTests {
             try app.expectScreen("the line at 100 %") { pixel in Self.blackRows(pixel, x: 300, from: 150, to: 250) == 10 }
             // The zoom control's + over the canvas's bottom right corner, pressed twice: 156 %.
             let canvasBottom = app.window.height - ToolbarView.height
-            let plus = app.global(app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                                  canvasBottom - 8 - ZoomControlView.size.height / 2)
+            let plusInWindow = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
+                                y: canvasBottom - 8 - ZoomControlView.size.height / 2)
+            let plus = app.global(plusInWindow.x, plusInWindow.y)
+            // Aside while the line was drawn, the control is back once the strokes have rested:
+            // the middle of its + is inked.
+            try app.expectScreen("the zoom control back after the stroke") { pixel in pixel(plusInWindow.x, plusInWindow.y) != .white }
             for _ in 0..<2 {
                 try app.session.touchDown(9, x: plus.x, y: plus.y)
                 try app.session.touchFrame()

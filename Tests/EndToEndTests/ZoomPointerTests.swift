@@ -38,6 +38,10 @@ struct ZoomPointerTests {
             let canvasBottom = app.window.height - ToolbarView.height
             let plus = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
                         y: canvasBottom - 8 - size.height / 2)
+            // Aside while the line was drawn, back once the strokes have rested: its + inked.
+            _ = try app.session.waitForScreen("the zoom control back after the stroke") { shot in
+                app.pixelAt(shot, plus.x, plus.y).map { !$0.isClose(to: Pixel(app.style.paper), tolerance: 8) } ?? false
+            }
             for _ in 0..<4 { try app.click(plus.x, plus.y) }
             shot = try app.session.waitForScreen("the line zoomed") { shot in
                 Double(lineRows(app, shot, x: 180, from: 0, to: canvasBottom - size.height - 16).count) > 2.3 * Double(before.count)
@@ -88,6 +92,10 @@ struct ZoomPointerTests {
             let canvasBottom = content.height - ToolbarView.height
             let minus = app.global(content.width - 8 - ZoomControlView.size.width + ZoomControlView.padding + ZoomControlView.buttonSize / 2,
                                    canvasBottom - 8 - ZoomControlView.size.height / 2)
+            // Aside while the line was drawn, back once the strokes have rested: its - inked.
+            try app.session.waitForScreen("the zoom control back after the stroke") { shot in
+                shot.pixel(x: minus.x, y: minus.y).map { $0 != .white } ?? false
+            }
             try app.pointer.move(x: minus.x, y: minus.y)
             try app.pointer.button(down: true)
             try app.pointer.button(down: false)

@@ -134,6 +134,7 @@ struct RasterizedViewTests {
         #expect(control.isHidden)
         canvas.up(1)
         canvas.frame()
+        canvas.clock.advance(by: DrawViewController.zoomControlReturnDelay)
         #expect(!control.isHidden)
         canvas.window.paint(canvas.window.takeDirtyRegion(), into: image, scale: scale)
         #expect(control.picture?.bitmap === picture, "the same picture, not drawn again")

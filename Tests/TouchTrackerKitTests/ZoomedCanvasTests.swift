@@ -296,11 +296,12 @@ struct ZoomControlTests {
         canvas.tap(centre.x, centre.y)
     }
 
-    @Test("A1 A15: while fingers draw the zoom control steps aside, so the window draws their lines in one piece over the whole canvas; it is back once they lift")
+    @Test("A1 A15: while fingers draw the zoom control steps aside, so the window draws their lines in one piece over the whole canvas; it stays aside between strokes written one after another and is back once they have rested")
     func controlStepsAsideWhileDrawing() throws {
         let canvas = Canvas(zoomControl: true)
         _ = canvas.laidOutRender()
         let control = canvas.controller.zoomControl
+        let delay = DrawViewController.zoomControlReturnDelay
         #expect(!control.isHidden)
         for i in 0..<3 { canvas.down(Int32(i), 20 + Double(i) * 40, 20) }
         canvas.frame()
@@ -316,15 +317,41 @@ struct ZoomControlTests {
         #expect(placed.clip == [Rect(x: 0, y: 0, width: 400, height: canvas.controller.toolbar.frame.minY)])
         for i in 0..<3 { canvas.up(Int32(i)) }
         canvas.frame()
-        #expect(!control.isHidden)
-        // The lines drawn under it are covered again, and the control is opaque: the window goes
-        // on drawing the next lines itself beside it.
-        canvas.down(5, 20, 20)
-        canvas.frame()
-        canvas.up(5)
-        canvas.frame()
-        #expect(!control.isHidden)
+        #expect(control.isHidden, "still aside just after the lift")
+        // Strokes a moment apart, as handwriting's: the control does not come back between them,
+        // so the canvas's corner does not blink, however long the writing goes on.
+        for stroke in 0..<4 {
+            canvas.clock.advance(by: delay * 0.8)
+            #expect(control.isHidden, "aside between strokes (before stroke \(stroke))")
+            canvas.down(5, 20, 20)
+            canvas.frame()
+            canvas.move(5, 60, 40)
+            canvas.frame()
+            canvas.up(5)
+            canvas.frame()
+        }
+        canvas.clock.advance(by: delay * 0.9)
+        #expect(control.isHidden)
+        canvas.clock.advance(by: delay * 0.2)
+        #expect(!control.isHidden, "back once the writing has rested")
+        // Opaque: the window goes on drawing the next lines itself beside it.
         #expect(control.backgroundColor?.alpha == 1)
+    }
+
+    @Test("A15: a palette opened while the zoom control waits to come back keeps it aside; closed after, the control is back")
+    func controlWaitsOutThePalette() {
+        let canvas = Canvas(zoomControl: true)
+        _ = canvas.laidOutRender()
+        let control = canvas.controller.zoomControl
+        canvas.down(1, 20, 20)
+        canvas.frame()
+        canvas.up(1)
+        canvas.frame()
+        canvas.controller.isPaletteVisible = true
+        canvas.clock.advance(by: DrawViewController.zoomControlReturnDelay * 2)
+        #expect(control.isHidden, "the palette lies over the control's corner")
+        canvas.controller.isPaletteVisible = false
+        #expect(!control.isHidden)
     }
 
     @Test("A14: where the toolbar is narrow (its Fingers toggle under More), the zoom control leads with that toggle, lit while fingers draw; a wide window has it in the toolbar only")
