@@ -10,6 +10,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 
 @Suite("Zoom by the pointer under Weston")
 struct PointerZoomEndToEndTests {
@@ -99,6 +100,11 @@ struct PointerZoomEndToEndTests {
                 return pixel(300, y) == .black && pixel(300, y - 7) == .black && pixel(300, y + 7) == .black
                     && pixel(300, 200) == .white && pixel(300, y - 12) == .white && pixel(300, y + 12) == .white
             }
+            // The zoom control, aside since the line, back (the middle of its + inked): the
+            // replay ends with the window at rest.
+            let plus = (x: window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
+                        y: window.height - ToolbarView.height - 8 - ZoomControlView.size.height / 2)
+            try app.session.waitForScreen("the zoom control back") { shot in pixelAt(shot, plus.x, plus.y).map { $0 != .white } ?? false }
             // The cursor back in the corner, away from what is compared.
             let output = try app.session.output()
             try app.session.pointerMotion(x: output.x + output.width - 1, y: output.y + output.height - 1)

@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
+import TouchTrackerKit
 
 /// Runs `touchtracker ARGUMENTS` to its end, in English unless `environment` (added to the tests'
 /// own) says otherwise; its exit status, standard output and error.
@@ -101,6 +102,11 @@ struct RecordReplayTests {
             try app.expectScreen("the third line") { pixel in pixel(750, 125) == .black }
             try app.press(44, with: [29])  // Ctrl+Z
             try app.expectScreen("the third line undone") { pixel in pixel(750, 125) == .white }
+            // The zoom control, aside since the line, back (the middle of its + inked): the
+            // replay ends with the window at rest.
+            let plus = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
+                        y: app.window.height - ToolbarView.height - 8 - ZoomControlView.size.height / 2)
+            try app.expectScreen("the zoom control back") { pixel in pixel(plus.x, plus.y) != .white }
             usleep(500_000)
             let final = try app.session.screenshot(to: folder + "/live.png")
             app.app.signal(SIGTERM)
