@@ -94,6 +94,10 @@ open class ScrollView: View {
 
     public override init(frame: Rect = .zero) {
         super.init(frame: frame)
+        // As UIScrollView's: the content shows only within the view, and a zoom's or a scroll's
+        // change to it marks nothing outside (the toolbar beside a canvas is not repainted with
+        // every step of a pinch).
+        clipsToBounds = true
         panGestureRecognizer.name = "scroll view pan"
         panGestureRecognizer.addHandler { [link = ViewLink(self)] pan in link.view?.handlePan(pan) }
         panGestureRecognizer.delegate = recognizerRules

@@ -337,7 +337,10 @@ open class View: Responder {
     /// Marks `rect` (in this view's coordinates) as needing to be redrawn. The window collects
     /// these as one dirty rectangle in its coordinates; a view outside a window marks nothing
     /// (adding it to a window marks it whole).
+    /// A view that clips to its bounds shows nothing of itself or its subviews past them, so only
+    /// what lies within them is marked (a subview moved or zoomed marks its old and new frames).
     open func setNeedsDisplay(_ rect: Rect) {
+        let rect = clipsToBounds ? rect.intersection(bounds) : rect
         guard !rect.isEmpty, let window = windowDroppingPictures(from: self) else { return }
         window.setNeedsDisplay(inWindowRect: convert(rect, to: nil))
     }
@@ -346,13 +349,18 @@ open class View: Responder {
     /// call per rectangle, converted to the window's coordinates once (a moving line marks dozens).
     open func setNeedsDisplay(_ rects: [Rect]) {
         guard let window = windowDroppingPictures(from: self) else { return }
+        let clip = clipsToBounds ? bounds : nil
         if isTransformed {
-            for rect in rects where !rect.isEmpty { window.setNeedsDisplay(inWindowRect: convert(rect, to: nil)) }
+            for rect in rects {
+                let rect = clip.map(rect.intersection) ?? rect
+                if !rect.isEmpty { window.setNeedsDisplay(inWindowRect: convert(rect, to: nil)) }
+            }
             return
         }
         let origin = convert(Point.zero, to: nil)
-        for rect in rects where !rect.isEmpty {
-            window.setNeedsDisplay(inWindowRect: rect.offsetBy(dx: origin.x, dy: origin.y))
+        for rect in rects {
+            let rect = clip.map(rect.intersection) ?? rect
+            if !rect.isEmpty { window.setNeedsDisplay(inWindowRect: rect.offsetBy(dx: origin.x, dy: origin.y)) }
         }
     }
 

@@ -46,6 +46,32 @@ struct RenderingTests {
         #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 110, height: 60))
     }
 
+    @Test("H8 S10: a view that clips to its bounds marks nothing past them: a subview zoomed or moved inside it (a scroll view's content, which clips by default) repaints only what shows, not the toolbar beside it")
+    func clippingViewsMarkWithin() {
+        let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 200, height: 70))
+        #expect(scroll.clipsToBounds, "as UIScrollView")
+        let toolbar = View(frame: Rect(x: 0, y: 70, width: 200, height: 30))
+        let content = View(frame: Rect(x: 0, y: 0, width: 200, height: 70))
+        scroll.addSubview(content)
+        window.addSubview(scroll)
+        window.addSubview(toolbar)
+        _ = window.takeDirtyRegion()
+        content.transform = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 200, height: 70))
+        content.frame.origin = Point(x: -40, y: 30)
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 200, height: 70))
+        scroll.setNeedsDisplay([Rect(x: 0, y: 60, width: 10, height: 40), Rect(x: 20, y: 90, width: 10, height: 10)])
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 60, width: 10, height: 10))
+        // A view that does not clip marks its subviews wherever they are: they show there.
+        scroll.clipsToBounds = false
+        content.transform = .identity
+        content.frame = Rect(x: 0, y: 0, width: 200, height: 70)
+        _ = window.takeDirtyRegion()
+        content.frame.origin = Point(x: 0, y: 50)
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 200, height: 100))
+    }
+
     @Test("render draws background, then each visible view translated and clipped, back to front")
     func renderOrder() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
