@@ -120,6 +120,51 @@ struct ZoomedCanvasTests {
         return canvas
     }
 
+    @Test("A15: with no lines (a new drawing, or one just cleared) a scroll, a zoom and an animated zoom build nothing and show nothing scaled, paper at once; the next line lands at the new zoom, as wide as it should be",
+          arguments: [false, true])
+    func blankCanvasNavigatesWithoutBuilds(cleared: Bool) {
+        let first = Stroke.line(StrokeID(1), from: Point(x: 50, y: 50), to: Point(x: 350, y: 250))
+        let canvas = Self.wholeCanvas(Drawing(strokes: cleared ? [first] : []), viewport: .identity)
+        if cleared {
+            canvas.drawView.clearAll()
+            _ = canvas.renderAll()
+            for _ in 0..<50 where canvas.drawView.isBuildingCache { canvas.frame(); _ = canvas.renderAll() }
+        }
+        let builds = canvas.drawView.wholeCacheRenders
+        let scroll = canvas.controller.scrollView
+        for viewport in [CanvasViewport(origin: Point(x: 100, y: 50), zoom: 2), CanvasViewport(origin: Point(x: -30, y: 10), zoom: 0.5),
+                         CanvasViewport(origin: Point(x: 40, y: -20), zoom: 0.5), CanvasViewport(origin: .zero, zoom: 1.6)] {
+            scroll.viewport = viewport
+            let image = canvas.renderAll()
+            #expect(!canvas.drawView.isBuildingCache && image.color(x: 200, y: 150) == .white, "at \(viewport)")
+        }
+        canvas.controller.perform(.zoomIn)
+        for _ in 0..<100 where scroll.zoomAnimationTarget != nil {
+            _ = canvas.renderAll()
+            #expect(!canvas.drawView.isBuildingCache)
+            canvas.frame()
+        }
+        #expect(abs(scroll.zoomScale - 2) < 1e-9)
+        #expect(canvas.drawView.wholeCacheRenders == builds, "\(canvas.drawView.wholeCacheRenders - builds) builds of a blank raster")
+        canvas.drawLine(2, from: (100, 100), to: (300, 100))
+        // The finished line drawn into the raster (in the turns after its frame).
+        for _ in 0..<3 { canvas.frame() }
+        let image = canvas.renderAll()
+        #expect(canvas.drawView.wholeCacheRenders == builds, "the raster kept its view: the line went into it, nothing built")
+        // 20 pt wide on screen at 200 %: black 9 pt off the centre line, white at 12.
+        #expect(image.color(x: 200, y: 91) == .black && image.color(x: 200, y: 109) == .black)
+        #expect(image.color(x: 200, y: 112) == .white && image.color(x: 200, y: 88) == .white)
+        // The very pixels of the raster drawn again whole at this view.
+        canvas.drawView.cache.invalidate()
+        canvas.drawView.setNeedsDisplay()
+        var expected = canvas.renderAll()
+        for _ in 0..<50 where canvas.drawView.isBuildingCache { canvas.frame(); expected = canvas.renderAll() }
+        let differing = (0..<image.height).reduce(0) { sum, y in
+            sum + (0..<image.width).count { x in image.color(x: x, y: y) != expected.color(x: x, y: y) }
+        }
+        #expect(differing == 0, "\(differing) pixels differ from the raster made again at \(canvas.drawView.viewport)")
+    }
+
     @Test("A15: a new zoom draws the lines again at it, crisp; until the new raster is whole the older one shows scaled, never blank paper")
     func zoomRedrawsCrisp() {
         let canvas = Self.wholeCanvas(Drawing(strokes: Self.band), viewport: .identity)

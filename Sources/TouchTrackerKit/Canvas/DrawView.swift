@@ -376,7 +376,10 @@ public final class DrawView: View {
         let target = settlingViewport?.snapped(toPixelsAt: pixelScale)
         cache.holdsStale = target != nil
         let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: target ?? shown)
-        if let (stale, was) = cache.staleRaster {
+        if cache.isBlank {
+            // Paper alone, the same at every view: copied as it is, not scaled.
+            context.copy(raster, clippedTo: rect)
+        } else if let (stale, was) = cache.staleRaster {
             drawStale(stale, madeThrough: was, in: rect, context: context)
         } else if let target, target != shown {
             // Made for where the zoom ends, shown scaled on the way; the older raster fills what

@@ -97,6 +97,13 @@ final class LineCache {
         for timer in [spareTimer, buildTimer, trimTimer, pendingTimer, tileTimer] { timer?.cancel() }
     }
 
+    /// Whether the raster holds paper alone for a drawing with no strokes: whole (no build, tile
+    /// or stroke waiting, nothing older standing in), it is the same at every view.
+    var isBlank: Bool {
+        isValid && drawing.strokes.isEmpty && pending.isEmpty && build == nil && !finishedUnshown && stale == nil
+            && !hasRepairsPending && partial == nil
+    }
+
     /// The raster as it stands, when it holds every finished stroke but `pending` (no build under
     /// way, nor a zoom under way shown through it scaled): what the canvas shows beneath its live
     /// lines.
@@ -115,6 +122,12 @@ final class LineCache {
         let pixels = ImageSurface.pixelSize(size, scale: scale)
         let fits = image.map { $0.scale == scale && $0.width == pixels.width && $0.height == pixels.height } ?? false
         if let image, isValid, fits, viewport == self.viewport { return image }
+        // Paper alone, as a drawing with no strokes shows at every view (new, or just cleared):
+        // a scroll or a zoom keeps it as it is, with nothing to move, build or show scaled.
+        if let image, fits, isBlank {
+            self.viewport = viewport
+            return image
+        }
         // A resize or a scroll copies the raster: the pending strokes go in first.
         drawPending()
         partial = nil
