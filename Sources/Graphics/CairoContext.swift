@@ -177,25 +177,53 @@ public final class CairoContext: GraphicsContext {
     /// tens of boxes, and a Cairo paint costs more per box in setting up than in copying. False,
     /// having drawn nothing, where that does not hold.
     private func copyRows(of image: BitmapPixels, scale: Double) -> Bool {
-        guard let (target, m, dx, dy) = pixelGrid, m.xx == scale,
-              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
-              let list = cairo_copy_clip_rectangle_list(cairo) else { return false }
+        guard let (target, m, dx, dy) = pixelGrid, m.xx == scale, let boxes = clipBoxes(target, m) else { return false }
+        // Every box inside the image (at dx, dy there), checked before anything is copied; else
+        // Cairo does it all (it clears what the image does not cover).
+        for box in boxes {
+            guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
+        }
+        copyPixelRows(from: image, into: target, boxes, offset: (dx, dy))
+        return true
+    }
+
+    /// The clip as boxes of whole pixels of `target`, an ARGB32 image (cut to it), through the
+    /// user-to-pixel matrix `m`; nil where a box edge falls within a pixel, or the target is not.
+    private func clipBoxes(_ target: OpaquePointer, _ m: cairo_matrix_t) -> [PixelBox]? {
+        guard cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
+              let list = cairo_copy_clip_rectangle_list(cairo) else { return nil }
         defer { cairo_rectangle_list_destroy(list) }
-        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return false }
-        // Every box in whole pixels of the target and inside the image (at dx, dy there), checked
-        // before anything is copied; else Cairo does it all (it clears what the image does not cover).
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return nil }
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
         var boxes: [PixelBox] = []
         for r in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
             guard let left = wholePixel(r.x * m.xx + m.x0), let top = wholePixel(r.y * m.yy + m.y0),
-                  let right = wholePixel((r.x + r.width) * m.xx + m.x0), let bottom = wholePixel((r.y + r.height) * m.yy + m.y0) else { return false }
+                  let right = wholePixel((r.x + r.width) * m.xx + m.x0), let bottom = wholePixel((r.y + r.height) * m.yy + m.y0) else { return nil }
             let box = PixelBox(x0: max(left, 0), y0: max(top, 0), x1: min(right, width), y1: min(bottom, height))
-            guard box.x0 < box.x1, box.y0 < box.y1 else { continue }
-            guard box.x0 >= dx, box.y0 >= dy, box.x1 <= dx + image.width, box.y1 <= dy + image.height else { return false }
-            boxes.append(box)
+            if box.x0 < box.x1, box.y0 < box.y1 { boxes.append(box) }
         }
-        copyPixelRows(from: image, into: target, boxes, offset: (dx, dy))
-        return true
+        return boxes
+    }
+
+    /// Lays `color`, opaque, over `rect` within the clip, without blending, each pixel as an image
+    /// filled with it holds it (``ImageSurface/fill(rows:columns:with:)``): rows of memory where the
+    /// clip falls on whole pixels of an image target (a copy of a picture of that one colour reads
+    /// the picture too, twice the memory's traffic), else Cairo's fill.
+    public func fillOpaque(_ rect: Rect, with color: Color) {
+        cairo_save(cairo)
+        defer { cairo_restore(cairo) }
+        clip(to: rect)
+        guard let (target, m, _, _) = pixelGrid, let boxes = clipBoxes(target, m) else { return replace(rect, with: color) }
+        cairo_surface_flush(target)
+        guard let data = cairo_image_surface_get_data(target) else { return }
+        let stride = Int(cairo_image_surface_get_stride(target)), pixel = Self.opaquePixel(color)
+        for box in boxes {
+            for row in box.y0..<box.y1 {
+                (UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self) + box.x0)
+                    .update(repeating: pixel, count: box.x1 - box.x0)
+            }
+        }
+        cairo_surface_mark_dirty(target)
     }
 
     /// A picture drawn as a window's buffer is, in its own pixels with user space scaled (icons

@@ -137,6 +137,9 @@ public protocol GraphicsContext: AnyObject {
     /// The same for a picture standing in for a moment while scaled (an older zoom's raster
     /// while fingers pinch): the nearest pixel may do, where smoothing costs a frame's time.
     func copyStandIn(_ bitmap: Bitmap, clippedTo rect: Rect)
+    /// Lays `color`, opaque, over `rect` without blending, each pixel as a picture filled with it
+    /// holds it: the fast way to show a picture of one colour (a drawing's paper, and nothing on it).
+    func fillOpaque(_ rect: Rect, with color: Color)
     /// Draws one line of `text` centred in `rect` in the given colour and size.
     func drawText(_ text: String, centeredIn rect: Rect, color: Color, fontSize: Double)
     /// The size one line of `text` takes at `fontSize`, in points.
@@ -160,6 +163,13 @@ extension GraphicsContext {
     public func omitsLiveLines(of view: View) -> Bool { false }
 
     public func copyStandIn(_ bitmap: Bitmap, clippedTo rect: Rect) { copy(bitmap, clippedTo: rect) }
+
+    public func fillOpaque(_ rect: Rect, with color: Color) {
+        saveGState()
+        setFillColor(color)
+        fill(rect)
+        restoreGState()
+    }
 
     public func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap? { nil }
 

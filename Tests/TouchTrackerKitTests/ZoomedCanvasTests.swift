@@ -165,6 +165,34 @@ struct ZoomedCanvasTests {
         #expect(differing == 0, "\(differing) pixels differ from the raster made again at \(canvas.drawView.viewport)")
     }
 
+    @Test("A15: a blank canvas's frame lays its paper as the raster holds it, pixel for pixel, through a clip of boxes, at scales 1, 1.25 and 2, and nothing outside the clip",
+          arguments: [1.0, 1.25, 2.0])
+    func paperLaidAsTheRasterHoldsIt(scale: Double) throws {
+        // At 1.25 every fourth point is a whole pixel.
+        let boxes = [Rect(x: 0, y: 0, width: 16, height: 8), Rect(x: 8, y: 12, width: 24, height: 16)]
+        for color in [Appearance(scheme: .dark).paper, Color.white, Color(red: 0.3, green: 0.55, blue: 0.8)] {
+            let (width, height) = (Int(40 * scale), Int(32 * scale))
+            let raster = ImageSurface(width: width, height: height)
+            raster.fill(rows: 0..<height, with: color)
+            let frame = ImageSurface(width: width, height: height)
+            let context = CairoContext(surface: frame)
+            context.scaleBy(x: scale, y: scale)
+            context.clip(toUnionOf: boxes)
+            context.fillOpaque(Rect(x: 0, y: 0, width: 40, height: 32), with: color)
+            let laid = frame.pixelWords(), held = raster.pixelWords()
+            try #require(laid.count == held.count)
+            var wrong = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let point = Point(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)
+                    let inside = boxes.contains { $0.contains(point) }
+                    if laid[y * width + x] != (inside ? held[y * width + x] : 0) { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "\(color) at scale \(scale): \(wrong) pixels")
+        }
+    }
+
     @Test("A15: a new zoom draws the lines again at it, crisp; until the new raster is whole the older one shows scaled, never blank paper")
     func zoomRedrawsCrisp() {
         let canvas = Self.wholeCanvas(Drawing(strokes: Self.band), viewport: .identity)

@@ -377,8 +377,8 @@ public final class DrawView: View {
         cache.holdsStale = target != nil
         let raster = cache.image(size: bounds.size, scale: context.deviceScale, viewport: target ?? shown)
         if cache.isBlank {
-            // Paper alone, the same at every view: copied as it is, not scaled.
-            context.copy(raster, clippedTo: rect)
+            // Paper alone, the same at every view: laid as the raster holds it, not copied from it.
+            context.fillOpaque(rect, with: cache.paper)
         } else if let (stale, was) = cache.staleRaster {
             drawStale(stale, madeThrough: was, in: rect, context: context)
         } else if let target, target != shown {
