@@ -11,6 +11,14 @@ enum AppLayout {
         return (frame.midX, height - ToolbarView.height + frame.midY)
     }
 
+    /// The middle of the zoom control's + (or −) over the canvas's bottom right corner, in that
+    /// area (left to right, no Fingers toggle before −): its icon's ink, once the control shows.
+    static func zoomButton(in: Bool, width: Double, height: Double) -> (x: Double, y: Double) {
+        let size = ZoomControlView.size, middle = ZoomControlView.padding + ZoomControlView.buttonSize / 2
+        let x = width - 8 - (`in` ? middle : size.width - middle)
+        return (x, height - ToolbarView.height - 8 - size.height / 2)
+    }
+
     /// The centre of the palette's swatch `index` in that area, the palette shown.
     static func swatch(_ index: Int, width: Double, height: Double) -> (Double, Double) {
         let frame = PaletteView.swatchFrames(width: width)[index]

@@ -11,7 +11,6 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
-import TouchTrackerKit
 import WaylandHost
 
 /// Starts one GNOME session for the suite it is attached to and ends it, and every process it
@@ -271,8 +270,8 @@ struct GnomeTests {
             }
             // The zoom control, aside since the last line, back (the middle of its + inked): the
             // replay ends with the window at rest.
-            let plus = app.inWindow(app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                                    app.window.height - ToolbarView.height - 8 - ZoomControlView.size.height / 2)
+            let button = AppLayout.zoomButton(in: true, width: app.window.width, height: app.window.height)
+            let plus = app.inWindow(button.x, button.y)
             try app.session.waitForScreen("the zoom control back") { shot in shot.pixel(x: plus.x, y: plus.y).map { $0 != .white } ?? false }
             // The pointer leaves the window, so its cursor is not in the picture.
             try app.session.pointerMotion(x: 2, y: Double(app.session.options.height) - 2)

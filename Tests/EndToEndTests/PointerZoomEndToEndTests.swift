@@ -10,7 +10,6 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
-import TouchTrackerKit
 
 @Suite("Zoom by the pointer under Weston")
 struct PointerZoomEndToEndTests {
@@ -102,8 +101,7 @@ struct PointerZoomEndToEndTests {
             }
             // The zoom control, aside since the line, back (the middle of its + inked): the
             // replay ends with the window at rest.
-            let plus = (x: window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                        y: window.height - ToolbarView.height - 8 - ZoomControlView.size.height / 2)
+            let plus = AppLayout.zoomButton(in: true, width: window.width, height: window.height)
             try app.session.waitForScreen("the zoom control back") { shot in pixelAt(shot, plus.x, plus.y).map { $0 != .white } ?? false }
             // The cursor back in the corner, away from what is compared.
             let output = try app.session.output()

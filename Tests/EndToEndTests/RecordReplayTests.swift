@@ -6,7 +6,6 @@ import Glibc
 import Foundation
 import Testing
 import CompositorHarness
-import TouchTrackerKit
 
 /// Runs `touchtracker ARGUMENTS` to its end, in English unless `environment` (added to the tests'
 /// own) says otherwise; its exit status, standard output and error.
@@ -104,8 +103,7 @@ struct RecordReplayTests {
             try app.expectScreen("the third line undone") { pixel in pixel(750, 125) == .white }
             // The zoom control, aside since the line, back (the middle of its + inked): the
             // replay ends with the window at rest.
-            let plus = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                        y: app.window.height - ToolbarView.height - 8 - ZoomControlView.size.height / 2)
+            let plus = AppLayout.zoomButton(in: true, width: app.window.width, height: app.window.height)
             try app.expectScreen("the zoom control back") { pixel in pixel(plus.x, plus.y) != .white }
             usleep(500_000)
             let final = try app.session.screenshot(to: folder + "/live.png")

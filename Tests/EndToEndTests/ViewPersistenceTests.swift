@@ -23,8 +23,7 @@ struct ViewPersistenceTests {
             try app.expectScreen("the line at 100 %") { pixel in Self.blackRows(pixel, x: 300, from: 150, to: 250) == 10 }
             // The zoom control's + over the canvas's bottom right corner, pressed twice: 156 %.
             let canvasBottom = app.window.height - ToolbarView.height
-            let plusInWindow = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                                y: canvasBottom - 8 - ZoomControlView.size.height / 2)
+            let plusInWindow = AppLayout.zoomButton(in: true, width: app.window.width, height: app.window.height)
             let plus = app.global(plusInWindow.x, plusInWindow.y)
             // Aside while the line was drawn, the control is back once the strokes have rested:
             // the middle of its + is inked.

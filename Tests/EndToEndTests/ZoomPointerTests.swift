@@ -36,8 +36,7 @@ struct ZoomPointerTests {
             // The zoom control over the canvas's bottom right corner.
             let size = ZoomControlView.size
             let canvasBottom = app.window.height - ToolbarView.height
-            let plus = (x: app.window.width - 8 - ZoomControlView.padding - ZoomControlView.buttonSize / 2,
-                        y: canvasBottom - 8 - size.height / 2)
+            let plus = AppLayout.zoomButton(in: true, width: app.window.width, height: app.window.height)
             // Aside while the line was drawn, back once the strokes have rested: its + inked.
             _ = try app.session.waitForScreen("the zoom control back after the stroke") { shot in
                 app.pixelAt(shot, plus.x, plus.y).map { !$0.isClose(to: Pixel(app.style.paper), tolerance: 8) } ?? false
@@ -90,8 +89,8 @@ struct ZoomPointerTests {
             // The zoom control's -, over the canvas's bottom right corner: 80 %.
             let content = app.window.content
             let canvasBottom = content.height - ToolbarView.height
-            let minus = app.global(content.width - 8 - ZoomControlView.size.width + ZoomControlView.padding + ZoomControlView.buttonSize / 2,
-                                   canvasBottom - 8 - ZoomControlView.size.height / 2)
+            let button = AppLayout.zoomButton(in: false, width: content.width, height: content.height)
+            let minus = app.global(button.x, button.y)
             // Aside while the line was drawn, back once the strokes have rested: its - inked.
             try app.session.waitForScreen("the zoom control back after the stroke") { shot in
                 shot.pixel(x: minus.x, y: minus.y).map { $0 != .white } ?? false
