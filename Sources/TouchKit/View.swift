@@ -41,15 +41,15 @@ open class View: Responder {
     /// areas and, when the size changes, schedules a layout. With a ``transform`` other than the
     /// identity it reads as the smallest rectangle holding the transformed view, and setting it
     /// sets the untransformed rectangle (UIKit leaves both undefined: use ``center`` and
-    /// ``bounds``).
+    /// ``bounds``). A hidden view shows nothing where it was or goes: moving it marks nothing.
     open var frame: Rect {
         get { transform.isIdentity ? _frame : transformedFrameBox }
         set {
             let old = _frame
             guard newValue != old else { return }
-            superview?.setNeedsDisplay(old)
+            if !isHidden { superview?.setNeedsDisplay(old) }
             _frame = newValue
-            superview?.setNeedsDisplay(newValue)
+            if !isHidden { superview?.setNeedsDisplay(newValue) }
             if newValue.size != old.size { setNeedsLayout() }
         }
     }
@@ -76,7 +76,7 @@ open class View: Responder {
     /// locations and drawing all follow it (H8). Default: the identity.
     open var transform = AffineTransform.identity {
         didSet {
-            guard transform != oldValue, let superview else { return }
+            guard transform != oldValue, !isHidden, let superview else { return }
             let old = bounds.applying(aboutCenter(oldValue))
             superview.setNeedsDisplay(old)
             superview.setNeedsDisplay(frame)

@@ -14,12 +14,16 @@ enum CanvasDrawing: Equatable {
     case short(Int)
     /// `count` lines with random ends anywhere on the canvas.
     case dense(Int)
+    /// `count` random short lines in a box of ``sketchSize`` points in the canvas's middle, paper
+    /// around it: a drawing as most are, a doodle or a note in part of the window.
+    case sketch(Int)
 
     static let empty = CanvasDrawing.short(0)
+    static let sketchSize = (width: 480.0, height: 320.0)
 
     var lines: Int {
         switch self {
-        case .short(let n), .dense(let n): n
+        case .short(let n), .dense(let n), .sketch(let n): n
         }
     }
 
@@ -28,14 +32,19 @@ enum CanvasDrawing: Equatable {
         case .short(0): "empty canvas"
         case .short(let n): "\(n) lines"
         case .dense(let n): "dense drawing (\(n) long lines)"
+        case .sketch(let n): "a sketch (\(n) lines in \(Int(Self.sketchSize.width))x\(Int(Self.sketchSize.height)) pt)"
         }
     }
 
     /// The lines, in global coordinates of `area`, ends on the 1/256 pt grid of touch coordinates.
     func segments(in area: Area) -> [(x1: Double, y1: Double, x2: Double, y2: Double)] {
         switch self {
-        case .short(let n): randomLines(count: n, in: area, seed: 7)
-        case .dense(let n): denseLines(count: n, in: area, seed: 11)
+        case .short(let n): return randomLines(count: n, in: area, seed: 7)
+        case .dense(let n): return denseLines(count: n, in: area, seed: 11)
+        case .sketch(let n):
+            let (width, height) = (min(Self.sketchSize.width, area.width), min(Self.sketchSize.height, area.height))
+            return randomLines(count: n, in: Area(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                                                  width: width, height: height), seed: 5)
         }
     }
 

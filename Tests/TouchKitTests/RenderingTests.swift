@@ -46,6 +46,27 @@ struct RenderingTests {
         #expect(window.takeDirtyRegion().bounds == Rect(x: 0, y: 0, width: 110, height: 60))
     }
 
+    @Test("H1: a hidden view, and anything inside one, marks nothing when moved, zoomed or told to redraw; shown again, it is drawn where it is")
+    func hiddenViewsMarkNothing() {
+        let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        let view = View(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+        let inside = View(frame: Rect(x: 5, y: 5, width: 10, height: 10))
+        view.addSubview(inside)
+        window.addSubview(view)
+        view.isHidden = true
+        _ = window.takeDirtyRegion()
+        view.frame.origin = Point(x: 100, y: 50)
+        view.transform = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)
+        inside.setNeedsDisplay()
+        inside.setNeedsDisplay([Rect(x: 0, y: 0, width: 4, height: 4)])
+        inside.frame.origin = Point(x: 20, y: 20)
+        #expect(window.takeDirtyRegion().isEmpty)
+        view.isHidden = false
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 80, y: 30, width: 80, height: 70))
+        inside.setNeedsDisplay()
+        #expect(window.takeDirtyRegion().bounds == Rect(x: 120, y: 70, width: 20, height: 20))
+    }
+
     @Test("H8 S10: a view that clips to its bounds marks nothing past them: a subview zoomed or moved inside it (a scroll view's content, which clips by default) repaints only what shows, not the toolbar beside it")
     func clippingViewsMarkWithin() {
         let window = Window(frame: Rect(x: 0, y: 0, width: 200, height: 100))

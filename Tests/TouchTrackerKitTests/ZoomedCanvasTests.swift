@@ -107,6 +107,67 @@ struct ZoomedCanvasTests {
         #expect(image.color(x: 200, y: 0) == .white)
     }
 
+    @Test("A15 H1: a scroll or a zoom repaints where the lines were and where they are, nothing of an empty drawing; what that repaint leaves on screen is the whole picture, pixel for pixel, and with a line under a finger the whole canvas is shown again")
+    func navigationRepaintsWhereLinesAre() throws {
+        let lines = [Stroke.line(StrokeID(1), from: Point(x: 100, y: 100), to: Point(x: 160, y: 130)),
+                     Stroke.line(StrokeID(2), from: Point(x: 120, y: 140), to: Point(x: 150, y: 100))]
+        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        let scroll = canvas.controller.scrollView
+        let kept = canvas.renderAll()
+        _ = canvas.window.takeDirtyRegion()
+        /// Paints what is marked into `kept` (as the host paints a buffer), the turns after too
+        /// until the raster is whole; the area the first frame marked.
+        func paintMarked() -> Rect? {
+            let first = canvas.window.takeDirtyRegion()
+            canvas.window.paint(first, into: kept, scale: 1)
+            for _ in 0..<200 where canvas.drawView.isBuildingCache || canvas.drawView.isRepairingCache {
+                canvas.frame()
+                canvas.window.paint(canvas.window.takeDirtyRegion(), into: kept, scale: 1)
+            }
+            canvas.window.paint(canvas.window.takeDirtyRegion(), into: kept, scale: 1)
+            return first.bounds
+        }
+        let shown = canvas.drawView.convert(canvas.drawView.bounds, to: nil)
+        // Scrolls, and zooms about the middle (a zoom key's).
+        let steps: [(ScrollView) -> Void] = [{ $0.contentOffset.x += 30 }, { $0.setZoomScale(2, animated: false) },
+                                             { $0.contentOffset.y -= 50 }, { $0.setZoomScale(0.5, animated: false) },
+                                             { $0.contentOffset.x -= 100 }, { $0.setZoomScale(4, animated: false) }]
+        for step in steps {
+            let was = scroll.viewport
+            step(scroll)
+            let viewport = scroll.viewport
+            let marked = try #require(paintMarked(), "at \(viewport)")
+            // The lines' box (their width and smoothing) where it was and where it is, no more
+            // (a point of room for the pixel the view is snapped to, and marks kept on whole ones).
+            let reach = Rect(x: 93, y: 93, width: 74, height: 54)
+            let expected = was.canvasRect(reach).union(viewport.canvasRect(reach)).insetBy(dx: -3, dy: -3)
+                .offsetBy(dx: shown.minX, dy: shown.minY).intersection(shown)
+            #expect(expected.contains(marked), "at \(viewport): \(marked) marked, the lines reach \(expected)")
+            let whole = canvas.renderAll()
+            let differing = (0..<kept.height).reduce(0) { sum, y in
+                sum + (0..<kept.width).count { x in kept.color(x: x, y: y) != whole.color(x: x, y: y) }
+            }
+            #expect(differing == 0, "at \(viewport): \(differing) pixels differ from the whole picture")
+        }
+        // A line under a finger stays under it: everything is shown again.
+        canvas.down(3, 300, 200)
+        canvas.frame()
+        canvas.move(3, 320, 220)
+        canvas.frame()
+        _ = paintMarked()
+        scroll.viewport = CanvasViewport(origin: Point(x: 10, y: 10), zoom: 1)
+        #expect(canvas.window.takeDirtyRegion().bounds == shown)
+        canvas.up(3)
+        canvas.frame()
+        // An empty drawing: paper at every view, nothing to repaint.
+        let empty = Self.wholeCanvas(Drawing(), viewport: .identity)
+        _ = empty.window.takeDirtyRegion()
+        for viewport in [CanvasViewport(origin: Point(x: 30, y: 20), zoom: 1), CanvasViewport(origin: Point(x: 5, y: 6), zoom: 3)] {
+            empty.controller.scrollView.viewport = viewport
+            #expect(empty.window.takeDirtyRegion().isEmpty, "at \(viewport)")
+        }
+    }
+
     /// 3,000 lines from (10, 100) to x 190, y 100 to 106: a band whose raster takes turns to make.
     static let band = (0..<3000).map { i in
         Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))

@@ -11,13 +11,15 @@ struct ViewPicture {
 }
 
 extension View {
-    /// The window, found walking up from `start`; on the way, every picture is dropped: what is
-    /// marked to redraw changes what they show.
+    /// The window, found walking up from `start`; nil where a view on the way is hidden (nothing
+    /// in it shows, so nothing is marked: H1). On the way, every picture is dropped: what is
+    /// marked to redraw changes what they show (a hidden view's picture is drawn anew once shown).
     func windowDroppingPictures(from start: View?) -> Window? {
-        var view = start
+        var view = start, hidden = false
         while let v = view {
             if v.picture != nil { v.picture = nil }
-            if let window = v as? Window { return window }
+            if v.isHidden { hidden = true }
+            if let window = v as? Window { return hidden ? nil : window }
             view = v.superview
         }
         return nil

@@ -28,6 +28,8 @@ public final class CanvasScrollView: ScrollView {
         self.canvas = canvas
         plane = View(frame: Rect(x: 0, y: 0, width: 2 * Self.extent, height: 2 * Self.extent))
         super.init(frame: canvas.frame)
+        // It shows nothing: hidden, its zoom marks nothing to redraw (H1).
+        plane.isHidden = true
         plane.isUserInteractionEnabled = false
         plane.accessibilityElementsHidden = true
         addSubview(plane)
@@ -136,6 +138,30 @@ public final class CanvasScrollView: ScrollView {
     }
 
     // MARK: Keeping the canvas over what is shown
+
+    /// True while the content moves: a scroll (a zoom's among them) and the canvas pinned again.
+    private var contentMoving = false
+
+    public override var contentOffset: Point {
+        get { super.contentOffset }
+        set {
+            let was = contentMoving
+            contentMoving = true
+            defer { contentMoving = was }
+            super.contentOffset = newValue
+        }
+    }
+
+    // What the scroll view shows is the canvas, pinned over it: a scroll changes only what the
+    // canvas draws, and the canvas marks that itself (where its lines were and are, nothing on
+    // an empty drawing), not the whole window the scroll and the canvas's move would mark.
+    public override func setNeedsDisplay(_ rect: Rect) {
+        if !contentMoving { super.setNeedsDisplay(rect) }
+    }
+
+    public override func setNeedsDisplay(_ rects: [Rect]) {
+        if !contentMoving { super.setNeedsDisplay(rects) }
+    }
 
     public override func layoutSubviews() {
         isLayingOut = true

@@ -61,7 +61,7 @@ public final class DrawView: View {
     /// Which part of the drawing the canvas shows, and how large (CanvasViewport.swift): a scroll
     /// view around the canvas sets it. Lines keep the drawing's coordinates and width.
     public var viewport = CanvasViewport.identity {
-        didSet { if viewport != oldValue { viewportChanged() } }
+        didSet { if viewport != oldValue { viewportChanged(from: oldValue) } }
     }
     /// Where an animated zoom under way leaves the viewport (nil: none runs). The raster is made
     /// for it while the frames on the way show the last whole one scaled.
@@ -90,7 +90,7 @@ public final class DrawView: View {
         let cache = LineCache(drawing: drawing, ink: screenInk)
         cache.excluded = { [unowned self] in self.selection.liftedID }
         cache.clock = { [unowned self] in self.clock }
-        cache.onProgress = { [unowned self] in self.setNeedsDisplay() }
+        cache.onProgress = { [unowned self] in self.setNeedsDisplay(inkShownThrough: self.shown) }
         cache.onRepaired = { [unowned self] rect in self.setNeedsDisplay(rect) }
         return cache
     }()
@@ -283,11 +283,35 @@ public final class DrawView: View {
 
     // MARK: The viewport
 
-    private func viewportChanged() {
+    /// Where the canvas may have shown lines since the drawing was last replaced, in the
+    /// drawing's coordinates: every line added or moved widens it, and a removal leaves it (the
+    /// raster may show a deleted line for a few turns while its place is made again). Outside it
+    /// the canvas shows paper at every view. Nil: paper everywhere.
+    private lazy var inkReach: Rect? = drawing.bounds
+
+    private func inkAdded(_ stroke: Stroke) {
+        inkReach = inkReach.map { $0.union(stroke.bounds) } ?? stroke.bounds
+    }
+
+    /// Marks where the canvas shows `inkReach` through `viewport`: with room for a line's edge
+    /// smoothing and for an older raster shown scaled a pixel off.
+    private func setNeedsDisplay(inkShownThrough viewport: CanvasViewport) {
+        guard let inkReach else { return }
+        let rect = viewport.canvasRect(inkReach).insetBy(dx: -2, dy: -2).intersection(bounds)
+        if !rect.isEmpty { setNeedsDisplay(rect) }
+    }
+
+    private func viewportChanged(from old: CanvasViewport) {
         // The lines under fingers stay under them: what they drew so far stays where it is in
-        // the drawing, and the whole canvas is shown again.
+        // the drawing. With something over the lines (live lines, a selection, a circle), the
+        // whole canvas is shown again; else what changes is where the lines were and are, and
+        // paper elsewhere stays as it is (a new drawing's scroll or zoom repaints nothing).
         // Assistive tools read the lines' frames when they ask: nothing to tell them.
-        setNeedsDisplay()
+        guard linesInProgress.isEmpty, selection.selectedID == nil, selection.liftedID == nil, circleTool.circle == nil else {
+            return setNeedsDisplay()
+        }
+        setNeedsDisplay(inkShownThrough: old.snapped(toPixelsAt: pixelScale))
+        setNeedsDisplay(inkShownThrough: shown)
     }
 
     // MARK: Touches
@@ -340,6 +364,7 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
+            inkAdded(stroke)
             // A finger's line the window shows from the cache, or a band along the line (not its
             // box: a finished diagonal repaints little).
             if linesInProgress.settle(stroke) { return }
@@ -349,6 +374,7 @@ public final class DrawView: View {
             if selection.strokeRemoved(stroke) { cache.repaint(along: stroke) }
             setNeedsDisplay(along: stroke)
         case .updated(let old, let new):
+            inkAdded(new)
             // A lifted stroke is not in the cache: moving it costs only its own bands.
             if new.id != selection.liftedID {
                 cache.repaint(along: old)
@@ -357,6 +383,7 @@ public final class DrawView: View {
             setNeedsDisplay(along: selection.outlined(old))
             setNeedsDisplay(along: selection.outlined(new))
         case .reset:
+            inkReach = drawing.bounds
             selection.drawingReset()
             cache.invalidate()
             setNeedsDisplay()
