@@ -168,6 +168,64 @@ struct ZoomedCanvasTests {
         }
     }
 
+    @Test("A15: each step of a pinch draws the raster over where the last step's lines were, not all of it, cut off mid-build or whole, in the same raster or the spare, and after the style changes the paper: once whole, it is the raster a new window makes at that view, pixel for pixel",
+          arguments: [false, true])
+    func pinchStepsLeaveNoOlderLines(restyled: Bool) throws {
+        // Enough lines that a new zoom's raster is not made in the frame asking for it.
+        let lines = (0..<450).map { (i: Int) -> Stroke in
+            let a = Point(x: 150 + Double(i % 13) * 8, y: 100 + Double(i % 7))
+            let b = Point(x: 250 - Double(i % 11) * 5, y: 180 - Double(i % 5))
+            return Stroke.line(StrokeID(i + 1), from: a, to: b)
+        }
+        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        // A few strokes a turn: a step's build is cut off by the next, at its paper or its lines.
+        canvas.drawView.cacheBuildSlice = 60
+        let scroll = canvas.controller.scrollView
+        var restarts = 0
+        for (step, zoom) in [1.3, 2.2, 1.7, 2.5, 1.2, 0.7, 0.5].enumerated() {
+            scroll.setZoomScale(zoom, animated: false)
+            scroll.contentOffset.x += 7
+            let builds = canvas.drawView.wholeCacheRenders
+            _ = canvas.renderAll()
+            if canvas.drawView.wholeCacheRenders > builds, step > 0 { restarts += 1 }
+            // A slice or two of it drawn (the clock here would run the whole build at once).
+            for _ in 0..<step % 3 { canvas.drawView.cache.continueBuild() }
+        }
+        #expect(restarts >= 5)
+        if restyled { canvas.window.desktopAppearance = AppearanceTests.dark }
+        /// The picture once whole, against a new window's at the same view.
+        func differing() throws -> (count: Int, shown: ImageSurface) {
+            // The frame asking for the new zoom starts its build (the older raster stands in).
+            var shown = canvas.renderAll()
+            for _ in 0..<200 where canvas.drawView.isBuildingCache { canvas.frame(); shown = canvas.renderAll() }
+            let fresh = Self.canvas(Drawing(strokes: lines), viewport: scroll.viewport)
+            if restyled { fresh.window.desktopAppearance = AppearanceTests.dark }
+            var expected = fresh.renderAll()
+            for _ in 0..<200 where fresh.drawView.isBuildingCache { fresh.frame(); expected = fresh.renderAll() }
+            try #require(fresh.drawView.viewport == canvas.drawView.viewport)
+            let count = (0..<shown.height).reduce(0) { sum, y in
+                sum + (0..<shown.width).count { x in shown.color(x: x, y: y) != expected.color(x: x, y: y) }
+            }
+            return (count, shown)
+        }
+        var (count, shown) = try differing()
+        #expect(count == 0, "\(count) pixels differ from a new window's at \(scroll.viewport)")
+        // Steps whose builds end before the next: each new zoom draws into the spare, the
+        // raster of the zoom before last.
+        for zoom in [1.8, 2.6, 1.4, 0.6, 0.9] {
+            scroll.setZoomScale(zoom, animated: false)
+            (count, shown) = try differing()
+            #expect(count == 0, "\(count) pixels differ from a new window's at \(scroll.viewport)")
+        }
+        // Not paper alone: the lines show.
+        let area = canvas.drawView.convert(canvas.drawView.bounds, to: nil)
+        let paper = shown.color(x: Int(area.minX), y: Int(area.minY))
+        let inked = (Int(area.minY)..<Int(area.maxY)).reduce(0) { sum, y in
+            sum + (Int(area.minX)..<Int(area.maxX)).count { x in shown.color(x: x, y: y) != paper }
+        }
+        #expect(inked > 500, "\(inked) pixels of lines")
+    }
+
     /// 3,000 lines from (10, 100) to x 190, y 100 to 106: a band whose raster takes turns to make.
     static let band = (0..<3000).map { i in
         Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))

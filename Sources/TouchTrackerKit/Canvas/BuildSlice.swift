@@ -17,8 +17,10 @@ import TouchKit
 /// strip being drawn and the next of its strokes. Only the band's own thread touches it during a
 /// slice.
 final class BandProgress: @unchecked Sendable {
-    /// The band's rows laid with paper so far (from the top).
+    /// The band's rows laid with paper so far (from the top), up to `paperEnd`, in `paperColumns`.
     var paperRows: Int
+    let paperEnd: Int
+    let paperColumns: Range<Int>
     /// Strokes of the build looked at and sorted into `bins`.
     var binned = 0
     /// Per strip, the indices of the strokes that may show there, in paint order.
@@ -37,8 +39,12 @@ final class BandProgress: @unchecked Sendable {
     var covered = 0
     var piled = false
 
-    init(_ band: LineCache.BuildBand, paperRows: Int, stripBytes: Int) {
-        self.paperRows = paperRows
+    /// `paper`: the raster's pixels to lay with paper before lines are drawn there (nil: none).
+    init(_ band: LineCache.BuildBand, paper: PixelBox?, stripBytes: Int) {
+        let rows = (paper?.rows ?? 0..<0).clamped(to: band.top..<band.top + band.rows.height)
+        paperRows = rows.isEmpty ? band.rows.height : rows.lowerBound - band.top
+        paperEnd = rows.isEmpty ? band.rows.height : rows.upperBound - band.top
+        paperColumns = paper?.columns ?? 0..<0
         stripRows = max(16, stripBytes / max(band.raster.width * 4, 1))
         bins = Array(repeating: [], count: (band.rows.height + stripRows - 1) / stripRows)
     }
@@ -92,9 +98,9 @@ struct BuildSlice: @unchecked Sendable {
         batch.reserveCapacity(LineCache.buildBatch)
         while progress.strip < progress.bins.count {
             let rows = progress.strip * progress.stripRows..<min((progress.strip + 1) * progress.stripRows, band.rows.height)
-            while progress.paperRows < rows.upperBound {
-                let paperRows = progress.paperRows..<min(progress.paperRows + Self.paperRowsAtOnce, band.rows.height)
-                band.rows.fill(rows: paperRows, with: paper)
+            while progress.paperRows < min(rows.upperBound, progress.paperEnd) {
+                let paperRows = progress.paperRows..<min(progress.paperRows + Self.paperRowsAtOnce, progress.paperEnd)
+                band.rows.fill(rows: paperRows, columns: progress.paperColumns, with: paper)
                 progress.paperRows = paperRows.upperBound
                 if spent() { return }
             }

@@ -283,20 +283,11 @@ public final class DrawView: View {
 
     // MARK: The viewport
 
-    /// Where the canvas may have shown lines since the drawing was last replaced, in the
-    /// drawing's coordinates: every line added or moved widens it, and a removal leaves it (the
-    /// raster may show a deleted line for a few turns while its place is made again). Outside it
-    /// the canvas shows paper at every view. Nil: paper everywhere.
-    private lazy var inkReach: Rect? = drawing.bounds
-
-    private func inkAdded(_ stroke: Stroke) {
-        inkReach = inkReach.map { $0.union(stroke.bounds) } ?? stroke.bounds
-    }
-
-    /// Marks where the canvas shows `inkReach` through `viewport`: with room for a line's edge
-    /// smoothing and for an older raster shown scaled a pixel off.
+    /// Marks where the canvas shows the ink's reach (every line it may have shown since the
+    /// drawing was last replaced: the line cache's ``LineCache/inkReach``) through `viewport`,
+    /// with room for a line's edge smoothing and for an older raster shown scaled a pixel off.
     private func setNeedsDisplay(inkShownThrough viewport: CanvasViewport) {
-        guard let inkReach else { return }
+        guard let inkReach = cache.inkReach else { return }
         let rect = viewport.canvasRect(inkReach).insetBy(dx: -2, dy: -2).intersection(bounds)
         if !rect.isEmpty { setNeedsDisplay(rect) }
     }
@@ -364,7 +355,7 @@ public final class DrawView: View {
     private func drawingChanged(_ change: Drawing.Change) {
         switch change {
         case .added(let stroke):
-            inkAdded(stroke)
+            cache.noteInk(stroke)
             // A finger's line the window shows from the cache, or a band along the line (not its
             // box: a finished diagonal repaints little).
             if linesInProgress.settle(stroke) { return }
@@ -374,7 +365,7 @@ public final class DrawView: View {
             if selection.strokeRemoved(stroke) { cache.repaint(along: stroke) }
             setNeedsDisplay(along: stroke)
         case .updated(let old, let new):
-            inkAdded(new)
+            cache.noteInk(new)
             // A lifted stroke is not in the cache: moving it costs only its own bands.
             if new.id != selection.liftedID {
                 cache.repaint(along: old)
@@ -383,7 +374,7 @@ public final class DrawView: View {
             setNeedsDisplay(along: selection.outlined(old))
             setNeedsDisplay(along: selection.outlined(new))
         case .reset:
-            inkReach = drawing.bounds
+            cache.resetInk()
             selection.drawingReset()
             cache.invalidate()
             setNeedsDisplay()

@@ -154,6 +154,8 @@ extension LineCache {
         let left = excluded()
         let context = Self.strokeContext(image, viewport: viewport)
         StrokeRenderer.draw(drawing.strokes[current.end...].lazy.filter { $0.id != left }, in: context, ink: ink)
+        // Paper laid wherever older lines were: the lines shown now are all there is.
+        inked = inkPixels(in: image)
         build = nil
         buildStrokes = []
         buildBands = []

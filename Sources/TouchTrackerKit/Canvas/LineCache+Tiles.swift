@@ -8,15 +8,17 @@ extension LineCache {
     /// A raster of `size` at `scale`: the spare when it fits. A pinch on a drawing small enough
     /// to be drawn again within the frame makes a raster a frame, and so does a resize; a new
     /// raster's pages are faulted in and cleared by the system, 4 to 6 ms a frame at 1080p.
-    func raster(size: Size, scale: Double) -> ImageSurface {
+    /// With where it may hold anything but paper: all of a new one.
+    func raster(size: Size, scale: Double) -> (image: ImageSurface, inked: PixelBox?) {
         let pixels = ImageSurface.pixelSize(size, scale: scale)
-        if let spare, spare.scale == scale, spare.width == pixels.width, spare.height == pixels.height {
+        if let spare, spare.image.scale == scale, spare.image.width == pixels.width, spare.image.height == pixels.height {
             self.spare = nil
             return spare
         }
         // Scrollable: a scroll then moves where the raster starts, not its pixels (a 4K
         // raster's move cost a pan's frame over a millisecond).
-        return scrollsInPlace ? ImageSurface(scrollable: size, scale: scale) : ImageSurface(size: size, scale: scale)
+        let image = scrollsInPlace ? ImageSurface(scrollable: size, scale: scale) : ImageSurface(size: size, scale: scale)
+        return (image, .whole(image))
     }
 
     /// A strip a scroll shows is made as tiles of at most this many pixels a side: the strokes
@@ -43,9 +45,9 @@ extension LineCache {
 
     /// Keeps `raster`, let go, as the spare for a second: long enough for the next frame of a
     /// gesture, short enough that memory once input stops holds one raster.
-    func keepSpare(_ raster: ImageSurface) {
+    func keepSpare(_ raster: ImageSurface, inked: PixelBox?) {
         guard let clock = clock() else { return }
-        spare = raster
+        spare = (raster, inked)
         spareTimer?.cancel()
         spareTimer = clock.schedule(at: clock.now + 1) { [unowned self] in
             self.spare = nil

@@ -16,7 +16,22 @@ final class LineCache {
     let drawing: Drawing
     /// The paper and the lines' colours as the screen shows them; the canvas invalidates the
     /// raster when the window's style changes it.
-    var ink: ScreenInk
+    var ink: ScreenInk {
+        // Paper of another colour: none of the rasters is paper any more.
+        didSet {
+            guard ink.paper != oldValue.paper else { return }
+            if let image { inked = .whole(image) }
+            if let old = stale { stale = (old.image, old.viewport, .whole(old.image)) }
+            if let old = spare { spare = (old.image, .whole(old.image)) }
+        }
+    }
+    /// The box of every stroke the raster may have shown since the drawing was last replaced, in
+    /// the drawing's coordinates: a stroke added or moved widens it; a removed one leaves it (its
+    /// place shows it until it is made again). Outside it there is paper at every view. Nil: no
+    /// lines (LineCache+Ink.swift).
+    lazy var inkReach: Rect? = drawing.bounds
+    /// Where ``image`` may hold anything but paper; nil: paper alone.
+    var inked: PixelBox?
     var paper: Color { ink.paper }
     /// The stroke left out (the canvas draws the selected one on top, and it may move).
     var excluded: () -> StrokeID? = { nil }
@@ -31,12 +46,13 @@ final class LineCache {
     /// The part of the drawing the raster shows, and its zoom.
     private(set) var viewport = CanvasViewport.identity
     /// The last whole raster of an older zoom (``staleRaster``).
-    var stale: (image: ImageSurface, viewport: CanvasViewport)? {
-        didSet { if let old = oldValue?.image, old !== stale?.image, old !== image { keepSpare(old) } }
+    /// With where it may hold lines (``inked``), which goes with it to the spare.
+    var stale: (image: ImageSurface, viewport: CanvasViewport, inked: PixelBox?)? {
+        didSet { if let old = oldValue, old.image !== stale?.image, old.image !== image { keepSpare(old.image, inked: old.inked) } }
     }
     /// A raster let go within the last second, drawn into next instead of a new one
     /// (LineCache+Tiles.swift).
-    var spare: ImageSurface?
+    var spare: (image: ImageSurface, inked: PixelBox?)?
     var spareTimer: TimerToken?
     /// Whether rasters are made scrollable (ImageSurface's `init(scrollable:scale:)`, a scroll
     /// moving where they start). Off, a scroll copies their pixels, as it does where the system
@@ -137,7 +153,7 @@ final class LineCache {
         // A new zoom: the raster shown until now stays on screen, scaled, while the new one is
         // drawn aside (a raster being built at an older zoom is dropped, the last whole one kept).
         if let old = image, isValid, build == nil, viewport.zoom != self.viewport.zoom {
-            stale = (old, self.viewport)
+            stale = (old, self.viewport, inked)
         } else if stale?.image.scale != scale {
             stale = nil
         }
@@ -145,7 +161,9 @@ final class LineCache {
         // of an older zoom stands in): the raster is reused, not allocated and faulted in anew.
         let restarted = build != nil
         let reusable = fits && image !== stale?.image && (!isValid || restarted)
-        let fresh = reusable ? image! : raster(size: size, scale: scale)
+        // Paper goes where the raster may hold lines: where it (or the spare) may have shown
+        // them; a new raster may hold anything.
+        let (fresh, erase) = reusable ? (image!, inked) : raster(size: size, scale: scale)
         self.viewport = viewport
         // An older raster on screen that stays there anyway (a pinch's next frame; a drawing
         // too big for one slice; a raster whose first touch, which faults its pages in, costs
@@ -154,7 +172,9 @@ final class LineCache {
         // slice is drawn now, and a small drawing is sharp in this very frame.
         let deferred = stale != nil && clock() != nil
             && (restarted || drawing.strokes.count > Self.immediateStrokes || fresh.width * fresh.height > Self.immediatePixels)
-        if !deferred { fresh.fill(rows: 0..<fresh.height, with: paper) }
+        if !deferred, let erase { fresh.fill(rows: erase.rows, columns: erase.columns, with: paper) }
+        image = fresh
+        inked = inkPixels(in: fresh).union(deferred ? erase : nil)
         // Every stroke that shows, in slices when there are many: the first slice now, the rest
         // while the window already shows and takes touches.
         buildTimer?.cancel()
@@ -163,14 +183,13 @@ final class LineCache {
         wholeBuilds += 1
         // The frame that asked for the raster shows the first slice.
         lastProgressShown = clock()?.now ?? 0
-        image = fresh
         isValid = true
         // Every stroke is looked at in the build's slices, not looked up here: at a low zoom most
         // of a big drawing shows, and a lookup of them all took a frame's time at every step of a
         // pinch.
         buildStrokes = drawing.strokes
         buildBands = Self.bands(of: fresh, viewport: viewport, strokes: buildStrokes)
-        build = WholeBuild(bands: buildBands.map { BandProgress($0, paperRows: deferred ? 0 : $0.rows.height, stripBytes: stripBytes) },
+        build = WholeBuild(bands: buildBands.map { BandProgress($0, paper: deferred ? erase : nil, stripBytes: stripBytes) },
                            end: drawing.strokes.count)
         if deferred, let clock = clock() {
             scheduleBuild(on: clock)
@@ -208,21 +227,26 @@ final class LineCache {
             old.shiftPixels(dx: dx, dy: dy)
             old.fill(rows: dy > 0 ? 0..<dy : old.height + dy..<old.height, with: paper)
             old.fill(rows: 0..<old.height, columns: dx > 0 ? 0..<dx : old.width + dx..<old.width, with: paper)
+            inked = inked?.moved(dx: dx, dy: dy, within: old)
             fresh = old
         } else {
-            fresh = raster(size: size, scale: old.scale)
+            fresh = raster(size: size, scale: old.scale).image
             if !kept.isEmpty {
                 let context = CairoContext(surface: fresh)
                 context.translateBy(x: offset.x, y: offset.y)
                 context.copy(old, clippedTo: kept.offsetBy(dx: -offset.x, dy: -offset.y))
             }
-            keepSpare(old)
+            keepSpare(old, inked: inked)
             // Paper only where nothing is kept: a pass over a window's pixels fewer.
             let context = CairoContext(surface: fresh)
             for strip in shown { context.replace(strip, with: paper) }
+            inked = kept.isEmpty ? nil : inked?.moved(dx: Int((offset.x * old.scale).rounded()), dy: Int((offset.y * old.scale).rounded()),
+                                                        within: fresh)
         }
         image = fresh
         self.viewport = viewport
+        // The newly shown strips' lines, made below or as tiles.
+        inked = inked.union(inkPixels(in: fresh))
         // Tiles waiting were in the old raster's points; those scrolled out of it are dropped.
         tiles = tiles[nextTile...].map { $0.offsetBy(dx: offset.x, dy: offset.y).intersection(whole) }.filter { !$0.isEmpty }
         nextTile = 0
@@ -232,9 +256,13 @@ final class LineCache {
 
     /// The raster of an older zoom and the viewport it was made through, while the raster at the
     /// new zoom is being drawn: the canvas shows it scaled meanwhile.
-    var staleRaster: (image: ImageSurface, viewport: CanvasViewport)? { build != nil || finishedUnshown ? stale : nil }
+    var staleRaster: (image: ImageSurface, viewport: CanvasViewport)? {
+        build != nil || finishedUnshown ? stale.map { ($0.image, $0.viewport) } : nil
+    }
     /// The older raster kept once the new one is whole, while `holdsStale` (``holdsStale``).
-    var heldRaster: (image: ImageSurface, viewport: CanvasViewport)? { holdsStale && build == nil && !finishedUnshown ? stale : nil }
+    var heldRaster: (image: ImageSurface, viewport: CanvasViewport)? {
+        holdsStale && build == nil && !finishedUnshown ? stale.map { ($0.image, $0.viewport) } : nil
+    }
     /// Set while the canvas shows the raster of a zoom under way's end scaled to its frames: the
     /// older raster is kept past the build, for the edges the new one does not reach yet.
     var holdsStale = false {
