@@ -226,6 +226,35 @@ struct ZoomedCanvasTests {
         #expect(inked > 500, "\(inked) pixels of lines")
     }
 
+    @Test("A15: a small drawing's new zoom is sharp in the frame asking for it when a raster drawn before is at hand (a pinch's steps); a raster made now, whose memory is touched for the first time, is drawn in the turns after while the older one stands in")
+    func smallDrawingSharpAtOnceWithTheSpare() {
+        let lines = (0..<30).map { i in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 150 + Double(i) * 3, y: 100), to: Point(x: 250 - Double(i) * 2, y: 180))
+        }
+        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        let scroll = canvas.controller.scrollView
+        // A second later the raster of the zoom before is gone: the first step makes one.
+        canvas.clock.advance(by: 1.5)
+        scroll.setZoomScale(1.4, animated: false)
+        _ = canvas.renderAll()
+        #expect(canvas.drawView.isBuildingCache, "a raster made now: drawn in the turns after")
+        canvas.frame()
+        _ = canvas.renderAll()
+        #expect(!canvas.drawView.isBuildingCache, "whole by the next frame")
+        for zoom in [1.9, 1.2, 0.8] {
+            scroll.setZoomScale(zoom, animated: false)
+            let image = canvas.renderAll()
+            #expect(!canvas.drawView.isBuildingCache, "at \(zoom): drawn into the spare in the frame asking for it")
+            let fresh = Self.wholeCanvas(Drawing(strokes: lines), viewport: scroll.viewport)
+            let expected = fresh.renderAll()
+            let differing = (0..<image.height).reduce(0) { sum, y in
+                sum + (0..<image.width).count { x in image.color(x: x, y: y) != expected.color(x: x, y: y) }
+            }
+            #expect(differing == 0, "at \(zoom): \(differing) pixels differ from a new window's")
+            canvas.frame()
+        }
+    }
+
     /// 3,000 lines from (10, 100) to x 190, y 100 to 106: a band whose raster takes turns to make.
     static let band = (0..<3000).map { i in
         Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))

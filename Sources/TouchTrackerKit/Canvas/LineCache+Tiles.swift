@@ -8,17 +8,18 @@ extension LineCache {
     /// A raster of `size` at `scale`: the spare when it fits. A pinch on a drawing small enough
     /// to be drawn again within the frame makes a raster a frame, and so does a resize; a new
     /// raster's pages are faulted in and cleared by the system, 4 to 6 ms a frame at 1080p.
-    /// With where it may hold anything but paper: all of a new one.
-    func raster(size: Size, scale: Double) -> (image: ImageSurface, inked: PixelBox?) {
+    /// With where it may hold anything but paper (all of a new one), and whether it was made now
+    /// (its pages not touched yet).
+    func raster(size: Size, scale: Double) -> (image: ImageSurface, inked: PixelBox?, made: Bool) {
         let pixels = ImageSurface.pixelSize(size, scale: scale)
         if let spare, spare.image.scale == scale, spare.image.width == pixels.width, spare.image.height == pixels.height {
             self.spare = nil
-            return spare
+            return (spare.image, spare.inked, false)
         }
         // Scrollable: a scroll then moves where the raster starts, not its pixels (a 4K
         // raster's move cost a pan's frame over a millisecond).
         let image = scrollsInPlace ? ImageSurface(scrollable: size, scale: scale) : ImageSurface(size: size, scale: scale)
-        return (image, .whole(image))
+        return (image, .whole(image), true)
     }
 
     /// A strip a scroll shows is made as tiles of at most this many pixels a side: the strokes

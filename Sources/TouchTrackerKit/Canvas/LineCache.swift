@@ -76,14 +76,14 @@ final class LineCache {
     /// and a tenth of this ended most turns of a build early, each turn's own cost repeated.
     var slice = 4000
     /// A new zoom's raster is drawn in the frame that asks for it only for a drawing of at most
-    /// this many strokes (and a window of at most ``immediatePixels``).
+    /// this many strokes (and a window of at most ``immediatePixels``, into a raster drawn before).
     static let immediateStrokes = 400
     static let tilesPerTurn = 64
     /// A whole build draws a band a strip of rows this size at a time (at least 16 rows), so it
     /// stays in a core's cache while its strokes are drawn (a second-level cache is 0.5 to 2 MB),
     /// and a short line at 4K still spans only a few (BuildSlice.swift).
     var stripBytes = 1 << 20
-    /// The most pixels a raster made for a new zoom is laid with paper at once: a 1080p window's.
+    /// The most pixels a raster made for a new zoom is drawn at once: a 1080p window's.
     static let immediatePixels = 1920 * 1200
     /// Strokes a whole build draws together between looks at the clock: one at a time, the
     /// calls cost as much as the drawing at a low zoom, where lines are a few pixels long.
@@ -163,15 +163,16 @@ final class LineCache {
         let reusable = fits && image !== stale?.image && (!isValid || restarted)
         // Paper goes where the raster may hold lines: where it (or the spare) may have shown
         // them; a new raster may hold anything.
-        let (fresh, erase) = reusable ? (image!, inked) : raster(size: size, scale: scale)
+        let (fresh, erase, made) = reusable ? (image!, inked, false) : raster(size: size, scale: scale)
         self.viewport = viewport
         // An older raster on screen that stays there anyway (a pinch's next frame; a drawing
-        // too big for one slice; a raster whose first touch, which faults its pages in, costs
-        // 10 to 20 ms at 4K): this frame shows nothing of the new one, so its paper and slices
-        // wait for the next turns and the frame costs the scaled copy alone. Otherwise the first
-        // slice is drawn now, and a small drawing is sharp in this very frame.
+        // too big for one slice; a raster bigger than 1080p, whose lines cost more than a
+        // frame should at a high zoom; a raster made now, whose first touch faults its pages in:
+        // 5 to 10 ms at 1080p, 10 to 20 at 4K): this frame shows nothing of the new one, so its
+        // paper and slices wait for the next turns and the frame costs the scaled copy alone.
+        // Otherwise the first slice is drawn now, and a small drawing is sharp in this very frame.
         let deferred = stale != nil && clock() != nil
-            && (restarted || drawing.strokes.count > Self.immediateStrokes || fresh.width * fresh.height > Self.immediatePixels)
+            && (restarted || made || drawing.strokes.count > Self.immediateStrokes || fresh.width * fresh.height > Self.immediatePixels)
         if !deferred, let erase { fresh.fill(rows: erase.rows, columns: erase.columns, with: paper) }
         image = fresh
         inked = inkPixels(in: fresh).union(deferred ? erase : nil)
