@@ -255,6 +255,22 @@ struct ZoomedCanvasTests {
         }
     }
 
+    @Test("A15: the raster a zoom left aside is kept a second for the next step, then given back to the system (on another thread: freeing a 4K raster's pages took a turn of the event loop 6 to 8 ms)")
+    func spareRasterGoes() async throws {
+        let lines = (0..<30).map { i in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 150 + Double(i) * 3, y: 100), to: Point(x: 250 - Double(i) * 2, y: 180))
+        }
+        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        canvas.controller.scrollView.setZoomScale(1.5, animated: false)
+        for _ in 0..<10 { canvas.frame(); _ = canvas.renderAll() }
+        weak let spare = canvas.drawView.cache.spare?.image
+        #expect(spare != nil, "the older zoom's raster kept for the next step")
+        canvas.clock.advance(by: 1.1)
+        #expect(canvas.drawView.cache.spare == nil)
+        for _ in 0..<200 where spare != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(spare == nil, "given back")
+    }
+
     /// 3,000 lines from (10, 100) to x 190, y 100 to 106: a band whose raster takes turns to make.
     static let band = (0..<3000).map { i in
         Stroke.line(StrokeID(i + 1), from: Point(x: 10, y: 100), to: Point(x: 190, y: 100 + Double(i % 7)))
