@@ -50,6 +50,20 @@ private struct TwoFingerPath {
 /// The heap's bytes in use and the line cache's rasters, which live in shared memory of their own.
 private func heldBytes() -> Int { Int(tt_heap_bytes_in_use()) + ImageSurface.scrollableBytes }
 
+/// ``heldBytes()`` once it stops changing: the rig's clock skips idle time, but a raster let go is
+/// freed on another thread (LineCache's `letGo`) in real time, which the skipped seconds never gave
+/// it. Read every 20 ms until two readings agree, for at most a second.
+private func settledHeldBytes() -> Int {
+    var last = heldBytes()
+    for _ in 0..<50 {
+        usleep(20_000)
+        let now = heldBytes()
+        if now == last { return now }
+        last = now
+    }
+    return last
+}
+
 /// Plays the zoom gestures on each drawing at `hz` touch frames a second.
 func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, height: Int, scale: Double, hz: Double = 60,
                  seconds: Double = 1) -> [ZoomStep] {
@@ -164,7 +178,7 @@ private func play(_ gesture: TwoFingerPath, on rig: Rig, hz: Double, drawing: St
     step.cpuAfterStop = rig.turnTimes[turnsBeforeStop...].reduce(0, +)
     // Cool down between gestures, unmeasured.
     rig.settle(seconds: measuresIdle ? 2.5 : 0.2)
-    if measuresIdle { step.idleHeapBytes = heldBytes() - heldBefore }
+    if measuresIdle { step.idleHeapBytes = settledHeldBytes() - heldBefore }
     return step
 }
 
