@@ -134,6 +134,8 @@ final class EventLoop {
         if let code = reader.readFailure { throw connection.lastError ?? .connectionLost(errno: code) }
         turns?.turnDidDispatchEvents()
         let eventsDone = latencyReporter != nil ? tt_thread_cpu_now() : 0
+        // Frames painted by events (a frame callback, a buffer's release) count as painting.
+        let paintedInEvents = latencyReporter?.takePainting() ?? 0
         if fds[2].revents != 0 {
             timer.drain()
             // Told only when a timer is due: the timerfd also wakes the loop for none.
@@ -151,10 +153,12 @@ final class EventLoop {
             }
         }
         let timersDone = latencyReporter != nil ? tt_thread_cpu_now() : 0
+        let paintedInTimers = latencyReporter?.takePainting() ?? 0
         turns?.finishTurn()
         if let latencyReporter {
-            latencyReporter.noteTurn(dispatch: eventsDone - turnStarted, timers: timersDone - eventsDone,
-                                     paint: tt_thread_cpu_now() - timersDone)
+            _ = latencyReporter.takePainting()
+            latencyReporter.noteTurn(dispatch: eventsDone - turnStarted - paintedInEvents, timers: timersDone - eventsDone - paintedInTimers,
+                                     paint: tt_thread_cpu_now() - timersDone + paintedInEvents + paintedInTimers)
         }
         // A full socket is retried by the next turn, which polls for POLLOUT.
         _ = try connection.flush()

@@ -112,6 +112,15 @@ final class LatencyReporter {
         awaitingCallback.removeAll()
     }
 
+    /// CPU the window spent painting since the last ``takePainting()``: a frame painted while events
+    /// are dispatched (at the frame callback, at a buffer's release) is told apart from them.
+    private var painting = 0.0
+    func notePainting(_ cpu: Double) { painting += cpu }
+    func takePainting() -> Double {
+        defer { painting = 0 }
+        return painting
+    }
+
     /// A turn of the event loop that took more than ``slowTurnLimit`` seconds of CPU: where that went
     /// (reading and delivering the compositor's events, the timers, painting and committing), so a
     /// rare slow frame says which part to look at.

@@ -169,6 +169,8 @@ final class Seat {
 
     /// Whether touch events wait for a later turn.
     var hasTouchesWaiting: Bool { !touchBacklog.isEmpty }
+    /// A touch or a pointer button is down: the window's input frames go on (InputPacing).
+    var isPressed: Bool { !touchIDsDown.isEmpty || pointerDown }
 
     private func arrived(_ event: WlTouch.Event) {
         touchBacklog.append(event)

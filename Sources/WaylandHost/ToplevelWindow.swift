@@ -38,6 +38,13 @@ final class ToplevelWindow {
     private var frameCallback: WlCallback?
     /// Set when the window asked for a repaint; the loop draws once per batch of events.
     private(set) var wantsRedraw = false
+    /// Changes that are not input wait for the next input's frame while input streams.
+    private var pacing = InputPacing()
+    /// Whether a touch or a pointer button is down on any seat (more input is coming).
+    var isPressed: () -> Bool = { false }
+    /// Runs an action at a time of the host's clock (a held change's own frame).
+    var schedule: (Double, @escaping () -> Void) -> TimerToken? = { _, _ in nil }
+    private var heldChange: TimerToken?
 
     /// The user asked to close the window.
     var onClose: (() -> Void)?
@@ -289,6 +296,18 @@ final class ToplevelWindow {
             if input, !wantsRedraw { latencyReporter?.inputShowedNothing() }
             return
         }
+        if !force, !input, let until = pacing.holdsChange(at: now(), pressed: isPressed(), refresh: presentationTimes.delay.refresh) {
+            if heldChange == nil {
+                heldChange = schedule(until) { [unowned self] in
+                    self.heldChange = nil
+                    self.redrawIfNeeded()
+                }
+            }
+            return
+        }
+        // Layout, painting and the commit: `--latency` tells it from the events that led to it.
+        let paintStarted = latencyReporter != nil ? tt_thread_cpu_now() : 0
+        defer { latencyReporter?.notePainting(tt_thread_cpu_now() - paintStarted) }
         var dirty = window.takeDirtyRegion()
         if dirty.isEmpty, !window.liveLinesChanged {
             guard force else {
@@ -316,6 +335,12 @@ final class ToplevelWindow {
                                    others: pool.images, scale: geometry.scale)
         pool.committing(buffer, dirty: dirty)
         commit(buffer, damage: damage)
+        if input {
+            pacing.committedInput(at: now())
+            // What waited went into this frame.
+            heldChange?.cancel()
+            heldChange = nil
+        }
         pool.makeSecondAhead()
     }
 

@@ -129,6 +129,8 @@ public final class WaylandHost {
     private func wireToplevel() {
         toplevel.latencyReporter = latencyReporter
         toplevel.now = { [unowned self] in self.loop.clock.now }
+        toplevel.schedule = { [unowned self] time, action in self.loop.clock.schedule(at: time, action) }
+        toplevel.isPressed = { [unowned self] in self.seats.byName.values.contains { $0.isPressed } }
         // Predicted touches reach the moment the frame answering them is expected on screen.
         input.prediction.presentationLead = { [unowned toplevel] sampleTime in
             toplevel.presentationTimes.delay.lead(sampleTime: sampleTime, now: tt_monotonic_now())

@@ -198,4 +198,44 @@ struct ZoomEndToEndTests {
             #expect(abs(Double(half) - 10 * scale) <= 1.5, "half width \(half) px in \(shot.path)")
         }
     }
+
+    @Test("A15: the strips of a dense drawing a finger's pan uncovers are made and shown while the finger rests on the screen, before it lifts (what waits for the next touch frame is shown when none comes)")
+    func panStripsShownWhileTheFingerRests() throws {
+        // 3,000 lines 10 pt wide from x -1,000 to 3,000 between y 20 and 220 (the window's middle
+        // stays paper, as the harness's first look wants): the band is black
+        // wherever it shows, and a strip a pan uncovers holds thousands of lines, made over turns.
+        // A mark below it at x 800 shows where the pan left the drawing.
+        let folder = NSTemporaryDirectory() + "tt-pan-frames-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/touchtracker", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "fingers-draw = false\n".write(toFile: folder + "/touchtracker/preferences", atomically: true, encoding: .utf8)
+        let lines = (0..<3000).map { (i: Int) -> Stroke in
+            let y0 = 20 + Double(i % 200), y1 = 20 + Double(i * 7 % 200)
+            return Stroke.line(StrokeID(i + 1), from: Point(x: -1000, y: y0), to: Point(x: 3000, y: y1))
+        } + [Stroke.line(StrokeID(3001), from: Point(x: 800, y: 250), to: Point(x: 800, y: 280))]
+        let file = folder + "/drawing.json"
+        try Data(DrawingFormat.encode(lines).bytes).write(to: URL(fileURLWithPath: file))
+        // Left at 100 % from its origin, as a drawing reaching past the window would otherwise
+        // open fitted.
+        try "1.0 0.0 0.0 \(file)\n".write(toFile: folder + "/touchtracker/views", atomically: true, encoding: .utf8)
+        withApp(arguments: ["--file", file], environment: ["XDG_CONFIG_HOME": folder, "XDG_STATE_HOME": folder]) { app in
+            try app.expectScreen("the band", timeout: 20) { pixel in pixel(500, 120) == .black && pixel(500, 300) == .white }
+            // One finger from (700, 500) left by 300 pt over 30 frames at 60 Hz, then resting: the
+            // band's right end comes into view, as strips of lines made over turns.
+            try app.down(0, 700, 500)
+            try app.frame()
+            for step in 1...30 {
+                try app.move(0, 700 - 10 * Double(step), 500)
+                try app.frame()
+                usleep(16_000)
+            }
+            // The mark below the band followed the finger; the band's end it uncovered is made.
+            try app.expectScreen("the band's uncovered end, whole, the finger still down", timeout: 30) { pixel in
+                pixel(500, 265) == .black && pixel(800, 265) == .white
+                    && pixel(1000, 30) == .black && pixel(1000, 120) == .black && pixel(1000, 210) == .black && pixel(1000, 300) == .white
+            }
+            try app.up(0)
+            try app.frame()
+        }
+    }
 }
