@@ -45,6 +45,8 @@ final class ToplevelWindow {
     /// Runs an action at a time of the host's clock (a held change's own frame).
     var schedule: (Double, @escaping () -> Void) -> TimerToken? = { _, _ in nil }
     private var heldChange: TimerToken?
+    // The held change's timer holds it unowned: none outlives it.
+    deinit { heldChange?.cancel() }
 
     /// The user asked to close the window.
     var onClose: (() -> Void)?
