@@ -10,7 +10,8 @@ final class PenTool {
     let number: Int
     private unowned let seat: Seat
     private var inside = false
-    private var isDown = false
+    /// Touching the surface: a `.pencil` touch is down.
+    private(set) var isDown = false
     /// Whether TouchKit was told the pen hovers and not yet that it stopped.
     private var isHovering = false
     private var location = Point.zero

@@ -169,8 +169,8 @@ final class Seat {
 
     /// Whether touch events wait for a later turn.
     var hasTouchesWaiting: Bool { !touchBacklog.isEmpty }
-    /// A touch or a pointer button is down: the window's input frames go on (InputPacing).
-    var isPressed: Bool { !touchIDsDown.isEmpty || pointerDown }
+    /// A touch, a pen or a pointer button is down: the window's input frames go on (InputPacing).
+    var isPressed: Bool { !touchIDsDown.isEmpty || pointerDown || pens.contains { $0.isDown } }
 
     private func arrived(_ event: WlTouch.Event) {
         touchBacklog.append(event)

@@ -40,7 +40,7 @@ final class ToplevelWindow {
     private(set) var wantsRedraw = false
     /// Changes that are not input wait for the next input's frame while input streams.
     private var pacing = InputPacing()
-    /// Whether a touch or a pointer button is down on any seat (more input is coming).
+    /// Whether a touch, a pen or a pointer button is down on any seat (more input is coming).
     var isPressed: () -> Bool = { false }
     /// Runs an action at a time of the host's clock (a held change's own frame).
     var schedule: (Double, @escaping () -> Void) -> TimerToken? = { _, _ in nil }

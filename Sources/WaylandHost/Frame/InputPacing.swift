@@ -1,4 +1,4 @@
-// While fingers or a pressed button feed the window a frame of input at least every display
+// While fingers, a pen or a pressed button feed the window a frame of input at least every display
 // refresh, a change that is not input (a tile the line cache made in a later turn, a build's
 // progress) waits for the next input's frame rather than taking a frame of its own at the frame
 // callback. Each frame first copies what its buffer lacks from the frame before, and after a pan's
