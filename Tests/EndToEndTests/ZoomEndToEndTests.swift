@@ -202,9 +202,9 @@ struct ZoomEndToEndTests {
     @Test("A15: the strips of a dense drawing a finger's pan uncovers are made and shown while the finger rests on the screen, before it lifts (what waits for the next touch frame is shown when none comes)")
     func panStripsShownWhileTheFingerRests() throws {
         // 3,000 lines 10 pt wide from x -1,000 to 3,000 between y 20 and 220 (the window's middle
-        // stays paper, as the harness's first look wants): the band is black
-        // wherever it shows, and a strip a pan uncovers holds thousands of lines, made over turns.
-        // A mark below it at x 800 shows where the pan left the drawing.
+        // stays paper, as the harness's first look wants): the band is black wherever it shows,
+        // and a strip a pan uncovers holds thousands of lines, made over turns. A mark below it
+        // at x 800 shows where the pan left the drawing.
         let folder = NSTemporaryDirectory() + "tt-pan-frames-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder + "/touchtracker", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
