@@ -298,7 +298,8 @@ final class ToplevelWindow {
             if input, !wantsRedraw { latencyReporter?.inputShowedNothing() }
             return
         }
-        if !force, !input, let until = pacing.holdsChange(at: now(), pressed: isPressed(), refresh: presentationTimes.delay.refresh) {
+        if !force, !input, let until = pacing.holdsChange(at: now(), pressed: isPressed(), drawing: !window.liveLines.isEmpty,
+                                                          refresh: presentationTimes.delay.refresh) {
             if heldChange == nil {
                 heldChange = schedule(until) { [unowned self] in
                     self.heldChange = nil

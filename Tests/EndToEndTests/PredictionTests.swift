@@ -19,10 +19,10 @@ private func monotonicNow() -> Double {
 
 @Suite("Predicted ink under Weston", .serialized)
 struct PredictionEndToEndTests {
-    /// One finger from (100, 300) right at 600 pt/s, a sample every 8 ms, held still at the end,
-    /// then lifted. Returns, of the repaints while it moved, how many showed the red line's end
-    /// more than 2 pt past the newest sample sent before that repaint, and how many were read;
-    /// and the drawing file once saved.
+    /// One finger from (100, 300) right at 600 pt/s for 288 pt, a sample every 8 ms, held still at
+    /// the end, then lifted. Returns, of the repaints while it moved, how many showed the red
+    /// line's end more than 2 pt past the newest sample sent before that repaint, and how many were
+    /// read; and the drawing file once saved.
     static func swipe(prediction: Bool) throws -> (ahead: Int, frames: Int, file: [UInt8]) {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tt-prediction-\(getpid())-\(prediction)").path
         try? FileManager.default.removeItem(atPath: data)
@@ -37,7 +37,9 @@ struct PredictionEndToEndTests {
             // may or may not show it (a loaded machine can hold the sender between them).
             var sent: [(sending: Double, time: Double, x: Double)] = []
             let begin = monotonicNow()
-            for i in 1...40 {
+            // Sixty samples, nearly half a second: enough repaints to read even where the app runs
+            // several times slower (AddressSanitizer beside other tests read as few as seven of forty).
+            for i in 1...60 {
                 let x = 100 + 4.8 * Double(i)
                 while monotonicNow() < begin + 0.008 * Double(i) { usleep(500) }
                 let sending = monotonicNow()

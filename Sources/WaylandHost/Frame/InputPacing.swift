@@ -20,9 +20,11 @@ struct InputPacing {
 
     /// Until when a change that is not input waits at `now`, or nil to paint it now: input frames
     /// stream (the last within the hold) and something is pressed, so more will come; after the
-    /// fingers lift, an animation's frames (a flick's glide, a bounce) are never held.
-    func holdsChange(at now: Double, pressed: Bool, refresh: Double?) -> Double? {
-        guard pressed, let last = lastInputFrame else { return nil }
+    /// fingers lift, an animation's frames (a flick's glide, a bounce) are never held. Nor while
+    /// lines are drawn (`drawing`: the window drew lines under fingers last frame): their changes
+    /// between samples (a guess taken back when its sample is late, A13) show at once.
+    func holdsChange(at now: Double, pressed: Bool, drawing: Bool, refresh: Double?) -> Double? {
+        guard pressed, !drawing, let last = lastInputFrame else { return nil }
         let until = last + Self.holdRefreshes * (refresh ?? Self.assumedRefresh)
         return now < until ? until : nil
     }
