@@ -93,6 +93,15 @@ final class AppUnderTest {
     }
 }
 
+/// A new configuration folder (for `XDG_CONFIG_HOME`) whose preferences turn Fingers off, so
+/// fingers navigate from the start; the caller removes it.
+func fingersOffConfig(_ name: String) throws -> String {
+    let folder = NSTemporaryDirectory() + "\(name)-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder + "/touchtracker", withIntermediateDirectories: true)
+    try "fingers-draw = false\n".write(toFile: folder + "/touchtracker/preferences", atomically: true, encoding: .utf8)
+    return folder
+}
+
 /// Runs `body` with a fresh app; any error fails the test with logs; files are removed on success.
 func withApp(arguments: [String] = ["--trace"], options: WestonSession.Options = .init(),
              environment: [String: String] = [:], paper: Pixel = .white,

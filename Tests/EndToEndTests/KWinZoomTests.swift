@@ -14,10 +14,8 @@ import CompositorHarness
 struct KWinZoomTests {
     @Test("A14 A15: with Fingers off a pinch doubles a mouse's line about the fingers' middle and one finger pans it, drawing nothing")
     func pinchAndPan() throws {
-        let config = NSTemporaryDirectory() + "tt-kwin-zoom-\(getpid())"
-        try FileManager.default.createDirectory(atPath: config + "/touchtracker", withIntermediateDirectories: true)
+        let config = try fingersOffConfig("tt-kwin-zoom")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        try "fingers-draw = false\n".write(toFile: config + "/touchtracker/preferences", atomically: true, encoding: .utf8)
         withKWinApp(environment: ["XDG_CONFIG_HOME": config]) { app in
             let session = app.session
             // The mouse draws whatever the mode: a line 10 pt wide from (200, 300) to (600, 300).

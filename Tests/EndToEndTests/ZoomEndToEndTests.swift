@@ -143,10 +143,8 @@ struct ZoomEndToEndTests {
     func pinchedLineAtScale(_ screen: Screen) throws {
         // Fingers off from the preferences file, so that the fingers navigate from the start; the
         // mouse draws whatever the mode.
-        let config = NSTemporaryDirectory() + "tt-zoom-\(getpid())-\(screen.name)"
-        try FileManager.default.createDirectory(atPath: config + "/touchtracker", withIntermediateDirectories: true)
+        let config = try fingersOffConfig("tt-zoom-\(screen.name)")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        try "fingers-draw = false\n".write(toFile: config + "/touchtracker/preferences", atomically: true, encoding: .utf8)
         withApp(options: WestonSession.Options(width: screen.width, height: screen.height, scale: screen.scale),
                 environment: ["XDG_CONFIG_HOME": config]) { app in
             let scale = Double(screen.scale), w = app.window.width
@@ -205,10 +203,8 @@ struct ZoomEndToEndTests {
         // stays paper, as the harness's first look wants): the band is black wherever it shows,
         // and a strip a pan uncovers holds thousands of lines, made over turns. A mark below it
         // at x 800 shows where the pan left the drawing.
-        let folder = NSTemporaryDirectory() + "tt-pan-frames-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder + "/touchtracker", withIntermediateDirectories: true)
+        let folder = try fingersOffConfig("tt-pan-frames")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "fingers-draw = false\n".write(toFile: folder + "/touchtracker/preferences", atomically: true, encoding: .utf8)
         let lines = (0..<3000).map { (i: Int) -> Stroke in
             let y0 = 20 + Double(i % 200), y1 = 20 + Double(i * 7 % 200)
             return Stroke.line(StrokeID(i + 1), from: Point(x: -1000, y: y0), to: Point(x: 3000, y: y1))
