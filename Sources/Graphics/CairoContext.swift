@@ -310,6 +310,20 @@ public final class CairoContext: GraphicsContext {
         return picture
     }
 
+    public func drawAgain(into picture: Bitmap, _ draw: (GraphicsContext) -> Void) -> Bool {
+        guard let picture = picture as? ImageSurface else { return false }
+        // Drawn as made: device pixels addressed by a scale in user space (makePicture).
+        cairo_surface_set_device_scale(picture.surface, 1, 1)
+        do {
+            let context = CairoContext(surface: picture)
+            context.scaleBy(x: picture.scale, y: picture.scale)
+            draw(context)
+        }
+        cairo_surface_flush(picture.surface)
+        cairo_surface_set_device_scale(picture.surface, picture.scale, picture.scale)
+        return true
+    }
+
     public var isPixelAligned: Bool { pixelGrid.map { $0.matrix.xx >= 1 } ?? false }
 
     /// The image target, the user-to-pixel matrix and where user space's origin lies in the

@@ -154,6 +154,10 @@ public protocol GraphicsContext: AnyObject {
     /// context's device scale for ``copy(_:clippedTo:)`` to show again where ``isPixelAligned``
     /// (``View/shouldRasterize``); nil where the context keeps none (a recording, a vector file).
     func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap?
+    /// Draws into `picture`, one ``makePicture(size:_:)`` made, with `draw`'s user space in
+    /// points from its origin as when it was made; false, having drawn nothing, where the context
+    /// cannot (a picture it did not make).
+    func drawAgain(into picture: Bitmap, _ draw: (GraphicsContext) -> Void) -> Bool
     /// Whether user space maps onto device pixels by ``deviceScale`` alone, unturned, with its
     /// origin on a whole device pixel: there a picture made at that scale copies pixel for pixel.
     var isPixelAligned: Bool { get }
@@ -172,6 +176,8 @@ extension GraphicsContext {
     }
 
     public func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap? { nil }
+
+    public func drawAgain(into picture: Bitmap, _ draw: (GraphicsContext) -> Void) -> Bool { false }
 
     public var isPixelAligned: Bool { false }
 

@@ -122,11 +122,11 @@ open class View: Responder {
     open var isOpaque = false
 
     /// When true, the window keeps a picture of the view and its subviews at the device's scale
-    /// and copies it while nothing in them is marked to redraw, as Core Animation does for a
-    /// layer that `shouldRasterize`: a control hidden and shown again at every stroke is then
-    /// copied, not drawn. Taken only where a copy is pixel for pixel what drawing gives: the view
-    /// clips to its bounds, has an opaque background colour and full alpha, and lies on whole
-    /// device pixels (else it is drawn as usual). Default: false.
+    /// and copies it, as Core Animation does for a layer that `shouldRasterize`: a control hidden
+    /// and shown again at every stroke is then copied, not drawn, and what is marked in it is
+    /// drawn again into the picture, only there. Taken only where a copy is pixel for pixel what
+    /// drawing gives: the view clips to its bounds, has an opaque background colour and full
+    /// alpha, and lies on whole device pixels (else it is drawn as usual). Default: false.
     open var shouldRasterize = false {
         didSet { if !shouldRasterize { picture = nil } }
     }
@@ -341,14 +341,15 @@ open class View: Responder {
     /// what lies within them is marked (a subview moved or zoomed marks its old and new frames).
     open func setNeedsDisplay(_ rect: Rect) {
         let rect = clipsToBounds ? rect.intersection(bounds) : rect
-        guard !rect.isEmpty, let window = windowDroppingPictures(from: self) else { return }
+        guard !rect.isEmpty, let window = windowMarkingPictures(from: self, CollectionOfOne(rect)) else { return }
         window.setNeedsDisplay(inWindowRect: convert(rect, to: nil))
     }
 
     /// Marks each of `rects` (in this view's coordinates) as needing to be redrawn: the same as a
     /// call per rectangle, converted to the window's coordinates once (a moving line marks dozens).
     open func setNeedsDisplay(_ rects: [Rect]) {
-        guard let window = windowDroppingPictures(from: self) else { return }
+        // Pictures take them as they are: each is cut to its picture when drawn.
+        guard let window = windowMarkingPictures(from: self, rects) else { return }
         let clip = clipsToBounds ? bounds : nil
         if isTransformed {
             for rect in rects {

@@ -4,7 +4,7 @@
 import Graphics
 import Testing
 @testable import TouchKit
-import TouchTrackerKit
+@testable import TouchTrackerKit
 
 @Suite("Rasterized views")
 struct RasterizedViewTests {
@@ -25,6 +25,8 @@ struct RasterizedViewTests {
         let window = Window(frame: Rect(x: 0, y: 0, width: 120, height: 80))
         let panel: Counted
         let chip = Counted(frame: Rect(x: 6, y: 5, width: 23, height: 13))
+        /// Beside the chip, apart from it.
+        let badge = Counted(frame: Rect(x: 36, y: 8, width: 20, height: 16))
 
         init(rasterizes: Bool, origin: Point = Point(x: 10, y: 10)) {
             window.backgroundColor = .white
@@ -35,6 +37,8 @@ struct RasterizedViewTests {
             panel.shouldRasterize = rasterizes
             chip.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.9, alpha: 0.5)
             panel.addSubview(chip)
+            badge.backgroundColor = .white
+            panel.addSubview(badge)
             window.addSubview(panel)
             _ = window.takeDirtyRegion()
         }
@@ -96,6 +100,40 @@ struct RasterizedViewTests {
         #expect(large.color(x: 2 * middle.x, y: 2 * middle.y) == .black)
     }
 
+    @Test("H9: a view marked inside a rasterized one is drawn again into the picture only where it lies: the picture is kept, the views elsewhere in it are not drawn again, and it shows what drawing gives",
+          arguments: [1.0, 1.5, 2.0])
+    func drawnAgainWhereMarked(scale: Double) throws {
+        let drawn = Scene(rasterizes: false), copied = Scene(rasterizes: true)
+        let a = Self.image(scale), b = Self.image(scale)
+        drawn.paint(a, scale: scale, whole: true)
+        copied.paint(b, scale: scale, whole: true)
+        let picture = try #require(copied.panel.picture).bitmap
+        for (scene, image) in [(drawn, a), (copied, b)] {
+            // Its box is within device pixels at 150 %: the pixels it shares are drawn again whole.
+            scene.chip.disc = .black
+            scene.chip.setNeedsDisplay()
+            scene.paint(image, scale: scale)
+        }
+        #expect(copied.panel.picture?.bitmap === picture, "the same picture, drawn into")
+        #expect(copied.badge.draws == 1, "the badge, apart from the chip, not drawn again")
+        #expect(copied.chip.draws == 2)
+        #expect(Self.samePixels(a, b))
+        // Hidden and shown again, the picture shows the change without drawing anything.
+        copied.panel.isHidden = true
+        copied.paint(b, scale: scale)
+        copied.panel.isHidden = false
+        copied.paint(b, scale: scale)
+        #expect(copied.chip.draws == 2 && copied.panel.picture?.stale.isEmpty == true)
+        #expect(Self.samePixels(a, b))
+        // A subview hidden inside it is marked where it was: the panel shows through there.
+        for (scene, image) in [(drawn, a), (copied, b)] {
+            scene.badge.isHidden = true
+            scene.paint(image, scale: scale)
+        }
+        #expect(copied.chip.draws == 2)
+        #expect(Self.samePixels(a, b))
+    }
+
     @Test("H9: where its origin or its size falls within device pixels the view is drawn every time, the same pixels as without a picture",
           arguments: [Point(x: 10.5, y: 10.25), Point(x: 12, y: 8)])
     func offPixels(origin: Point) {
@@ -144,6 +182,31 @@ struct RasterizedViewTests {
                 Issue.record("pixel \(x),\(y) of the control differs after the stroke")
                 return
             }
+        }
+    }
+
+    @Test("H9 A15: the zoom control's level changing, as at every step of a pinch, is drawn again into its picture, which then holds the pixels of one made anew",
+          arguments: [1.0, 2.0])
+    func zoomLevelDrawnIntoPicture(scale: Double) throws {
+        let canvas = Canvas(width: 400, zoomControl: true)
+        let control = canvas.controller.zoomControl
+        canvas.window.layoutIfNeeded()
+        let image = ImageSurface(width: Int(400 * scale), height: Int(300 * scale))
+        canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: image, scale: scale)
+        _ = canvas.window.takeDirtyRegion()
+        let picture = try #require(control.picture).bitmap
+        for zoom in [1.37, 0.5, 8.0] {
+            control.show(zoom: zoom)
+            canvas.window.paint(canvas.window.takeDirtyRegion(), into: image, scale: scale)
+            #expect(control.picture?.bitmap === picture, "drawn into, not made anew")
+            let drawnAgain = try #require(control.picture?.bitmap as? ImageSurface)
+            control.picture = nil
+            let fresh = ImageSurface(width: image.width, height: image.height)
+            canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: fresh, scale: scale)
+            let made = try #require(control.picture?.bitmap as? ImageSurface)
+            #expect(Self.samePixels(drawnAgain, made), "at \(zoom)")
+            #expect(Self.samePixels(image, fresh), "at \(zoom)")
+            control.picture = ViewPicture(bitmap: drawnAgain, scale: scale, size: control.bounds.size)
         }
     }
 }
