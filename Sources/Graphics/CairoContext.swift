@@ -297,22 +297,20 @@ public final class CairoContext: GraphicsContext {
     /// Only for an image target: a vector file gets vectors.
     public func makePicture(size: Size, _ draw: (GraphicsContext) -> Void) -> Bitmap? {
         guard cairo_surface_get_type(cairo_get_target(cairo)) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
-        let scale = deviceScale
-        let picture = ImageSurface(size: size, scale: scale)
-        cairo_surface_set_device_scale(picture.surface, 1, 1)
-        do {
-            let context = CairoContext(surface: picture)
-            context.scaleBy(x: picture.scale, y: picture.scale)
-            draw(context)
-        }
-        cairo_surface_flush(picture.surface)
-        cairo_surface_set_device_scale(picture.surface, picture.scale, picture.scale)
+        let picture = ImageSurface(size: size, scale: deviceScale)
+        Self.draw(into: picture, draw)
         return picture
     }
 
     public func drawAgain(into picture: Bitmap, _ draw: (GraphicsContext) -> Void) -> Bool {
         guard let picture = picture as? ImageSurface else { return false }
-        // Drawn as made: device pixels addressed by a scale in user space (makePicture).
+        Self.draw(into: picture, draw)
+        return true
+    }
+
+    /// Draws into a picture with user space scaled to its device pixels, then marks it with its
+    /// scale for copying back.
+    private static func draw(into picture: ImageSurface, _ draw: (GraphicsContext) -> Void) {
         cairo_surface_set_device_scale(picture.surface, 1, 1)
         do {
             let context = CairoContext(surface: picture)
@@ -321,7 +319,6 @@ public final class CairoContext: GraphicsContext {
         }
         cairo_surface_flush(picture.surface)
         cairo_surface_set_device_scale(picture.surface, picture.scale, picture.scale)
-        return true
     }
 
     public var isPixelAligned: Bool { pixelGrid.map { $0.matrix.xx >= 1 } ?? false }

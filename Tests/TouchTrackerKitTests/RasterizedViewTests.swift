@@ -152,15 +152,20 @@ struct RasterizedViewTests {
         #expect(Self.samePixels(a, b))
     }
 
-    @Test("H9 A15: the zoom control steps aside for a stroke and comes back from its picture, the same pixels, its buttons not drawn again",
-          arguments: [1.0, 2.0])
-    func zoomControlCopied(scale: Double) throws {
+    /// A canvas showing the zoom control, painted whole at `scale`.
+    static func paintedZoomControl(scale: Double) -> (Canvas, ZoomControlView, ImageSurface) {
         let canvas = Canvas(width: 400, zoomControl: true)
-        let control = canvas.controller.zoomControl
         canvas.window.layoutIfNeeded()
         let image = ImageSurface(width: Int(400 * scale), height: Int(300 * scale))
         canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: image, scale: scale)
         _ = canvas.window.takeDirtyRegion()
+        return (canvas, canvas.controller.zoomControl, image)
+    }
+
+    @Test("H9 A15: the zoom control steps aside for a stroke and comes back from its picture, the same pixels, its buttons not drawn again",
+          arguments: [1.0, 2.0])
+    func zoomControlCopied(scale: Double) throws {
+        let (canvas, control, image) = Self.paintedZoomControl(scale: scale)
         let before = ImageSurface(width: image.width, height: image.height)
         CairoContext(surface: before).copy(image, clippedTo: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
         let picture = try #require(control.picture).bitmap
@@ -188,12 +193,7 @@ struct RasterizedViewTests {
     @Test("H9 A15: the zoom control's level changing, as at every step of a pinch, is drawn again into its picture, which then holds the pixels of one made anew",
           arguments: [1.0, 2.0])
     func zoomLevelDrawnIntoPicture(scale: Double) throws {
-        let canvas = Canvas(width: 400, zoomControl: true)
-        let control = canvas.controller.zoomControl
-        canvas.window.layoutIfNeeded()
-        let image = ImageSurface(width: Int(400 * scale), height: Int(300 * scale))
-        canvas.window.paint(DirtyRegion([canvas.window.bounds]), into: image, scale: scale)
-        _ = canvas.window.takeDirtyRegion()
+        let (canvas, control, image) = Self.paintedZoomControl(scale: scale)
         let picture = try #require(control.picture).bitmap
         for zoom in [1.37, 0.5, 8.0] {
             control.show(zoom: zoom)
