@@ -49,10 +49,15 @@ extension TouchTrackerBench {
         func pinch(from: Double, to: Double) -> Path {
             { t in let half = (from + (to - from) * eased(t)) / 2; return ((centre.x - half, centre.y), (centre.x + half, centre.y)) }
         }
+        // A pan's travel and the fingers' spread fit the window, as in process: on a phone 600 pt
+        // would start the fingers off the screen, and nothing would move.
+        let reach = (x: min(1, window.width / 1000), y: min(1, canvasHeight / 500))
+        let spread = min(100, window.width / 6)
         func pan(_ dx: Double, _ dy: Double) -> Path {
-            { t in
+            let (dx, dy) = (dx * reach.x, dy * reach.y)
+            return { t in
                 let x = centre.x - dx / 2 + dx * eased(t), y = centre.y - dy / 2 + dy * eased(t)
-                return ((x - 100, y), (x + 100, y))
+                return ((x - spread, y), (x + spread, y))
             }
         }
         let gestures: [(String, Path)] = [
