@@ -88,10 +88,7 @@ func measureZoom(drawings: [(name: String, strokes: [Stroke])], width: Int, heig
                 return (centre.offsetBy(dx: -half, dy: 0), centre.offsetBy(dx: half, dy: 0))
             }
         }
-        // A pan's travel and the fingers' spread fit the window: on a phone 600 pt would start
-        // the fingers off the screen, and nothing would move.
-        let reach = (x: min(1, scroll.bounds.width / 1000), y: min(1, scroll.bounds.height / 500))
-        let spread = min(100, scroll.bounds.width / 6)
+        let (reach, spread) = TouchTrackerBench.panFit(width: scroll.bounds.width, height: scroll.bounds.height)
         func pan(_ name: String, by travel: Point) -> TwoFingerPath {
             let travel = Point(x: travel.x * reach.x, y: travel.y * reach.y)
             return TwoFingerPath(name: name, frames: frames) { t in
@@ -227,5 +224,14 @@ extension TouchTrackerBench {
                 targets.add(idle <= limit, "zoom, \(what): heap and rasters of the window and its canvas at \(String(format: "%.0f %%", step.zoom * 100)) once input stops (2.5 s idle) \(String(format: "%.1f", Double(idle) / 1_048_576)) MiB, \(String(format: "%.1f", Double(step.heapBytes) / 1_048_576)) MiB as it turned sharp (at most 3 buffers + 20 MiB = \(String(format: "%.1f", Double(limit) / 1_048_576)) MiB once input stops)")
             }
         }
+    }
+}
+
+extension TouchTrackerBench {
+    /// How much of a pan's travel (x and y) and how far apart its two fingers (from their middle)
+    /// fit a canvas `width` x `height` points: on a phone a 600 pt pan would start the fingers off
+    /// the screen, and nothing would move. Both zoom phases pan this way.
+    static func panFit(width: Double, height: Double) -> (reach: (x: Double, y: Double), spread: Double) {
+        ((x: min(1, width / 1000), y: min(1, height / 500)), min(100, width / 6))
     }
 }

@@ -49,10 +49,7 @@ extension TouchTrackerBench {
         func pinch(from: Double, to: Double) -> Path {
             { t in let half = (from + (to - from) * eased(t)) / 2; return ((centre.x - half, centre.y), (centre.x + half, centre.y)) }
         }
-        // A pan's travel and the fingers' spread fit the window, as in process: on a phone 600 pt
-        // would start the fingers off the screen, and nothing would move.
-        let reach = (x: min(1, window.width / 1000), y: min(1, canvasHeight / 500))
-        let spread = min(100, window.width / 6)
+        let (reach, spread) = Self.panFit(width: window.width, height: canvasHeight)
         func pan(_ dx: Double, _ dy: Double) -> Path {
             let (dx, dy) = (dx * reach.x, dy * reach.y)
             return { t in

@@ -95,9 +95,9 @@ extension Window {
         let boxes = picture.stale.compactMap { rect -> Rect? in
             let local = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY).intersection(whole)
             guard !local.isEmpty else { return nil }
-            let x0 = (local.minX * scale + 1e-6).rounded(.down) / scale, y0 = (local.minY * scale + 1e-6).rounded(.down) / scale
-            let x1 = (local.maxX * scale - 1e-6).rounded(.up) / scale, y1 = (local.maxY * scale - 1e-6).rounded(.up) / scale
-            return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(whole)
+            let pixels = Rect(x: local.minX * scale, y: local.minY * scale, width: local.width * scale, height: local.height * scale).integral
+            return Rect(x: pixels.minX / scale, y: pixels.minY / scale, width: pixels.width / scale, height: pixels.height / scale)
+                .intersection(whole)
         }
         let drawn = context.drawAgain(into: picture.bitmap) { target in
             for box in boxes {
