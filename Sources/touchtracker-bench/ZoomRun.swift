@@ -229,9 +229,11 @@ extension TouchTrackerBench {
 
 extension TouchTrackerBench {
     /// How much of a pan's travel (x and y) and how far apart its two fingers (from their middle)
-    /// fit a canvas `width` x `height` points: on a phone a 600 pt pan would start the fingers off
-    /// the screen, and nothing would move. Both zoom phases pan this way.
+    /// fit a canvas `width` x `height` points: the travel is the 1080p canvas's (1920x950 pt) share
+    /// of the window, so on a phone the fingers start on the screen and the view they leave
+    /// still lies over the drawing (a 600 pt pan there moved it off the drawing's side, and the
+    /// pan at 800 % then moved paper alone: nothing to commit). Both zoom phases pan this way.
     static func panFit(width: Double, height: Double) -> (reach: (x: Double, y: Double), spread: Double) {
-        ((x: min(1, width / 1000), y: min(1, height / 500)), min(100, width / 6))
+        ((x: min(1, width / 1920), y: min(1, height / 950)), min(100, width / 6))
     }
 }

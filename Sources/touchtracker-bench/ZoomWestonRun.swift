@@ -14,6 +14,7 @@ import Glibc
 import CShims
 import Foundation
 import CompositorHarness
+import TouchTrackerKit
 
 struct ZoomWestonStep {
     var drawing: String
@@ -36,8 +37,11 @@ extension ZoomWestonStep {
 
 extension TouchTrackerBench {
     func measureZoomUnderWeston(appPath: String, drawing: CanvasDrawing) throws -> [ZoomWestonStep] {
+        // Opened at 100 % from the drawing's origin, as the gestures' names say and as the
+        // in-process phase starts: a drawing a line's width wider than a phone's window would
+        // open fitted (88 %), and the pinch to 10 % would end past the limit and spring back.
         let running = try start(.app(path: appPath, drawing: drawing), extraArguments: ["--latency"],
-                                preferences: "fingers-draw = false\n")
+                                preferences: "fingers-draw = false\n", view: CanvasViewport(origin: .zero, zoom: 1))
         defer { finish(running) }
         let session = running.session, window = running.window, pid = running.pid
         let hz = 60.0, frames = quick ? 30 : 60
