@@ -38,6 +38,13 @@ public final class SpatialIndex {
     private var freeSlots: [Int32] = []
     /// Slots of strokes not in the grid (too many cells).
     private var oversized: Set<Int32> = []
+    /// The columns and rows of every cell ever listed since the last ``removeAll()`` (never
+    /// shrinks): a rectangle's query looks only there, so a strip far from the drawing looks at
+    /// nothing.
+    private var occupied: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)?
+    /// How many slots the cells list in all: a query whose cells list more than the index holds
+    /// strokes looks at each stroke once instead.
+    private var listed = 0
     private var query: UInt32 = 0
     /// The most any indexed stroke's bounds reach beyond its centre line (never shrinks).
     private var maxPad = 0.0
@@ -93,7 +100,17 @@ public final class SpatialIndex {
         }
         slotByID[stroke.id] = Int(slot)
         if stroke.width / 2 + 2 > maxPad { maxPad = stroke.width / 2 + 2 }
-        if !forEachCell(of: stroke, { cells[$0, default: []].append(slot) }) {
+        if !forEachCell(of: stroke, { key in
+            cells[key, default: []].append(slot)
+            listed += 1
+            let column = Int(key >> 32), row = Int(Int32(truncatingIfNeeded: key))
+            if let (columns, rows) = occupied {
+                occupied = (Swift.min(columns.lowerBound, column)...Swift.max(columns.upperBound, column),
+                            Swift.min(rows.lowerBound, row)...Swift.max(rows.upperBound, row))
+            } else {
+                occupied = (column...column, row...row)
+            }
+        }) {
             oversized.insert(slot)
         }
     }
@@ -109,6 +126,7 @@ public final class SpatialIndex {
                 guard var list = cells[key], let i = list.firstIndex(of: slot) else { return }
                 list.swapAt(i, list.count - 1)
                 list.removeLast()
+                listed -= 1
                 cells[key] = list.isEmpty ? nil : list
             }
         }
@@ -126,6 +144,8 @@ public final class SpatialIndex {
         slotByID.removeAll()
         freeSlots.removeAll()
         oversized.removeAll()
+        occupied = nil
+        listed = 0
     }
 
     /// Applies one of Drawing's change notifications; `current` gives the strokes after the change
@@ -181,12 +201,17 @@ public final class SpatialIndex {
             let a = Point(x: Double(g[0]), y: Double(g[1])), b = Point(x: Double(g[2]), y: Double(g[3]))
             return Stroke.distance(from: point, toSegment: a, b) - Self.roundingSlack(g)
         }
-        /// Whether the line stored as `g` may paint into `rect`: its box, widened by the widest
-        /// stroke's reach and by rounding, meets it.
+        /// Whether the line stored as `g` may paint into `rect`: it passes within the widest
+        /// stroke's reach of it, and rounding's. Its box first; then the line itself, since a
+        /// zoomed-in tile of a dense drawing meets the boxes of several times the lines that cross
+        /// it (long diagonals), and each one let through costs the caller a look-up.
         func mayPaint(_ g: SIMD4<Float>, into rect: Rect) -> Bool {
             let pad = maxPad + Self.roundingSlack(g)
-            return Double(Swift.min(g[0], g[2])) - pad <= rect.maxX && Double(Swift.max(g[0], g[2])) + pad >= rect.minX
+            guard Double(Swift.min(g[0], g[2])) - pad <= rect.maxX && Double(Swift.max(g[0], g[2])) + pad >= rect.minX
                 && Double(Swift.min(g[1], g[3])) - pad <= rect.maxY && Double(Swift.max(g[1], g[3])) + pad >= rect.minY
+            else { return false }
+            return Stroke.clip(Point(x: Double(g[0]), y: Double(g[1])), Point(x: Double(g[2]), y: Double(g[3])),
+                               to: rect.insetBy(dx: -pad, dy: -pad)) != nil
         }
         func visit(_ slot: Int32) {
             let s = Int(slot)
@@ -213,6 +238,29 @@ public final class SpatialIndex {
         }
         for slot in oversized { visit(slot) }
         guard radius >= 0, point.x.isFinite, point.y.isFinite else { return }
+        if let rect {
+            // The rectangle's own cells, widened by the widest stroke's reach (a stroke painting
+            // into it has its centre line there), and only where cells were ever listed: a tall
+            // strip a scroll uncovers is not looked at as the square around it, and one far from
+            // the drawing (zoomed out, most of them) looks at nothing.
+            let pad = maxPad * (1 + 1e-9) + 1e-9 + cellSize * 1e-9
+            guard let occupied, let wide = cellRange(rect.minX - pad, rect.maxX + pad), let high = cellRange(rect.minY - pad, rect.maxY + pad),
+                  wide.overlaps(occupied.columns), high.overlaps(occupied.rows) else { return }
+            let columns = wide.clamped(to: occupied.columns), rows = high.clamped(to: occupied.rows)
+            // Cells that list more slots than there are strokes (a rectangle over most of a dense
+            // drawing): each stroke once is fewer looks.
+            if Double(columns.count) * Double(rows.count) * Double(listed) > Double(ids.count) * Double(Swift.max(cells.count, 1)) {
+                for slot in ids.indices { visit(Int32(slot)) }
+                return
+            }
+            for column in columns {
+                for row in rows {
+                    guard let list = cells[Self.key(column, row)] else { continue }
+                    for slot in list { visit(slot) }
+                }
+            }
+            return
+        }
         guard let columns = cellRange(point.x - reach, point.x + reach),
               let rows = cellRange(point.y - reach, point.y + reach),
               Double(columns.count) * Double(rows.count) <= Double(Swift.max(cells.count, 16))

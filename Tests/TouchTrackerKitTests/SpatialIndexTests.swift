@@ -123,6 +123,56 @@ struct SpatialIndexTests {
         }
     }
 
+    @Test("A4: a rectangle of any shape (a thin strip a scroll uncovers, one far from the drawing, one over all of it) finds every stroke that paints into it, in paint order, after any changes")
+    func rectanglesOfEveryShapeAfterChanges() async {
+        // Strips one or a few points wide and a tile high, squares, rectangles far out (as the
+        // strips of a pan at 10 % are) and ones over everything.
+        let rectGen = zip(Gen.int(in: 0...3), point, Gen.double(in: 0...4), Gen.double(in: 0...300)).map { kind, at, thin, long -> Rect in
+            switch kind {
+            case 0: Rect(x: at.x, y: at.y, width: thin, height: long)
+            case 1: Rect(x: at.x, y: at.y, width: long, height: thin)
+            case 2: Rect(x: at.x * 7, y: at.y * -5, width: long, height: long)
+            default: Rect(x: -3000, y: -3000, width: 6000 + long, height: 6000)
+            }
+        }
+        await propertyCheck(count: 150, input: opGen.array(of: 1...60), rectGen.array(of: 1...8)) { ops, rects in
+            let drawing = Drawing()
+            _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
+            for op in ops {
+                switch op {
+                case .add(var stroke):
+                    stroke.id = drawing.makeID()
+                    drawing.add(stroke)
+                case .remove(let n):
+                    if !drawing.strokes.isEmpty { drawing.remove(drawing.strokes[n % drawing.strokes.count].id) }
+                case .move(let n, let dx, let dy):
+                    if !drawing.strokes.isEmpty {
+                        drawing.update(drawing.strokes[n % drawing.strokes.count].id) { $0 = $0.translated(dx: dx, dy: dy) }
+                    }
+                case .clear:
+                    drawing.removeAll()
+                case .undo:
+                    drawing.undoStack.undo()
+                case .redo:
+                    drawing.undoStack.redo()
+                }
+                for rect in rects {
+                    let found = drawing.strokes(intersecting: rect).map(\.id)
+                    // In paint order, each one that may paint there; every straight line that does
+                    // (their test is exact) and every stroke with a point of its centre line within
+                    // its half width of the rectangle.
+                    let may = drawing.strokes.filter { $0.mayPaint(into: rect) }
+                    #expect(found == may.filter { found.contains($0.id) }.map(\.id), "after \(op): \(rect)")
+                    let painting = may.filter { stroke in
+                        stroke.kind == .line && stroke.points.count == 2
+                            || samples(of: stroke).contains { rect.insetBy(dx: -stroke.width / 2, dy: -stroke.width / 2).contains($0) }
+                    }
+                    #expect(Set(painting.map(\.id)).isSubset(of: found), "after \(op): \(rect)")
+                }
+            }
+        }
+    }
+
     @Test("A stroke added before the first query is indexed too (the index is built on demand)")
     func builtOnDemand() {
         let drawing = Drawing(strokes: [.line(StrokeID(7), from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))])
