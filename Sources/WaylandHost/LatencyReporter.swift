@@ -22,6 +22,9 @@ final class LatencyReporter {
     /// for (`TouchPrediction`), set by the host before the commit.
     var prediction: (() -> String?)?
 
+    /// How a commit without input starts its log line (the benchmark reads it).
+    static let commitWithoutInput = "commit without input at"
+
     init(logger: Logger) {
         self.logger = logger
     }
@@ -50,11 +53,14 @@ final class LatencyReporter {
     }
 
     /// Called right before a commit: every commit asks `presentation` for feedback (its delays
-    /// teach the prediction its lead); one that carries input is logged with it.
+    /// teach the prediction its lead); one that carries input is logged with it, one that does
+    /// not (a rebuild finished, an animation's step) by its time alone: when the picture last
+    /// changed after the fingers stopped, where no compositor counts commits for a benchmark.
     func willCommit(_ surface: WlSurface, presentation: PresentationTimes) {
         let commit = tt_monotonic_now()
         guard let input = pending else {
             presentation.willCommit(surface, at: commit)
+            logger.info("\(Self.commitWithoutInput) \(microseconds(commit)) µs")
             return
         }
         pending = nil

@@ -89,6 +89,8 @@ final class ToplevelWindow {
     /// Whether buffers beyond the two in steady use exist (the host then calls
     /// ``releaseSpareBuffers()`` once they may have aged).
     var hasSpareBuffers: Bool { pool.hasSpares }
+    /// When spare buffers may next go (BufferPool's `nextSpareCheck`).
+    var nextSpareBufferCheck: Double? { pool.nextSpareCheck(now: pool.now()) }
     /// Lets spare buffers go that have not been used for ``spareBufferLifetime``.
     func releaseSpareBuffers() { pool.releaseSpares() }
 

@@ -335,12 +335,17 @@ extension WaylandHost: EventLoopTurns {
         let replayedInput = replay?.takeDeliveredInput() ?? false
         toplevel.redrawIfNeeded(input: seatInput || replayedInput)
         popupMenu.followStyle()
-        if toplevel.hasSpareBuffers, spareBufferTimer == nil {
-            spareBufferTimer = loop.clock.schedule(at: loop.clock.now + ToplevelWindow.spareBufferLifetime + 0.05) {
-                [unowned self] in
-                self.spareBufferTimer = nil
-                self.toplevel.releaseSpareBuffers()
-            }
+        if spareBufferTimer == nil { scheduleSpareBufferRelease() }
+    }
+
+    /// Lets spare buffers go when they have aged, and asks again while any are left: a window
+    /// left alone after a burst holds its two buffers within a moment of the lifetime.
+    private func scheduleSpareBufferRelease() {
+        guard let at = toplevel.nextSpareBufferCheck else { return }
+        spareBufferTimer = loop.clock.schedule(at: at + 0.01) { [unowned self] in
+            self.spareBufferTimer = nil
+            self.toplevel.releaseSpareBuffers()
+            self.scheduleSpareBufferRelease()
         }
     }
 }

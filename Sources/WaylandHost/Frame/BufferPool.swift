@@ -140,6 +140,16 @@ final class BufferPool {
         }
     }
 
+    /// When spares may next go (``releaseSpares()``): the least recently committed buffer's
+    /// commit plus ``spareLifetime``, never sooner than a quarter of a second from `now` (one the
+    /// compositor still holds is asked about again then); nil without spares. Checked on a fixed
+    /// period instead, a spare committed just after a check stayed nearly twice its lifetime, and
+    /// one whose check found it young stayed until the next input.
+    func nextSpareCheck(now: Double) -> Double? {
+        guard buffers.count > 2, let oldest = buffers.map(\.lastCommitted).min() else { return nil }
+        return max(oldest + Self.spareLifetime, now + 0.25)
+    }
+
     /// Destroys free buffers beyond two that have not been committed for ``spareLifetime``
     /// seconds, oldest first.
     func releaseSpares() {
