@@ -28,6 +28,8 @@ enum BenchPhase: String, CaseIterable, ExpressibleByArgument {
     case zoom
     /// The same gestures as touch under Weston: the app's CPU per frame, its last commit, VmRSS.
     case zoomWeston = "zoom-weston"
+    /// The same gestures as touch under KWin (fractional scales, llvmpipe): the app's own figures.
+    case zoomKWin = "zoom-kwin"
     /// Instruction counts of the same, under callgrind.
     case callgrind
     /// Drawing sizes at 60 and 120 Hz under Weston.
@@ -170,7 +172,7 @@ struct TouchTrackerBench: ParsableCommand {
             return
         }
         let phases = self.phases
-        let underWeston = phases.contains { [.zoomWeston, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .shortLinesKWin, .desktops, .soak, .recording, .prediction].contains($0) }
+        let underWeston = phases.contains { [.zoomWeston, .zoomKWin, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .shortLinesKWin, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
         say("touchtracker-bench: \(phases.map(\.rawValue).joined(separator: ", ")); headless Weston \(screen) (pixman, 60 Hz); \(ProcessInfo.processInfo.activeProcessorCount) CPUs" + (quick ? "; quick" : ""))
@@ -183,6 +185,7 @@ struct TouchTrackerBench: ParsableCommand {
         }
         if phases.contains(.zoom) { zoomTable(targets: &targets) }
         if phases.contains(.zoomWeston) { try zoomWestonTable(appPath: appPath, targets: &targets) }
+        if phases.contains(.zoomKWin) { try zoomKWinTable(appPath: appPath, targets: &targets) }
         if phases.contains(.callgrind) { try callgrindTable() }
         if phases.contains(.predictors) { predictorTable() }
         if phases.contains(.sizes) { try sizeSweep(appPath: appPath, targets: &targets) }

@@ -45,37 +45,7 @@ extension TouchTrackerBench {
         defer { finish(running) }
         let session = running.session, window = running.window, pid = running.pid
         let hz = 60.0, frames = quick ? 30 : 60
-        let canvasHeight = window.height - 130
-        let centre = (x: window.x + window.width / 2, y: window.y + canvasHeight / 2)
-        let span = min(window.width - 40, 800)
-        func eased(_ t: Double) -> Double { t < 0.75 ? t / 0.875 : (t - 2 * (t - 0.75) * (t - 0.75)) / 0.875 }
-        typealias Path = (Double) -> ((Double, Double), (Double, Double))
-        func pinch(from: Double, to: Double) -> Path {
-            { t in let half = (from + (to - from) * eased(t)) / 2; return ((centre.x - half, centre.y), (centre.x + half, centre.y)) }
-        }
-        let (reach, spread) = Self.panFit(width: window.width, height: canvasHeight)
-        func pan(_ dx: Double, _ dy: Double) -> Path {
-            let (dx, dy) = (dx * reach.x, dy * reach.y)
-            return { t in
-                let x = centre.x - dx / 2 + dx * eased(t), y = centre.y - dy / 2 + dy * eased(t)
-                return ((x - spread, y), (x + spread, y))
-            }
-        }
-        let gestures: [(String, Path)] = [
-            ("two-finger pan at 100 %", pan(-600, -200)),
-            ("pinch in, 100 % to 800 %", pinch(from: span / 8, to: span)),
-            ("two-finger pan at 800 %", pan(600, 200)),
-            ("pinch out, 800 % to 100 %", pinch(from: span, to: span / 8)),
-            // Two points short of 10 %: where a pinch ends depends on where the recognizer took
-            // the fingers' first distance and on the zoom the pinch back left (100 % give or take
-            // 1 %), and a pinch that ends past the limit springs back for a quarter of a second
-            // (S12) before the raster is made at 10 %: a bounce, not a rebuild.
-            ("pinch out, 100 % to 10 %", pinch(from: span, to: span / 10 + 2)),
-            // Fingers closing on at the limit, as a user pinching out as far as it goes does: the
-            // zoom follows them less and less, and springs back to 10 % when they lift (S12).
-            (ZoomWestonStep.springingBack, pinch(from: span, to: span * 0.7)),
-            ("two-finger pan at 10 %", pan(600, 200)),
-        ]
+        let gestures = Self.zoomTouchGestures(window: (window.x, window.y, window.width, window.height))
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         var steps: [ZoomWestonStep] = [
             ZoomWestonStep(drawing: drawing.name, gesture: "opened, at 100 %", frameCPU: makeLatencies(), slowTurns: [], sharpAfter: 0,
@@ -134,6 +104,44 @@ extension TouchTrackerBench {
         return steps
     }
 
+    /// Two fingers' paths in global points, each from `t` 0 to 1.
+    typealias TwoFingerTouchPath = (Double) -> ((Double, Double), (Double, Double))
+
+    /// The in-process phase's gestures as touch in a window at (x, y) of width x height points,
+    /// and one more past 10 % that springs back, for the phases under a compositor.
+    static func zoomTouchGestures(window: (x: Double, y: Double, width: Double, height: Double)) -> [(String, TwoFingerTouchPath)] {
+        let canvasHeight = window.height - 130
+        let centre = (x: window.x + window.width / 2, y: window.y + canvasHeight / 2)
+        let span = min(window.width - 40, 800)
+        func eased(_ t: Double) -> Double { t < 0.75 ? t / 0.875 : (t - 2 * (t - 0.75) * (t - 0.75)) / 0.875 }
+        func pinch(from: Double, to: Double) -> TwoFingerTouchPath {
+            { t in let half = (from + (to - from) * eased(t)) / 2; return ((centre.x - half, centre.y), (centre.x + half, centre.y)) }
+        }
+        let (reach, spread) = panFit(width: window.width, height: canvasHeight)
+        func pan(_ dx: Double, _ dy: Double) -> TwoFingerTouchPath {
+            let (dx, dy) = (dx * reach.x, dy * reach.y)
+            return { t in
+                let x = centre.x - dx / 2 + dx * eased(t), y = centre.y - dy / 2 + dy * eased(t)
+                return ((x - spread, y), (x + spread, y))
+            }
+        }
+        return [
+            ("two-finger pan at 100 %", pan(-600, -200)),
+            ("pinch in, 100 % to 800 %", pinch(from: span / 8, to: span)),
+            ("two-finger pan at 800 %", pan(600, 200)),
+            ("pinch out, 800 % to 100 %", pinch(from: span, to: span / 8)),
+            // Two points short of 10 %: where a pinch ends depends on where the recognizer took
+            // the fingers' first distance and on the zoom the pinch back left (100 % give or take
+            // 1 %), and a pinch that ends past the limit springs back for a quarter of a second
+            // (S12) before the raster is made at 10 %: a bounce, not a rebuild.
+            ("pinch out, 100 % to 10 %", pinch(from: span, to: span / 10 + 2)),
+            // Fingers closing on at the limit, as a user pinching out as far as it goes does: the
+            // zoom follows them less and less, and springs back to 10 % when they lift (S12).
+            (ZoomWestonStep.springingBack, pinch(from: span, to: span * 0.7)),
+            ("two-finger pan at 10 %", pan(600, 200)),
+        ]
+    }
+
     /// The CPU of the `slow turn` lines the app logged after `since` (CLOCK_MONOTONIC seconds).
     /// The lines carry no time of their own: they are counted from the first touch frame read
     /// after `since`.
@@ -151,44 +159,52 @@ extension TouchTrackerBench {
 
     func zoomWestonTable(appPath: String, targets: inout Targets) throws {
         say("\n## Zoom and pan under Weston, \(screen) (Fingers off; the in-process phase's gestures as touch at 60 Hz; the app's --latency figures, ms)")
-        say("drawing / gesture                          frames  app's share CPU p50   turns >2 ms  >4 ms  largest   sharp after   VmRSS (MiB)")
-        let bufferKiB = screen.width * 4 * screen.height / 1024
-        let limitKiB = 3 * bufferKiB + 20 * 1024
+        say(Self.zoomStepsHeader)
         for drawing in [CanvasDrawing.empty, .sketch(60), .short(100_000), .dense(denseLines)] {
             let steps = try measureZoomUnderWeston(appPath: appPath, drawing: drawing)
-            say(drawing.name)
-            for step in steps {
-                guard step.frameCPU.totalCount > 0 else {
-                    // Opened, or a gesture over paper alone: nothing on screen changed, nothing committed.
-                    let opened = step.gesture.hasPrefix("opened")
-                    say("  " + pad(step.gesture, 41) + (opened ? pad("", 77) : pad("0", 8) + pad("(nothing shown changed: no commit)", 69))
-                        + formatMiB(step.rssKiB))
-                    continue
-                }
-                let largest = step.slowTurns.max() ?? 0
-                say("  " + pad(step.gesture, 41) + pad("\(step.frameCPU.totalCount)", 8) + pad(formatMs(step.frameCPU.p50), 22)
-                    + pad("\(step.slowTurns.count)", 13) + pad("\(step.slowTurns.count { $0 > 4 })", 7) + pad(formatMs(largest), 10)
-                    + pad(String(format: "%.0f ms", step.sharpAfter * 1000)
-                          + (step.sharpAfterSpringBack.map { String(format: " (%.0f ms after the spring back)", $0 * 1000) } ?? ""), 14)
-                    + " " + formatMiB(step.rssKiB))
-                // The targets are the big drawings'; the empty canvas and the sketch show what paper costs.
-                guard drawing != .empty, drawing != .sketch(60) else { continue }
-                let what = "under Weston, \(step.gesture), \(drawing.name)"
-                targets.add(largest <= 8, "zoom \(what): largest turn \(formatMs(largest)) ms of CPU (none over 8 ms)")
-                if let after = step.sharpAfterSpringBack {
-                    // The gesture ends as its spring back does, a quarter of a second after the lift.
-                    targets.add(after <= 0.1, "zoom \(what): last commit \(String(format: "%.0f", after * 1000)) ms after the spring back ended (sharp within 100 ms)")
-                } else {
-                    targets.add(step.sharpAfter <= 0.1, "zoom \(what): last commit \(String(format: "%.0f", step.sharpAfter * 1000)) ms after the fingers stopped (sharp within 100 ms)")
-                }
-                if step.gesture.contains("pinch in") || step.gesture.contains("to 10 %") {
-                    // A big drawing's own memory (its strokes, and the hit-test index its first pan
-                    // builds) is over the window's target by itself: the zoom must add nothing to
-                    // what the app holds at 100 % once that pan is done (1 MiB for the allocator).
-                    let atFull = steps.first { $0.gesture.contains("pan at 100 %") }?.rssKiB ?? 0
-                    let allowed = max(limitKiB, atFull + 1024)
-                    targets.add(step.rssKiB <= allowed, "zoom \(what): VmRSS once sharp \(formatMiB(step.rssKiB)) MiB (at most \(formatMiB(limitKiB)) MiB, or the \(formatMiB(atFull)) MiB after the pan at 100 % + 1 MiB; \(formatMiB(steps[0].rssKiB)) MiB when opened)")
-                }
+            reportZoomSteps(steps, drawing: drawing, under: "Weston", bufferKiB: screen.width * 4 * screen.height / 1024, targets: &targets)
+        }
+    }
+
+    static let zoomStepsHeader = "drawing / gesture                          frames  app's share CPU p50   turns >2 ms  >4 ms  largest   sharp after   VmRSS (MiB)"
+
+    /// One drawing's rows of a zoom phase under a compositor, and their targets (the big
+    /// drawings'; the empty canvas and the sketch show what paper costs). `bufferKiB`: one of the
+    /// window's buffers.
+    func reportZoomSteps(_ steps: [ZoomWestonStep], drawing: CanvasDrawing, under compositor: String, bufferKiB: Int,
+                         targets: inout Targets) {
+        let limitKiB = 3 * bufferKiB + 20 * 1024
+        say(drawing.name)
+        for step in steps {
+            guard step.frameCPU.totalCount > 0 else {
+                // Opened, or a gesture over paper alone: nothing on screen changed, nothing committed.
+                let opened = step.gesture.hasPrefix("opened")
+                say("  " + pad(step.gesture, 41) + (opened ? pad("", 77) : pad("0", 8) + pad("(nothing shown changed: no commit)", 69))
+                    + formatMiB(step.rssKiB))
+                continue
+            }
+            let largest = step.slowTurns.max() ?? 0
+            say("  " + pad(step.gesture, 41) + pad("\(step.frameCPU.totalCount)", 8) + pad(formatMs(step.frameCPU.p50), 22)
+                + pad("\(step.slowTurns.count)", 13) + pad("\(step.slowTurns.count { $0 > 4 })", 7) + pad(formatMs(largest), 10)
+                + pad(String(format: "%.0f ms", step.sharpAfter * 1000)
+                      + (step.sharpAfterSpringBack.map { String(format: " (%.0f ms after the spring back)", $0 * 1000) } ?? ""), 14)
+                + " " + formatMiB(step.rssKiB))
+            guard drawing != .empty, drawing != .sketch(60) else { continue }
+            let what = "under \(compositor), \(step.gesture), \(drawing.name)"
+            targets.add(largest <= 8, "zoom \(what): largest turn \(formatMs(largest)) ms of CPU (none over 8 ms)")
+            if let after = step.sharpAfterSpringBack {
+                // The gesture ends as its spring back does, a quarter of a second after the lift.
+                targets.add(after <= 0.1, "zoom \(what): last commit \(String(format: "%.0f", after * 1000)) ms after the spring back ended (sharp within 100 ms)")
+            } else {
+                targets.add(step.sharpAfter <= 0.1, "zoom \(what): last commit \(String(format: "%.0f", step.sharpAfter * 1000)) ms after the fingers stopped (sharp within 100 ms)")
+            }
+            if step.gesture.contains("pinch in") || step.gesture.contains("to 10 %") {
+                // A big drawing's own memory (its strokes, and the hit-test index its first pan
+                // builds) is over the window's target by itself: the zoom must add nothing to
+                // what the app holds at 100 % once that pan is done (1 MiB for the allocator).
+                let atFull = steps.first { $0.gesture.contains("pan at 100 %") }?.rssKiB ?? 0
+                let allowed = max(limitKiB, atFull + 1024)
+                targets.add(step.rssKiB <= allowed, "zoom \(what): VmRSS once sharp \(formatMiB(step.rssKiB)) MiB (at most \(formatMiB(limitKiB)) MiB, or the \(formatMiB(atFull)) MiB after the pan at 100 % + 1 MiB; \(formatMiB(steps[0].rssKiB)) MiB when opened)")
             }
         }
     }
