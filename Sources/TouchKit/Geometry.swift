@@ -182,6 +182,15 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The smallest rectangle whose edges lie on whole pixels at `scale` pixels a point that
+    /// contains this one, in points: at a fractional scale whole points are not whole pixels
+    /// (1023 pt at 125 % is pixel 1278.75), and what is drawn or cleared there must be.
+    public func integral(scale: Double) -> Rect {
+        guard scale > 0, scale.isFinite, scale != 1 else { return integral }
+        let pixels = Rect(x: minX * scale, y: minY * scale, width: width * scale, height: height * scale).integral
+        return Rect(x: pixels.minX / scale, y: pixels.minY / scale, width: pixels.width / scale, height: pixels.height / scale)
+    }
+
     /// The largest rectangle with integer edges inside this one (rounded inwards): what a
     /// picture placed at fractional points covers whole.
     public var integralInterior: Rect {

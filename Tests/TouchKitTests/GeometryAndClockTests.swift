@@ -28,6 +28,10 @@ struct GeometryAndClockTests {
         #expect(a.insetBy(dx: -1, dy: -1) == Rect(x: -1, y: -1, width: 12, height: 12))
         #expect(a.offsetBy(dx: 3, dy: -2) == Rect(x: 3, y: -2, width: 10, height: 10))
         #expect(Rect(x: 0.5, y: 1.2, width: 2, height: 2.1).integral == Rect(x: 0, y: 1, width: 3, height: 3))
+        // On whole pixels at 125 %: 1023 pt is pixel 1278.75, so the box starts at pixel 1278.
+        #expect(Rect(x: 1023, y: 0.5, width: 1, height: 1).integral(scale: 1.25) == Rect(x: 1022.4, y: 0, width: 1.6, height: 1.6))
+        #expect(Rect(x: 0.5, y: 1.2, width: 2, height: 2.1).integral(scale: 1) == Rect(x: 0, y: 1, width: 3, height: 3))
+        #expect(Rect(x: 0.3, y: 0.7, width: 1, height: 1).integral(scale: 2) == Rect(x: 0, y: 0.5, width: 1.5, height: 1.5))
         let pts = [Point(x: 3, y: 9), Point(x: -1, y: 2), Point(x: 5, y: 4)]
         #expect(Rect(enclosing: pts) == Rect(x: -1, y: 2, width: 6, height: 7))
         #expect(Point(x: 0, y: 0).distance(to: Point(x: 3, y: 4)) == 5)

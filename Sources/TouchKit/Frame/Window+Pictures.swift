@@ -95,9 +95,7 @@ extension Window {
         let boxes = picture.stale.compactMap { rect -> Rect? in
             let local = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY).intersection(whole)
             guard !local.isEmpty else { return nil }
-            let pixels = Rect(x: local.minX * scale, y: local.minY * scale, width: local.width * scale, height: local.height * scale).integral
-            return Rect(x: pixels.minX / scale, y: pixels.minY / scale, width: pixels.width / scale, height: pixels.height / scale)
-                .intersection(whole)
+            return local.integral(scale: scale).intersection(whole)
         }
         let drawn = context.drawAgain(into: picture.bitmap) { target in
             for box in boxes {

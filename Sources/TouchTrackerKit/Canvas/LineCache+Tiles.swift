@@ -37,7 +37,7 @@ extension LineCache {
     /// drawing every one of them made a scroll's strips late by half a second on a phone.
     func shown(_ strokes: [Stroke], in tile: Rect) -> ArraySlice<Stroke> {
         guard strokes.count > 2 * Self.coverLook, let image,
-              var cover = Self.strokeContext(image, viewport: viewport, area: tile.integral).rowCover() else { return strokes[...] }
+              var cover = Self.strokeContext(image, viewport: viewport, area: whole(tile)).rowCover() else { return strokes[...] }
         for i in stride(from: strokes.count - 1, through: strokes.count - Self.coverLook, by: -1) where strokes[i].kind != .circle {
             cover.add(StrokeRenderer.polyline(strokes[i], ink: ink))
             if cover.isWhole { return strokes[i...] }
@@ -94,7 +94,7 @@ extension LineCache {
 
         init?(area: Rect, strokes: [Stroke], raster: ImageSurface?, ink: ScreenInk, viewport: CanvasViewport) {
             guard let raster else { return nil }
-            let area = area.integral
+            let area = area.integral(scale: raster.scale)
             let pixels = Rect(x: area.minX * raster.scale, y: area.minY * raster.scale,
                               width: area.width * raster.scale, height: area.height * raster.scale).integral
             section = raster.section(pixels)

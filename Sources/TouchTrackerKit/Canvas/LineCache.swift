@@ -415,10 +415,15 @@ final class LineCache {
     /// How many tiles were made aside, over turns.
     private(set) var tilesMadeAside = 0
 
+    /// `rect` (raster points) widened to the raster's whole pixels: a clip on whole pixels lets
+    /// the strokes go in as rows of pixels; at a fractional scale whole points are not whole
+    /// pixels, and every tile of a scroll went through Cairo's path, several times slower.
+    func whole(_ rect: Rect) -> Rect { rect.integral(scale: image?.scale ?? 1) }
+
     /// The strokes `rect` is re-made with, in order.
     private func strokes(toRemake rect: Rect) -> [Stroke] {
         let left = excluded()
-        return Array(shown(drawing.strokes(intersecting: viewport.drawingRect(rect.integral)).filter { $0.id != left }, in: rect))
+        return Array(shown(drawing.strokes(intersecting: viewport.drawingRect(whole(rect))).filter { $0.id != left }, in: rect))
     }
 
     /// Re-makes `rect` at once: paper, then the strokes that meet it (`strokes`, when already
@@ -428,7 +433,7 @@ final class LineCache {
         // twice (and a stroke removed since would come back outside `rect`).
         drawPending()
         guard let image, isValid, build == nil else { return }
-        let context = Self.strokeContext(image, viewport: viewport, area: rect.integral, paper: paper)
+        let context = Self.strokeContext(image, viewport: viewport, area: whole(rect), paper: paper)
         StrokeRenderer.draw(strokes ?? self.strokes(toRemake: rect), in: context, ink: ink)
     }
 
