@@ -1,5 +1,5 @@
 // The zoom phase under KWin (`zoom-kwin`): the Weston phase's gestures through KDE's fake input,
-// in the window KWin gives the app, at the run's screen and scale. KWin offers
+// in the window KWin gives the app, on the run's screen at its scale and at 125 %. KWin offers
 // wp_fractional_scale_v1 and draws with Mesa's llvmpipe on the machine's own cores, so it tells
 // what Weston's pixman and whole scales do not. No plugin counts KWin's commits: the app's own
 // log (`--latency`) gives every commit's time, with input or without (a rebuild finished, a
@@ -16,32 +16,40 @@ import TouchTrackerKit
 
 extension TouchTrackerBench {
     func zoomKWinTable(appPath: String, targets: inout Targets) throws {
+        // The run's scale, and a fractional one as touch laptops use (wp_fractional_scale_v1).
+        for scale in [Double(screen.scale), 1.25] {
+            try zoomKWinTable(appPath: appPath, scale: scale, targets: &targets)
+        }
+    }
+
+    private func zoomKWinTable(appPath: String, scale: Double, targets: inout Targets) throws {
         let points = screen.points
-        say("\n## Zoom and pan under KWin 5.27, \(points.width)x\(points.height) points at scale \(screen.scale) (Fingers off; the Weston phase's gestures through fake input at 60 Hz; the app's --latency figures, ms)")
+        let output = "\(points.width)x\(points.height) points at scale \(scale)"
+        say("\n## Zoom and pan under KWin 5.27, \(output) (Fingers off; the Weston phase's gestures through fake input at 60 Hz; the app's --latency figures, ms)")
         let session: KWinSession
         do {
-            session = try KWinSession(KWinSession.Options(width: points.width, height: points.height, scale: Double(screen.scale)))
+            session = try KWinSession(KWinSession.Options(width: points.width, height: points.height, scale: scale))
         } catch {
             say("not measured: \(error)")
-            targets.add(nil, "zoom under KWin at \(screen) (not measured: the session did not start)")
+            targets.add(nil, "zoom under KWin at \(output) (not measured: the session did not start)")
             return
         }
         defer { session.stop() }
         say(Self.zoomStepsHeader)
         for drawing in [CanvasDrawing.empty, .sketch(60), .short(100_000), .dense(denseLines)] {
             do {
-                let (steps, bufferKiB) = try measureZoomUnderKWin(session, appPath: appPath, drawing: drawing)
-                reportZoomSteps(steps, drawing: drawing, under: "KWin", bufferKiB: bufferKiB, targets: &targets)
+                let (steps, bufferKiB) = try measureZoomUnderKWin(session, appPath: appPath, drawing: drawing, scale: scale)
+                reportZoomSteps(steps, drawing: drawing, under: "KWin at scale \(scale)", bufferKiB: bufferKiB, targets: &targets)
             } catch {
                 say("\(drawing.name): not measured: \(error)")
-                targets.add(nil, "zoom under KWin, \(drawing.name) (not measured: \(error))")
+                targets.add(nil, "zoom under KWin at scale \(scale), \(drawing.name) (not measured: \(error))")
             }
             try? session.reset()
         }
     }
 
     /// The gestures on one drawing, in a new app; with one of the window's buffers in KiB.
-    private func measureZoomUnderKWin(_ session: KWinSession, appPath: String, drawing: CanvasDrawing) throws -> ([ZoomWestonStep], Int) {
+    private func measureZoomUnderKWin(_ session: KWinSession, appPath: String, drawing: CanvasDrawing, scale: Double) throws -> ([ZoomWestonStep], Int) {
         // The app's files in the session's home: its preferences (Fingers off), the drawing, and
         // where it was left in view (100 % from its origin, as the other phases start).
         let config = session.home + "/.config/touchtracker", state = session.home + "/.local/state/touchtracker"
@@ -63,7 +71,6 @@ extension TouchTrackerBench {
         let pid = child.pid
         // KWin's window holds the title bar the app draws: the canvas starts below it.
         let canvasWindow = (x: window.x, y: window.y + 40, width: window.width, height: window.height - 40)
-        let scale = Double(screen.scale)
         let bufferKiB = Int((window.width * scale).rounded()) * 4 * Int((window.height * scale).rounded()) / 1024
         let hz = 60.0, frames = quick ? 30 : 60
         var steps: [ZoomWestonStep] = [
