@@ -41,7 +41,7 @@ public final class SpatialIndex {
     /// The columns and rows of every cell ever listed since the last ``removeAll()`` (never
     /// shrinks): a rectangle's query looks only there, so a strip far from the drawing looks at
     /// nothing.
-    private var occupied: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)?
+    private var columnsListed = (low: Int.max, high: Int.min), rowsListed = (low: Int.max, high: Int.min)
     /// How many slots the cells list in all: a query whose cells list more than the index holds
     /// strokes looks at each stroke once instead.
     private var listed = 0
@@ -104,12 +104,10 @@ public final class SpatialIndex {
             cells[key, default: []].append(slot)
             listed += 1
             let column = Int(key >> 32), row = Int(Int32(truncatingIfNeeded: key))
-            if let (columns, rows) = occupied {
-                occupied = (Swift.min(columns.lowerBound, column)...Swift.max(columns.upperBound, column),
-                            Swift.min(rows.lowerBound, row)...Swift.max(rows.upperBound, row))
-            } else {
-                occupied = (column...column, row...row)
-            }
+            if column < columnsListed.low { columnsListed.low = column }
+            if column > columnsListed.high { columnsListed.high = column }
+            if row < rowsListed.low { rowsListed.low = row }
+            if row > rowsListed.high { rowsListed.high = row }
         }) {
             oversized.insert(slot)
         }
@@ -144,7 +142,8 @@ public final class SpatialIndex {
         slotByID.removeAll()
         freeSlots.removeAll()
         oversized.removeAll()
-        occupied = nil
+        columnsListed = (Int.max, Int.min)
+        rowsListed = (Int.max, Int.min)
         listed = 0
     }
 
@@ -244,9 +243,11 @@ public final class SpatialIndex {
             // strip a scroll uncovers is not looked at as the square around it, and one far from
             // the drawing (zoomed out, most of them) looks at nothing.
             let pad = maxPad * (1 + 1e-9) + 1e-9 + cellSize * 1e-9
-            guard let occupied, let wide = cellRange(rect.minX - pad, rect.maxX + pad), let high = cellRange(rect.minY - pad, rect.maxY + pad),
-                  wide.overlaps(occupied.columns), high.overlaps(occupied.rows) else { return }
-            let columns = wide.clamped(to: occupied.columns), rows = high.clamped(to: occupied.rows)
+            guard let wide = cellRange(rect.minX - pad, rect.maxX + pad), let high = cellRange(rect.minY - pad, rect.maxY + pad) else { return }
+            let left = Swift.max(wide.lowerBound, columnsListed.low), right = Swift.min(wide.upperBound, columnsListed.high)
+            let top = Swift.max(high.lowerBound, rowsListed.low), bottom = Swift.min(high.upperBound, rowsListed.high)
+            guard left <= right, top <= bottom else { return }
+            let columns = left...right, rows = top...bottom
             // Cells that list more slots than there are strokes (a rectangle over most of a dense
             // drawing): each stroke once is fewer looks.
             if Double(columns.count) * Double(rows.count) * Double(listed) > Double(ids.count) * Double(Swift.max(cells.count, 1)) {
