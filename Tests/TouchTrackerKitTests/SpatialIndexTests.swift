@@ -54,6 +54,29 @@ private enum Op: Sendable, CustomStringConvertible {
     }
 }
 
+extension Op {
+    /// Makes the change in `drawing` (a stroke picked by index wraps around; none, nothing).
+    func apply(to drawing: Drawing) {
+        switch self {
+        case .add(var stroke):
+            stroke.id = drawing.makeID()
+            drawing.add(stroke)
+        case .remove(let n):
+            if !drawing.strokes.isEmpty { drawing.remove(drawing.strokes[n % drawing.strokes.count].id) }
+        case .move(let n, let dx, let dy):
+            if !drawing.strokes.isEmpty {
+                drawing.update(drawing.strokes[n % drawing.strokes.count].id) { $0 = $0.translated(dx: dx, dy: dy) }
+            }
+        case .clear:
+            drawing.removeAll()
+        case .undo:
+            drawing.undoStack.undo()
+        case .redo:
+            drawing.undoStack.redo()
+        }
+    }
+}
+
 private let opGen = zip(Gen.int(in: 0...99), strokeGen, Gen.int(in: 0...1000), coordinate, coordinate)
     .map { kind, stroke, n, dx, dy -> Op in
         switch kind {
@@ -97,23 +120,7 @@ struct SpatialIndexTests {
             let drawing = Drawing()
             _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
             for op in ops {
-                switch op {
-                case .add(var stroke):
-                    stroke.id = drawing.makeID()
-                    drawing.add(stroke)
-                case .remove(let n):
-                    if !drawing.strokes.isEmpty { drawing.remove(drawing.strokes[n % drawing.strokes.count].id) }
-                case .move(let n, let dx, let dy):
-                    if !drawing.strokes.isEmpty {
-                        drawing.update(drawing.strokes[n % drawing.strokes.count].id) { $0 = $0.translated(dx: dx, dy: dy) }
-                    }
-                case .clear:
-                    drawing.removeAll()
-                case .undo:
-                    drawing.undoStack.undo()
-                case .redo:
-                    drawing.undoStack.redo()
-                }
+                op.apply(to: drawing)
                 for q in queries {
                     let expected = SpatialIndex.nearest(in: drawing.strokes, to: q.point, within: q.radius)
                     #expect(drawing.stroke(near: q.point, within: q.radius)?.id == expected?.id,
@@ -139,23 +146,7 @@ struct SpatialIndexTests {
             let drawing = Drawing()
             _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
             for op in ops {
-                switch op {
-                case .add(var stroke):
-                    stroke.id = drawing.makeID()
-                    drawing.add(stroke)
-                case .remove(let n):
-                    if !drawing.strokes.isEmpty { drawing.remove(drawing.strokes[n % drawing.strokes.count].id) }
-                case .move(let n, let dx, let dy):
-                    if !drawing.strokes.isEmpty {
-                        drawing.update(drawing.strokes[n % drawing.strokes.count].id) { $0 = $0.translated(dx: dx, dy: dy) }
-                    }
-                case .clear:
-                    drawing.removeAll()
-                case .undo:
-                    drawing.undoStack.undo()
-                case .redo:
-                    drawing.undoStack.redo()
-                }
+                op.apply(to: drawing)
                 for rect in rects {
                     let found = drawing.strokes(intersecting: rect).map(\.id)
                     // In paint order, each one that may paint there; every straight line that does
