@@ -84,14 +84,10 @@ final class ToplevelWindow {
         get { pool.sync }
         set { pool.sync = newValue }
     }
-    /// How long a spare buffer is kept unused.
-    static let spareBufferLifetime = BufferPool.spareLifetime
-    /// Whether buffers beyond the two in steady use exist (the host then calls
-    /// ``releaseSpareBuffers()`` once they may have aged).
-    var hasSpareBuffers: Bool { pool.hasSpares }
-    /// When spare buffers may next go (BufferPool's `nextSpareCheck`).
+    /// When spare buffers may next go (BufferPool's `nextSpareCheck`): the host then calls
+    /// ``releaseSpareBuffers()``; nil without spares.
     var nextSpareBufferCheck: Double? { pool.nextSpareCheck(now: pool.now()) }
-    /// Lets spare buffers go that have not been used for ``spareBufferLifetime``.
+    /// Lets spare buffers go that have not been used for `BufferPool.spareLifetime`.
     func releaseSpareBuffers() { pool.releaseSpares() }
 
     init(compositor: WlCompositor, wmBase: XdgWmBase, shm: WlShm, decorationManager: ZxdgDecorationManagerV1?,

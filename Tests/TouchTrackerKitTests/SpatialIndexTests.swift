@@ -130,7 +130,7 @@ struct SpatialIndexTests {
         }
     }
 
-    @Test("A4: a rectangle of any shape (a thin strip a scroll uncovers, one far from the drawing, one over all of it) finds every stroke that paints into it, in paint order, after any changes")
+    @Test("A15: a rectangle of any shape (a thin strip a scroll uncovers, one far from the drawing, one over all of it) finds every stroke that paints into it, in paint order, after any changes")
     func rectanglesOfEveryShapeAfterChanges() async {
         // Strips one or a few points wide and a tile high, squares, rectangles far out (as the
         // strips of a pan at 10 % are) and ones over everything.

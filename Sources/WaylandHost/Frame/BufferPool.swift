@@ -48,9 +48,6 @@ final class BufferPool {
     var count: Int { buffers.count }
     /// Every buffer's image: a frame's settled lines are left for the others to copy.
     var images: [ImageSurface] { buffers.map(\.image) }
-    /// Whether buffers beyond the two in steady use exist (the host then calls
-    /// ``releaseSpares()`` once they may have aged).
-    var hasSpares: Bool { buffers.count > 2 }
 
     /// Drops every buffer: the window's size or scale changed. A busy one dies when its Swift
     /// object goes (the compositor keeps what it has shown until our next commit).
