@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "TouchKitTests", dependencies: [
             "TouchKit", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost", "Graphics", "Limits", "CXKBCommon", "CShims"]),
+        .testTarget(name: "WaylandHostTests", dependencies: ["WaylandHost", "Wayland", "Graphics", "Limits", "CXKBCommon", "CShims"]),
         .testTarget(name: "InputReplayTests", dependencies: [
             "InputReplay", "TouchTrackerKit", "Graphics", "Limits", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),

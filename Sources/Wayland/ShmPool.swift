@@ -5,7 +5,7 @@ import CWaylandClient
 import Glibc
 #endif
 
-/// Shared memory for `wl_shm` buffers: a sealed memfd, mapped read-write here, with its `WlShmPool`.
+/// Shared memory for `wl_shm` buffers: a ``SharedMemory`` with its `WlShmPool`.
 ///
 /// Hands out `WlBuffer`s at offsets; tracking which buffer is free (the compositor's `release`
 /// events) is the caller's job. The mapping and the fd are released when the pool is deinitialized;
@@ -13,43 +13,24 @@ import Glibc
 public final class ShmPool {
     /// The pool proxy.
     public let pool: WlShmPool
+    /// The memory, mapped here.
+    public let memory: SharedMemory
     /// The memfd (sealed against shrinking). Owned by the pool; do not close it.
-    public let fd: Int32
+    public var fd: Int32 { memory.fd }
     /// The size of the file and the mapping, in bytes.
-    public private(set) var size: Int
+    public var size: Int { memory.size }
     /// The start of the mapping. Changes when the pool grows.
-    public private(set) var base: UnsafeMutableRawPointer
+    public var base: UnsafeMutableRawPointer { memory.base }
 
     /// Creates a pool of `size` bytes (1 ... Int32.max, as wl_shm takes it; EINVAL otherwise).
-    public init(shm: WlShm, size: Int, name: String = "wayland-shm-pool") throws(WaylandError) {
-        guard size > 0 && size <= Int(Int32.max) else { throw .systemCall("a shared-memory pool of \(size) bytes", errno: EINVAL) }
-        let fd = tt_memfd_create(name)
-        guard fd >= 0 else { throw .systemCall("memfd_create", errno: errno) }
-        guard tt_memfd_resize_and_seal(fd, Int64(size)) == 0 else {
-            let code = errno
-            close(fd)
-            throw .systemCall("ftruncate/F_ADD_SEALS", errno: code)
-        }
-        guard let base = Self.map(fd: fd, size: size) else {
-            let code = errno
-            close(fd)
-            throw .systemCall("mmap", errno: code)
-        }
-        self.fd = fd
-        self.size = size
-        self.base = base
-        self.pool = shm.createPool(fd: fd, size: Int32(size))
+    public convenience init(shm: WlShm, size: Int, name: String = "wayland-shm-pool") throws(WaylandError) {
+        self.init(shm: shm, memory: try SharedMemory(size: size, name: name))
     }
 
-    deinit {
-        munmap(base, size)
-        close(fd)
-    }
-
-    private static func map(fd: Int32, size: Int) -> UnsafeMutableRawPointer? {
-        let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-        guard let pointer, pointer != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
-        return pointer
+    /// A pool over `memory`, made beforehand (perhaps on another thread); the pool owns it now.
+    public init(shm: WlShm, memory: SharedMemory) {
+        self.memory = memory
+        pool = shm.createPool(fd: memory.fd, size: Int32(memory.size))
     }
 
     /// A buffer of `height` rows of `stride` bytes starting at `offset` bytes into the pool.
@@ -68,13 +49,8 @@ public final class ShmPool {
     /// renderer) crashes when a pool is resized under an attached buffer (checked here). When in
     /// doubt, make a new pool instead.
     public func grow(to newSize: Int) throws(WaylandError) {
-        guard newSize <= Int(Int32.max) else { throw .systemCall("a shared-memory pool of \(newSize) bytes", errno: EINVAL) }
-        guard newSize > size else { return }
-        guard ftruncate(fd, off_t(newSize)) == 0 else { throw .systemCall("ftruncate", errno: errno) }
-        guard let newBase = Self.map(fd: fd, size: newSize) else { throw .systemCall("mmap", errno: errno) }
-        munmap(base, size)
-        base = newBase
-        size = newSize
-        pool.resize(size: Int32(newSize))
+        let before = size
+        try memory.grow(to: newSize)
+        if size > before { pool.resize(size: Int32(size)) }
     }
 }

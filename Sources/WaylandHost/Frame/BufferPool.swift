@@ -35,6 +35,14 @@ final class BufferPool {
     /// sent the release of the buffer it replaced, if it was going to.
     private var commitTakenAt = -1.0
 
+    /// Memory for the next spare, made and faulted in on another thread as a burst of input starts,
+    /// when the last burst needed a spare (``prepareSpareIfExpected()``); `since`: when it was asked
+    /// for, on the host's clock.
+    private var preparedSpare: (job: BackgroundJob<SharedMemory?>, since: Double)?
+    /// The last burst of input made a spare (KWin holds every replaced buffer until its next
+    /// repaint, so each burst there does): the next one likely will too.
+    private var spareExpected = false
+
     /// Buffers are made this size; a new size or scale drops every buffer (``reset(pixels:points:)``).
     private var pixels = (width: 1, height: 1)
     private var points = Size(width: 1, height: 1)
@@ -53,6 +61,7 @@ final class BufferPool {
     /// object goes (the compositor keeps what it has shown until our next commit).
     func reset(pixels: (width: Int, height: Int), points: Size) {
         buffers.removeAll()
+        preparedSpare = nil
         self.pixels = pixels
         self.points = points
     }
@@ -61,6 +70,7 @@ final class BufferPool {
     /// ``onBufferMayBeFree``). Only a frame that answers input (or a configure) gets a spare:
     /// anything else can wait, and a spare is as big as the window.
     func freeBuffer(answeringInput: Bool) -> ShmBuffer? {
+        if answeringInput { prepareSpareIfExpected() }
         // The free buffer shown most recently lacks the least: under a compositor that lets go
         // of a buffer once it has copied it (mutter), that is the one just shown, which needs
         // nothing copied; Weston keeps the shown one until the next commit.
@@ -137,20 +147,53 @@ final class BufferPool {
         }
     }
 
+    /// Starts making the next spare's memory on another thread when a burst of input finds no
+    /// spare and the last burst made one. Made in the frame that needs it, a spare's new pages
+    /// cost that frame a window's worth of page faults (5 to 12 ms under KWin at 1080p, more at
+    /// fractional scales); made here, the frame finds them faulted in a few frames later, and a
+    /// frame that comes sooner waits only for what is left.
+    private func prepareSpareIfExpected() {
+        guard spareExpected, preparedSpare == nil, buffers.count == 2,
+              let bytes = ShmBuffer.bytes(width: pixels.width, height: pixels.height) else { return }
+        let job = BackgroundJob<SharedMemory?>(label: "org.touchtracker.spare-buffer") {
+            let memory = try? SharedMemory(size: bytes, name: ShmBuffer.memoryName)
+            memory?.faultIn()
+            return memory
+        }
+        preparedSpare = (job, now())
+    }
+
+    /// The prepared spare's memory, once its thread is done with it; nil if none was asked for.
+    private func takePreparedSpare() -> SharedMemory? {
+        guard let prepared = preparedSpare else { return nil }
+        preparedSpare = nil
+        return prepared.job.wait()
+    }
+
     /// When spares may next go (``releaseSpares()``): the least recently committed buffer's
-    /// commit plus ``spareLifetime``, never sooner than a quarter of a second from `now` (one the
-    /// compositor still holds is asked about again then); nil without spares. Checked on a fixed
-    /// period instead, a spare committed just after a check stayed nearly twice its lifetime, and
-    /// one whose check found it young stayed until the next input.
+    /// commit plus ``spareLifetime`` (or the unused prepared spare's age), never sooner than a
+    /// quarter of a second from `now` (one the compositor still holds is asked about again then);
+    /// nil without spares. Checked on a fixed period instead, a spare committed just after a check
+    /// stayed nearly twice its lifetime, and one whose check found it young stayed until the next
+    /// input.
     func nextSpareCheck(now: Double) -> Double? {
-        guard buffers.count > 2, let oldest = buffers.map(\.lastCommitted).min() else { return nil }
+        var oldest: Double?
+        if buffers.count > 2 { oldest = buffers.map(\.lastCommitted).min() }
+        if let prepared = preparedSpare { oldest = min(oldest ?? prepared.since, prepared.since) }
+        guard let oldest else { return nil }
         return max(oldest + Self.spareLifetime, now + 0.25)
     }
 
     /// Destroys free buffers beyond two that have not been committed for ``spareLifetime``
-    /// seconds, oldest first.
+    /// seconds, oldest first, and a prepared spare no frame took in that time (the burst needed
+    /// none, so the next one is not expected to).
     func releaseSpares() {
         let cutoff = now() - Self.spareLifetime
+        if let prepared = preparedSpare, prepared.since <= cutoff {
+            _ = takePreparedSpare()
+            spareExpected = false
+            logger.debug("released a prepared spare no frame took")
+        }
         while buffers.count > 2,
               let oldest = buffers.indices.filter({ !buffers[$0].isBusy && buffers[$0].lastCommitted <= cutoff })
                   .min(by: { buffers[$0].lastCommitted < buffers[$1].lastCommitted }) {
@@ -159,10 +202,14 @@ final class BufferPool {
         }
     }
 
-    /// A new buffer, a copy of the newest.
+    /// A new buffer, a copy of the newest; a spare takes the prepared memory, if any.
     private func makeBuffer() -> ShmBuffer? {
+        let isSpare = buffers.count >= 2
+        if isSpare { spareExpected = true }
         do {
-            let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height, logicalSize: points)
+            let memory = isSpare ? takePreparedSpare() : nil
+            let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height, logicalSize: points,
+                                       memory: memory)
             buffer.onRelease = { [unowned self] in self.onBufferMayBeFree() }
             if let newest = buffers.max(by: { $0.lastCommitted < $1.lastCommitted }) { buffer.copy(from: newest) }
             buffers.append(buffer)

@@ -23,14 +23,19 @@ final class ShmBuffer {
     /// Called when the compositor releases the buffer.
     var onRelease: (() -> Void)?
 
-    /// A buffer of `width` x `height` pixels showing `logicalSize` points; throws for one past
-    /// the raster limits (the window bounds its size before).
-    init(shm: WlShm, width: Int, height: Int, logicalSize: Size) throws {
-        guard let stride = ImageSurface.stride(forWidth: width), (1...Limit.rasterSide).contains(height),
-              width * height <= Limit.rasterPixels else {
+    /// A buffer of `width` x `height` pixels showing `logicalSize` points, in `memory` when it is
+    /// given and of the buffer's size (``bytes(width:height:)``), else in new memory; throws for
+    /// one past the raster limits (the window bounds its size before).
+    init(shm: WlShm, width: Int, height: Int, logicalSize: Size, memory: SharedMemory? = nil) throws {
+        guard let bytes = Self.bytes(width: width, height: height) else {
             throw BufferSizeError(width: width, height: height)
         }
-        pool = try ShmPool(shm: shm, size: stride * height, name: "touchtracker-buffer")
+        let stride = bytes / height
+        if let memory, memory.size == bytes {
+            pool = ShmPool(shm: shm, memory: memory)
+        } else {
+            pool = try ShmPool(shm: shm, size: bytes, name: Self.memoryName)
+        }
         self.width = width
         self.height = height
         image = ImageSurface(wrapping: pool.base, width: width, height: height, stride: stride)
@@ -45,6 +50,16 @@ final class ShmBuffer {
                 self.onRelease?()
             }
         }
+    }
+
+    /// What a buffer's memory is called (memfd_create's name, seen in /proc's maps).
+    static let memoryName = "touchtracker-buffer"
+
+    /// The bytes a buffer of `width` x `height` pixels takes; nil past the raster limits.
+    static func bytes(width: Int, height: Int) -> Int? {
+        guard let stride = ImageSurface.stride(forWidth: width), (1...Limit.rasterSide).contains(height),
+              width * height <= Limit.rasterPixels else { return nil }
+        return stride * height
     }
 
     /// Takes `other`'s pixels and what they lack: a new buffer starts as a copy of the newest one
