@@ -96,9 +96,7 @@ final class BufferPool {
             }
             return nil
         case .makeBuffer:
-            let buffer = makeBuffer()
-            if buffers.count > 2 { logger.debug("a spare window buffer for a frame that answers input") }
-            return buffer
+            return makeBuffer()
         }
     }
 
@@ -213,6 +211,9 @@ final class BufferPool {
             buffer.onRelease = { [unowned self] in self.onBufferMayBeFree() }
             if let newest = buffers.max(by: { $0.lastCommitted < $1.lastCommitted }) { buffer.copy(from: newest) }
             buffers.append(buffer)
+            if isSpare {
+                logger.debug("a spare window buffer for a frame that answers input\(memory == nil ? "" : ", its memory made ahead")")
+            }
             return buffer
         } catch {
             logger.error("cannot allocate a window buffer: \(error)")
