@@ -111,7 +111,7 @@ extension TouchTrackerBench {
             guard child.isRunning else { throw HarnessError("the app exited during \(name):\n\(log.suffix(2000))") }
             let share = appShare(inLog: log, readSince: began)
             let springsBack = name == ZoomWestonStep.springingBack
-            steps.append(ZoomWestonStep(drawing: drawing.name, gesture: name, frameCPU: share.cpu, slowTurns: slowTurns(inLog: log, since: began),
+            steps.append(ZoomWestonStep(drawing: drawing.name, gesture: name, frameCPU: share.cpu, slowTurns: slowTurns(inLog: String(decoding: log.utf8.dropFirst(logStart), as: UTF8.self)),
                                         sharpAfter: max(last - stopped, 0),
                                         sharpAfterSpringBack: springsBack ? max(last - (lifted + ZoomWestonStep.springBackSeconds), 0) : nil,
                                         rssKiB: statusKiB(pid: pid, "VmRSS") ?? 0))

@@ -53,6 +53,7 @@ extension TouchTrackerBench {
         ]
         for (name, path) in gestures {
             let began = tt_monotonic_now()
+            let logStart = running.child.standardError.utf8.count
             var next = began
             func send(_ command: String) throws {
                 sleep(until: next)
@@ -94,7 +95,7 @@ extension TouchTrackerBench {
             sleep(until: lifted + 2.5)
             let log = running.child.standardError
             let share = appShare(inLog: log, readSince: began)
-            let slow = slowTurns(inLog: log, since: began)
+            let slow = slowTurns(inLog: String(decoding: log.utf8.dropFirst(logStart), as: UTF8.self))
             let springsBack = name == ZoomWestonStep.springingBack
             steps.append(ZoomWestonStep(drawing: drawing.name, gesture: name, frameCPU: share.cpu, slowTurns: slow,
                                         sharpAfter: max(sharp - stopped, 0),
@@ -142,16 +143,14 @@ extension TouchTrackerBench {
         ]
     }
 
-    /// The CPU of the `slow turn` lines the app logged after `since` (CLOCK_MONOTONIC seconds).
-    /// The lines carry no time of their own: they are counted from the first touch frame read
-    /// after `since`.
-    func slowTurns(inLog log: String, since: Double) -> [Double] {
-        var counting = false
+    /// The CPU of the `slow turn` lines in `log`, the app's log from a gesture's first event on.
+    /// Each line follows its turn, before the frame line the turn committed: counted from the first
+    /// frame read after the gesture began instead, the turn that read its first touches (the
+    /// first query of a drawing's hit-test index, a spare buffer's pages) went uncounted.
+    func slowTurns(inLog log: String) -> [Double] {
         var found: [Double] = []
         for line in log.split(separator: "\n") {
-            if !counting, let at = line.range(of: "read at "), let µs = Double(line[at.upperBound...].prefix { $0.isNumber }),
-               µs >= since * 1e6 { counting = true }
-            guard counting, let r = line.range(of: "slow turn: ") else { continue }
+            guard let r = line.range(of: "slow turn: ") else { continue }
             if let ms = Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." }) { found.append(ms) }
         }
         return found

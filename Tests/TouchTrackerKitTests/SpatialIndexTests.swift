@@ -164,6 +164,33 @@ struct SpatialIndexTests {
         }
     }
 
+    @Test("A big drawing opened answers as a scan does after changes made while its index was built on another thread")
+    func openedBigThenChanged() async {
+        // Lines over the ops' area, enough for the index to be built ahead.
+        let opened = (0..<Drawing.indexAheadStrokes).map { i -> Stroke in
+            let x = Double(i % 100) * 11 - 50, y = Double(i / 100) * 23 - 80
+            return .line(StrokeID(i + 1), from: Point(x: x, y: y), to: Point(x: x + 37, y: y + Double(i % 7) * 5))
+        }
+        await propertyCheck(count: 40, input: opGen.array(of: 1...30), queryGen.array(of: 1...12)) { ops, queries in
+            let drawing = Drawing(strokes: opened)
+            for op in ops { op.apply(to: drawing) }
+            for q in queries {
+                let expected = SpatialIndex.nearest(in: drawing.strokes, to: q.point, within: q.radius)
+                #expect(drawing.stroke(near: q.point, within: q.radius)?.id == expected?.id, "after \(ops): query \(q.point) r=\(q.radius)")
+                // A strip about the point, as a pan's tile asks (the A15 test's two rules).
+                let rect = Rect(x: q.point.x, y: q.point.y, width: q.radius * 3, height: q.radius / 4)
+                let found = drawing.strokes(intersecting: rect).map(\.id)
+                let may = drawing.strokes.filter { $0.mayPaint(into: rect) }
+                #expect(found == may.filter { found.contains($0.id) }.map(\.id), "after \(ops): \(rect)")
+                let painting = may.filter { stroke in
+                    stroke.kind == .line && stroke.points.count == 2
+                        || samples(of: stroke).contains { rect.insetBy(dx: -stroke.width / 2, dy: -stroke.width / 2).contains($0) }
+                }
+                #expect(Set(painting.map(\.id)).isSubset(of: found), "after \(ops): \(rect)")
+            }
+        }
+    }
+
     @Test("A stroke added before the first query is indexed too (the index is built on demand)")
     func builtOnDemand() {
         let drawing = Drawing(strokes: [.line(StrokeID(7), from: Point(x: 0, y: 0), to: Point(x: 100, y: 0))])
