@@ -40,8 +40,11 @@ final class BufferPool {
     /// for, on the host's clock.
     private var preparedSpare: (job: BackgroundJob<SharedMemory?>, since: Double)?
     /// The last burst of input made a spare (KWin holds every replaced buffer until its next
-    /// repaint, so each burst there does): the next one likely will too.
-    private var spareExpected = false
+    /// repaint, so each burst there does): the next one likely will too. Assumed of the first
+    /// burst: under a compositor that gives buffers back as it takes the next (Weston, Sway,
+    /// mutter) that costs one spare's memory for its lifetime, once; under KWin the first
+    /// gesture's spare made in its frame was a turn of 9 ms at 125 %.
+    private var spareExpected = true
 
     /// Buffers are made this size; a new size or scale drops every buffer (``reset(pixels:points:)``).
     private var pixels = (width: 1, height: 1)
