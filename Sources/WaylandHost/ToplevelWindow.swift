@@ -318,7 +318,7 @@ final class ToplevelWindow {
             }
             dirty.add(fullRect)
         }
-        guard let buffer = pool.freeBuffer(answeringInput: input || force) else {
+        guard let buffer = pool.freeBuffer(input: input, forced: force) else {
             // Every buffer is on screen; a release will call us again.
             window.frameNotPainted(dirty)
             if input {

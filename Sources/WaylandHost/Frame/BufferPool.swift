@@ -70,10 +70,12 @@ final class BufferPool {
     }
 
     /// A buffer for the next frame, or nil when the frame must wait for a release (which calls
-    /// ``onBufferMayBeFree``). Only a frame that answers input (or a configure) gets a spare:
-    /// anything else can wait, and a spare is as big as the window.
-    func freeBuffer(answeringInput: Bool) -> ShmBuffer? {
-        if answeringInput { prepareSpareIfExpected() }
+    /// ``onBufferMayBeFree``). Only a frame that answers input or a configure (`forced`) gets a
+    /// spare: anything else can wait, and a spare is as big as the window. Input, not a
+    /// configure, begins a burst that may want a spare made ahead.
+    func freeBuffer(input: Bool, forced: Bool) -> ShmBuffer? {
+        if input { prepareSpareIfExpected() }
+        let answeringInput = input || forced
         // The free buffer shown most recently lacks the least: under a compositor that lets go
         // of a buffer once it has copied it (mutter), that is the one just shown, which needs
         // nothing copied; Weston keeps the shown one until the next commit.
