@@ -449,10 +449,18 @@ extension KWinFractionalScaleTests {
             for scale in [1.5, 2, 1.25, 1] {
                 // The output keeps its 1280 x 960 pixels; its logical size shrinks or grows, and
                 // KWin fits the window in it.
+                let scaleLine = "fractional scale \(scale)"
+                let told = app.app.standardError.components(separatedBy: scaleLine).count - 1
                 try session.setScale(scale)
-                let window = try session.waitForWindow(appID: KWinAppUnderTest.appID, process: app.app) {
-                    $0.frame.x >= 0 && $0.frame.y >= 0 && $0.frame.x + $0.frame.width <= 1280 / scale
-                        && $0.frame.y + $0.frame.height <= 960 / scale
+                // The app has the new scale, and KWin's window is the size the app was last given:
+                // the window of the step before fits the output too (640x443 pt at 2 fits at 1),
+                // and under load it read the same twice before KWin resized it.
+                try app.waitForTrace(scaleLine, count: told + 1)
+                let window = try session.waitForWindow(appID: KWinAppUnderTest.appID, process: app.app) { shown in
+                    let given = lastWindowSize(in: app.app.standardError)
+                    return shown.frame.x >= 0 && shown.frame.y >= 0 && shown.frame.x + shown.frame.width <= 1280 / scale
+                        && shown.frame.y + shown.frame.height <= 960 / scale
+                        && given.map { Double($0.width) == shown.width && Double($0.height) == shown.height } ?? false
                 }
                 let line = ((x: window.x + 200, y: window.y + 299), (x: window.x + 600, y: window.y + 299))
                 let shot = try session.waitForScreen("the line at scale \(scale)") { shot in
@@ -486,6 +494,14 @@ extension KWinFractionalScaleTests {
             Issue.record("\(error)\n\(session.diagnostics)")
         }
     }
+}
+
+/// The window size the app logged last (`--verbose`: "window size WxH").
+func lastWindowSize(in log: String) -> (width: Int, height: Int)? {
+    guard let range = log.range(of: "window size ", options: .backwards) else { return nil }
+    let parts = log[range.upperBound...].prefix { $0.isNumber || $0 == "x" }.split(separator: "x")
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+    return (width, height)
 }
 
 /// Waits up to 5 s for `image` (blended over white) to show on the screen with its top-left corner
