@@ -177,7 +177,7 @@ public final class Drawing {
     }
 
     /// From this many strokes a drawing put in whole (a file opened) is indexed on another thread
-    /// at once: built by the first query, 100,000 lines' index took that turn 35 to 67 ms, the
+    /// at once: built by the first query, 100,000 lines' index took that turn 35 to 76 ms, the
     /// first touch after opening a big drawing. Below it the build is a fraction of a frame.
     static let indexAheadStrokes = 5_000
 

@@ -1,10 +1,3 @@
-import CShims
-import CWaylandClient
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Shared memory for `wl_shm` buffers: a ``SharedMemory`` with its `WlShmPool`.
 ///
 /// Hands out `WlBuffer`s at offsets; tracking which buffer is free (the compositor's `release`
