@@ -13,6 +13,22 @@ import CompositorHarness
 
 @Suite("Pinch and pan under KWin", .serialized, .kwinSession)
 struct KWinZoomTests {
+    /// Two fingers `from` pt apart across `centre` move to `to` apart in ten steps a frame apart,
+    /// rest, and lift.
+    func pinch(_ app: KWinAppUnderTest, about centre: (x: Double, y: Double), from: Double, to: Double) throws {
+        try app.down(0, (centre.x - from / 2, centre.y))
+        try app.down(1, (centre.x + from / 2, centre.y))
+        for step in 1...10 {
+            let half = (from + (to - from) * Double(step) / 10) / 2
+            try app.move(0, (centre.x - half, centre.y))
+            try app.move(1, (centre.x + half, centre.y))
+            usleep(16_000)
+        }
+        usleep(200_000)
+        try app.up(0)
+        try app.up(1)
+    }
+
     @Test("A14 A15: with Fingers off a pinch doubles a mouse's line about the fingers' middle and one finger pans it, drawing nothing")
     func pinchAndPan() throws {
         let config = try fingersOffConfig("tt-kwin-zoom")
@@ -37,18 +53,7 @@ struct KWinZoomTests {
             }
 
             // Spread from 100 to 200 pt apart about (400, 300), held still, lifted: 200 %.
-            let centre = app.onCanvas(400, 300)
-            try app.down(0, (centre.x - 50, centre.y))
-            try app.down(1, (centre.x + 50, centre.y))
-            for step in 1...10 {
-                let half = (100 + 10 * Double(step)) / 2
-                try app.move(0, (centre.x - half, centre.y))
-                try app.move(1, (centre.x + half, centre.y))
-                usleep(16_000)
-            }
-            usleep(200_000)
-            try app.up(0)
-            try app.up(1)
+            try pinch(app, about: app.onCanvas(400, 300), from: 100, to: 200)
             try session.waitForScreen("the line at 200 %, about the fingers' middle") { shot in
                 at(shot, 400, 292) == .black && at(shot, 400, 308) == .black && at(shot, 400, 314) == .white
                     && at(shot, 100, 300) == .black && at(shot, 700, 300) == .black && at(shot, 850, 300) == .white
@@ -75,18 +80,7 @@ struct KWinZoomTests {
                     "KWin held every buffer during the pinch: \(app.app.standardError.suffix(2000))")
             try app.waitForLog("released a spare window buffer", "the pinch's spare never went", timeout: 6)
             let logBefore = app.app.standardError.utf8.count
-            let middle = app.onCanvas(400, 200)
-            try app.down(0, (middle.x - 100, middle.y))
-            try app.down(1, (middle.x + 100, middle.y))
-            for step in 1...10 {
-                let half = (200 - 10 * Double(step)) / 2
-                try app.move(0, (middle.x - half, middle.y))
-                try app.move(1, (middle.x + half, middle.y))
-                usleep(16_000)
-            }
-            usleep(200_000)
-            try app.up(0)
-            try app.up(1)
+            try pinch(app, about: app.onCanvas(400, 200), from: 200, to: 100)
             try session.waitForScreen("the line back at 100 %, about the fingers' middle") { shot in
                 at(shot, 400, 203) == .black && at(shot, 400, 209) == .white && at(shot, 400, 191) == .white
                     && at(shot, 250, 200) == .black && at(shot, 530, 200) == .black && at(shot, 600, 200) == .white

@@ -101,6 +101,20 @@ struct SpatialIndexTests {
         return drawing
     }
 
+    /// `drawing`'s strokes in `rect`, in paint order, are each one that may paint there; among
+    /// them every straight line that does (their test is exact) and every stroke with a point of
+    /// its centre line within its half width of the rectangle.
+    func expectFinds(_ drawing: Drawing, _ rect: Rect, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = drawing.strokes(intersecting: rect).map(\.id)
+        let may = drawing.strokes.filter { $0.mayPaint(into: rect) }
+        #expect(found == may.filter { found.contains($0.id) }.map(\.id), "\(context): \(rect)", sourceLocation: sourceLocation)
+        let painting = may.filter { stroke in
+            stroke.kind == .line && stroke.points.count == 2
+                || samples(of: stroke).contains { rect.insetBy(dx: -stroke.width / 2, dy: -stroke.width / 2).contains($0) }
+        }
+        #expect(Set(painting.map(\.id)).isSubset(of: found), "\(context): \(rect)", sourceLocation: sourceLocation)
+    }
+
     @Test("The index finds what a scan of every stroke finds, on random drawings")
     func matchesBruteForce() async {
         await propertyCheck(count: 200, input: strokeGen.array(of: 0...80), queryGen.array(of: 1...40)) {
@@ -147,19 +161,7 @@ struct SpatialIndexTests {
             _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
             for op in ops {
                 op.apply(to: drawing)
-                for rect in rects {
-                    let found = drawing.strokes(intersecting: rect).map(\.id)
-                    // In paint order, each one that may paint there; every straight line that does
-                    // (their test is exact) and every stroke with a point of its centre line within
-                    // its half width of the rectangle.
-                    let may = drawing.strokes.filter { $0.mayPaint(into: rect) }
-                    #expect(found == may.filter { found.contains($0.id) }.map(\.id), "after \(op): \(rect)")
-                    let painting = may.filter { stroke in
-                        stroke.kind == .line && stroke.points.count == 2
-                            || samples(of: stroke).contains { rect.insetBy(dx: -stroke.width / 2, dy: -stroke.width / 2).contains($0) }
-                    }
-                    #expect(Set(painting.map(\.id)).isSubset(of: found), "after \(op): \(rect)")
-                }
+                for rect in rects { expectFinds(drawing, rect, "after \(op)") }
             }
         }
     }
@@ -177,16 +179,8 @@ struct SpatialIndexTests {
             for q in queries {
                 let expected = SpatialIndex.nearest(in: drawing.strokes, to: q.point, within: q.radius)
                 #expect(drawing.stroke(near: q.point, within: q.radius)?.id == expected?.id, "after \(ops): query \(q.point) r=\(q.radius)")
-                // A strip about the point, as a pan's tile asks (the A15 test's two rules).
-                let rect = Rect(x: q.point.x, y: q.point.y, width: q.radius * 3, height: q.radius / 4)
-                let found = drawing.strokes(intersecting: rect).map(\.id)
-                let may = drawing.strokes.filter { $0.mayPaint(into: rect) }
-                #expect(found == may.filter { found.contains($0.id) }.map(\.id), "after \(ops): \(rect)")
-                let painting = may.filter { stroke in
-                    stroke.kind == .line && stroke.points.count == 2
-                        || samples(of: stroke).contains { rect.insetBy(dx: -stroke.width / 2, dy: -stroke.width / 2).contains($0) }
-                }
-                #expect(Set(painting.map(\.id)).isSubset(of: found), "after \(ops): \(rect)")
+                // A strip by the point, as a pan's tile asks.
+                expectFinds(drawing, Rect(x: q.point.x, y: q.point.y, width: q.radius * 3, height: q.radius / 4), "after \(ops)")
             }
         }
     }
