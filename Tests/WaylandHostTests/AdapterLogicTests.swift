@@ -109,4 +109,22 @@ struct HeldBufferTests {
         #expect(choice(2, input: false, taken: true) == .waitForRelease)
         #expect(choice(BufferPool.maxBuffers, input: true, taken: true) == .waitForRelease)
     }
+
+    @Test("A burst of input makes its spare's memory ahead when the burst before made a spare, and the first burst does; not after one whose memory went unused")
+    func spareMadeAhead() {
+        var forecast = SpareForecast()
+        // The first burst: a compositor is taken to keep replaced buffers until shown otherwise.
+        #expect(forecast.prepareAtBurst(buffers: 2, prepared: false))
+        // Never twice, nor with a spare still there or before the steady pair exists.
+        #expect(!forecast.prepareAtBurst(buffers: 2, prepared: true))
+        #expect(!forecast.prepareAtBurst(buffers: 3, prepared: false))
+        #expect(!forecast.prepareAtBurst(buffers: 1, prepared: false))
+        // Weston gave every buffer back: the memory went its lifetime unused; the next burst
+        // makes none ahead.
+        forecast.preparedWentUnused()
+        #expect(!forecast.prepareAtBurst(buffers: 2, prepared: false))
+        // A burst that made a spare all the same (KWin, or Weston busy): the next makes one ahead.
+        forecast.spareMade()
+        #expect(forecast.prepareAtBurst(buffers: 2, prepared: false))
+    }
 }

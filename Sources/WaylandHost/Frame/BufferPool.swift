@@ -39,12 +39,8 @@ final class BufferPool {
     /// when the last burst needed a spare (``prepareSpareIfExpected()``); `since`: when it was asked
     /// for, on the host's clock.
     private var preparedSpare: (job: BackgroundJob<SharedMemory?>, since: Double)?
-    /// The last burst of input made a spare (KWin holds every replaced buffer until its next
-    /// repaint, so each burst there does): the next one likely will too. Assumed of the first
-    /// burst: under a compositor that gives buffers back as it takes the next (Weston, Sway,
-    /// mutter) that costs one spare's memory for its lifetime, once; under KWin the first
-    /// gesture's spare made in its frame was a turn of 9 ms at 125 %.
-    private var spareExpected = true
+    /// Whether the next burst of input will want a spare, learnt from the bursts before.
+    private var forecast = SpareForecast()
 
     /// Buffers are made this size; a new size or scale drops every buffer (``reset(pixels:points:)``).
     private var pixels = (width: 1, height: 1)
@@ -156,7 +152,7 @@ final class BufferPool {
     /// fractional scales); made here, the frame finds them faulted in a few frames later, and a
     /// frame that comes sooner waits only for what is left.
     private func prepareSpareIfExpected() {
-        guard spareExpected, preparedSpare == nil, buffers.count == 2,
+        guard forecast.prepareAtBurst(buffers: buffers.count, prepared: preparedSpare != nil),
               let bytes = ShmBuffer.bytes(width: pixels.width, height: pixels.height) else { return }
         let job = BackgroundJob<SharedMemory?>(label: "org.touchtracker.spare-buffer") {
             let memory = try? SharedMemory(size: bytes, name: ShmBuffer.memoryName)
@@ -194,7 +190,7 @@ final class BufferPool {
         let cutoff = now() - Self.spareLifetime
         if let prepared = preparedSpare, prepared.since <= cutoff {
             _ = takePreparedSpare()
-            spareExpected = false
+            forecast.preparedWentUnused()
             logger.debug("released a prepared spare no frame took")
         }
         while buffers.count > 2,
@@ -208,7 +204,7 @@ final class BufferPool {
     /// A new buffer, a copy of the newest; a spare takes the prepared memory, if any.
     private func makeBuffer() -> ShmBuffer? {
         let isSpare = buffers.count >= 2
-        if isSpare { spareExpected = true }
+        if isSpare { forecast.spareMade() }
         do {
             let memory = isSpare ? takePreparedSpare() : nil
             let buffer = try ShmBuffer(shm: shm, width: pixels.width, height: pixels.height, logicalSize: points,
@@ -225,4 +221,23 @@ final class BufferPool {
             return nil
         }
     }
+}
+
+/// Whether a burst of input will want a spare buffer, from what the bursts before did.
+struct SpareForecast: Equatable {
+    /// The last burst made a spare (KWin holds every replaced buffer until its next repaint, so
+    /// each burst there does): the next one likely will too. Assumed of the first burst: under a
+    /// compositor that gives buffers back as it takes the next (Weston, Sway, mutter) that costs
+    /// one spare's memory for its lifetime, once; under KWin the first gesture's spare made in
+    /// its frame was a turn of 9 ms at 125 %.
+    private(set) var expected = true
+
+    /// A burst's input frame finds `buffers` buffers, and memory made ahead or not: whether to
+    /// make the spare's memory now. Only the steady two want one; with a spare left from a burst
+    /// before, none is needed.
+    func prepareAtBurst(buffers: Int, prepared: Bool) -> Bool { expected && !prepared && buffers == 2 }
+    /// A frame made a spare.
+    mutating func spareMade() { expected = true }
+    /// Memory made ahead went its lifetime without a frame taking it: that burst needed none.
+    mutating func preparedWentUnused() { expected = false }
 }
