@@ -13,6 +13,12 @@ public final class Drawing {
     }
 
     public private(set) var strokes: [Stroke] = []
+    /// Each stroke's box, in the same order (StrokeBox.swift).
+    public private(set) var boxes: [StrokeBox] = []
+    /// No stroke is wider than this (it may be wider than the widest left: it only grows until
+    /// the drawing is replaced). Zoomed out so far that every line is thinner than a few pixels,
+    /// the line cache looks for no lines hidden by others.
+    public private(set) var widestStroke = 0.0
     /// Each stroke's place in `strokes`.
     private var indexByID = StrokeIDMap()
     private var nextID = 1
@@ -66,6 +72,7 @@ public final class Drawing {
         var removed: [(index: Int, stroke: Stroke)] = []
         for (index, id) in found {
             let stroke = strokes.remove(at: index)
+            boxes.remove(at: index)
             indexByID[id] = nil
             removed.append((index, stroke))
         }
@@ -83,6 +90,7 @@ public final class Drawing {
         guard let index = indexByID[id] else { return }
         let stroke = strokes[index]
         strokes.remove(at: index)
+        boxes.remove(at: index)
         indexByID[id] = nil
         reindex(from: index)
         notify(.removed(stroke))
@@ -101,6 +109,8 @@ public final class Drawing {
         new.id = id
         guard new != old else { return }
         strokes[index] = new
+        boxes[index] = StrokeBox(new)
+        widestStroke = max(widestStroke, new.width)
         notify(.updated(old: old, new: new))
         undoStack.register(actionName, undo: { [unowned self] in
             self.update(id, actionName: actionName) { $0 = old }
@@ -137,6 +147,8 @@ public final class Drawing {
         builtIndex = index
         indexBeingBuilt = index == nil && newStrokes.count >= Self.indexAheadStrokes ? IndexAhead(newStrokes) : nil
         strokes = newStrokes
+        boxes = newStrokes.map(StrokeBox.init)
+        widestStroke = newStrokes.lazy.map(\.width).max() ?? 0
         let maxID = newStrokes.lazy.map(\.id.rawValue).max() ?? 0
         indexByID.removeAll()
         indexByID.reserve(upTo: maxID + maxID / 16, count: newStrokes.count)  // room to draw on
@@ -214,6 +226,8 @@ public final class Drawing {
         if indexByID[stroke.id] != nil { stroke.id = makeID() }
         nextID = max(nextID, stroke.id.rawValue + 1)
         strokes.insert(stroke, at: index)
+        boxes.insert(StrokeBox(stroke), at: index)
+        widestStroke = max(widestStroke, stroke.width)
         reindex(from: index)
         notify(.added(stroke))
         return stroke

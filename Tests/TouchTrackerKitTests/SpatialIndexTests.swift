@@ -33,6 +33,17 @@ private let strokeGen = zip(Gen.int(in: 0...9), point.array(of: 1...6), Gen.int(
 
 private let queryGen = zip(point, Gen.int(in: 0...45)).map { (point: $0, radius: Double($1)) }
 
+/// Strips one or a few points wide and a tile high, squares, rectangles far out (as the strips of a
+/// pan at 10 % are) and ones over everything.
+private let rectGen = zip(Gen.int(in: 0...3), point, Gen.double(in: 0...4), Gen.double(in: 0...300)).map { kind, at, thin, long -> Rect in
+    switch kind {
+    case 0: Rect(x: at.x, y: at.y, width: thin, height: long)
+    case 1: Rect(x: at.x, y: at.y, width: long, height: thin)
+    case 2: Rect(x: at.x * 7, y: at.y * -5, width: long, height: long)
+    default: Rect(x: -3000, y: -3000, width: 6000 + long, height: 6000)
+    }
+}
+
 /// Changes a user (or undo) makes to a drawing.
 private enum Op: Sendable, CustomStringConvertible {
     case add(Stroke)
@@ -146,16 +157,6 @@ struct SpatialIndexTests {
 
     @Test("A15: a rectangle of any shape (a thin strip a scroll uncovers, one far from the drawing, one over all of it) finds every stroke that paints into it, in paint order, after any changes")
     func rectanglesOfEveryShapeAfterChanges() async {
-        // Strips one or a few points wide and a tile high, squares, rectangles far out (as the
-        // strips of a pan at 10 % are) and ones over everything.
-        let rectGen = zip(Gen.int(in: 0...3), point, Gen.double(in: 0...4), Gen.double(in: 0...300)).map { kind, at, thin, long -> Rect in
-            switch kind {
-            case 0: Rect(x: at.x, y: at.y, width: thin, height: long)
-            case 1: Rect(x: at.x, y: at.y, width: long, height: thin)
-            case 2: Rect(x: at.x * 7, y: at.y * -5, width: long, height: long)
-            default: Rect(x: -3000, y: -3000, width: 6000 + long, height: 6000)
-            }
-        }
         await propertyCheck(count: 150, input: opGen.array(of: 1...60), rectGen.array(of: 1...8)) { ops, rects in
             let drawing = Drawing()
             _ = drawing.stroke(near: .zero, within: 1)  // the index exists from here on
@@ -310,6 +311,40 @@ struct SpatialIndexTests {
                     let t = Double(i) / 16
                     return Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
                 }
+            }
+        }
+    }
+}
+
+@Suite("The strokes' boxes")
+struct StrokeBoxTests {
+    @Test("A box holds its stroke's, and where it says a stroke misses a rectangle or meets it, the stroke does")
+    func answersForItsStroke() async {
+        await propertyCheck(count: 300, input: strokeGen, rectGen.array(of: 1...12)) { stroke, rects in
+            let box = StrokeBox(stroke), exact = stroke.bounds
+            #expect(Double(box.minX) <= exact.minX && Double(box.minY) <= exact.minY
+                    && Double(box.maxX) >= exact.maxX && Double(box.maxY) >= exact.maxY, "\(box) against \(exact)")
+            for rect in rects {
+                let answer = box.mayPaint(into: (rect.minX, rect.minY, rect.maxX, rect.maxY))
+                // A rectangle a line crosses is never left out; one the box cannot answer for is
+                // asked of the stroke.
+                if let answer { #expect(answer == stroke.mayPaint(into: rect), "\(stroke.kind) \(stroke.points) in \(rect)") }
+            }
+        }
+    }
+
+    @Test("The drawing's boxes and its widest stroke follow every change: add, delete, move, clear, undo, redo")
+    func followChanges() async {
+        await propertyCheck(count: 150, input: strokeGen.array(of: 0...20), opGen.array(of: 1...60)) { opened, ops in
+            let drawing = Drawing(strokes: opened.enumerated().map { i, stroke in
+                var stroke = stroke
+                stroke.id = StrokeID(i + 1)
+                return stroke
+            })
+            for op in ops {
+                op.apply(to: drawing)
+                #expect(drawing.boxes == drawing.strokes.map(StrokeBox.init), "after \(op)")
+                #expect(drawing.strokes.allSatisfy { $0.width <= drawing.widestStroke }, "after \(op)")
             }
         }
     }

@@ -15,7 +15,10 @@ extension CairoContext {
     /// Returns false, having drawn nothing, where only Cairo can: a colour not opaque, a smooth
     /// line of more than two points, a target that is not an ARGB32 image, a rotated or unevenly
     /// scaled transformation, or a clip that is not whole pixels.
-    public func strokePixels(_ lines: [Polyline], smooth: Bool = false) -> Bool {
+    public func strokePixels(_ lines: [Polyline], smooth: Bool = false) -> Bool { strokePixels(lines[...], smooth: smooth) }
+
+    /// ``strokePixels(_:smooth:)`` of a part of an array.
+    public func strokePixels(_ lines: ArraySlice<Polyline>, smooth: Bool = false) -> Bool {
         guard lines.allSatisfy({ $0.color.alpha >= 1 && (!smooth || $0.points.count <= 2) }) else { return false }
         // Drawn over what is there, into the surface being drawn (a group's, if one is pushed).
         guard cairo_get_operator(cairo) == CAIRO_OPERATOR_OVER, let space = pixelSpace() else { return false }
@@ -30,8 +33,11 @@ extension CairoContext {
             PixelBox(x0: min($0.x0, $1.x0), y0: min($0.y0, $1.y0), x1: max($0.x1, $1.x1), y1: max($0.y1, $1.y1))
         }
         let image = PixelBox(x0: max(extent.x0, 0), y0: max(extent.y0, 0), x1: min(extent.x1, width), y1: min(extent.y1, height))
+        // Each line's pixel coordinates in the same memory (a heap block a line was a tenth of a
+        // whole build of 100,000 short lines).
+        var points = PixelLine.Points()
         for line in lines {
-            let pixels = PixelLine(points: line.points.map { space.map.apply($0) }, radius: line.width * scale / 2,
+            let pixels = PixelLine(points: points.mapped(line.points, by: space.map), radius: line.width * scale / 2,
                                    pixel: Self.opaquePixel(line.color), smooth: smooth)
             // One box (a whole image, a band of rows, a tile): drawn as its rows are found.
             if clips.boxes.count == 1 {
@@ -49,23 +55,23 @@ extension CairoContext {
     /// once: a finished line hundreds of pixels long costs its frame, and the line cache's
     /// repairs and builds draw thousands. The rest, and all of them where rows cannot be
     /// written, go through Cairo's path; the order is kept.
-    public func stroke(_ lines: [Polyline]) {
+    public func stroke(_ lines: [Polyline]) { stroke(lines[...]) }
+
+    /// ``stroke(_:)`` of a part of an array: each run of lines drawn as rows is a slice of it,
+    /// not a copy.
+    public func stroke(_ lines: ArraySlice<Polyline>) {
         let smooth = antialiasing != .draft
-        var run: [Polyline] = []
-        func flush() {
-            guard !run.isEmpty else { return }
-            if !strokePixels(run, smooth: smooth) { for line in run { strokeAsPath(line) } }
-            run.removeAll(keepingCapacity: true)
+        var start = lines.startIndex
+        func flush(upTo end: Int) {
+            guard start < end else { return }
+            if !strokePixels(lines[start..<end], smooth: smooth) { for line in lines[start..<end] { strokeAsPath(line) } }
         }
-        for line in lines {
-            if smooth ? Self.drawsSmoothAsRows(line) : line.color.alpha >= 1 {
-                run.append(line)
-            } else {
-                flush()
-                strokeAsPath(line)
-            }
+        for i in lines.indices where !(smooth ? Self.drawsSmoothAsRows(lines[i]) : lines[i].color.alpha >= 1) {
+            flush(upTo: i)
+            strokeAsPath(lines[i])
+            start = i + 1
         }
-        flush()
+        flush(upTo: lines.endIndex)
     }
 
     /// Where user space lands in the ARGB32 image being drawn (a group's, if one is pushed), when

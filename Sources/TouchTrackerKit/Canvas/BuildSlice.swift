@@ -55,6 +55,10 @@ final class BandProgress: @unchecked Sendable {
 /// One turn's work of a build, the same for every band: read only while the bands draw.
 struct BuildSlice: @unchecked Sendable {
     let strokes: [Stroke]
+    /// The strokes' boxes, in the same order.
+    let boxes: [StrokeBox]
+    /// No stroke is wider (in points).
+    let widest: Double
     /// The stroke left out (the selected one, drawn on top by the canvas).
     let left: StrokeID?
     let ink: ScreenInk
@@ -107,9 +111,12 @@ struct BuildSlice: @unchecked Sendable {
             let context = LineCache.strokeContext(band.raster.rows(band.top + rows.lowerBound..<band.top + rows.upperBound),
                                                   viewport: viewport)
             let bin = progress.bins[progress.strip]
-            if progress.covered == 0, progress.next == 0 { progress.piled = progress.cover.reset(for: context) }
-            // Pixels of a stroke's width per point: narrower strokes take no part in a pile.
+            // Pixels of a stroke's width per point: narrower strokes take no part in a pile, and
+            // when every stroke is that narrow (100,000 lines at 10 %) none is looked at.
             let pixelsPerPoint = viewport.zoom * band.raster.scale
+            if progress.covered == 0, progress.next == 0 {
+                progress.piled = widest * pixelsPerPoint >= PileCover.narrowest && progress.cover.reset(for: context)
+            }
             // The pile is looked at from its top down, a chunk at a time.
             while progress.piled, progress.covered < bin.count {
                 let end = bin.count - progress.covered, start = max(end - Self.coverChunk, 0)
@@ -139,7 +146,7 @@ struct BuildSlice: @unchecked Sendable {
                 if progress.piled {
                     draw(batch, of: bin, from: UInt32(first + 1), over: progress, in: context)
                 } else {
-                    StrokeRenderer.draw(batch.lazy.map { strokes[Int(bin[$0])] }, in: context, ink: ink)
+                    draw(batch, of: bin, into: progress, in: context)
                 }
                 drawn += batch.count
                 batch.removeAll(keepingCapacity: true)
@@ -207,22 +214,54 @@ struct BuildSlice: @unchecked Sendable {
         flush()
     }
 
+    /// Draws the strokes at `positions` of `bin` whole, in order, their lines made in the band's
+    /// own memory for them (a line made anew was two heap blocks, its points and their pixels).
+    private func draw(_ positions: [Int], of bin: [Int32], into progress: BandProgress, in context: CairoContext) {
+        if progress.drawLines.count < positions.count {
+            progress.drawLines = Array(repeating: Self.noLine, count: max(positions.count, LineCache.buildBatch))
+        }
+        var count = 0
+        for position in positions {
+            let index = Int(bin[position])
+            guard strokes[index].kind != .circle else {
+                context.stroke(progress.drawLines[..<count])
+                count = 0
+                StrokeRenderer.draw(strokes[index], in: context, ink: ink)
+                continue
+            }
+            StrokeRenderer.polyline(strokes[index], ink: ink, into: &progress.drawLines[count])
+            count += 1
+        }
+        context.stroke(progress.drawLines[..<count])
+    }
+
     /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.
     private func sort(_ range: Range<Int>, of band: LineCache.BuildBand, into progress: BandProgress) {
         let perPoint = viewport.zoom * band.raster.scale
-        let strips = Double(progress.bins.count), stripRows = Double(progress.stripRows)
+        let strips = Double(progress.bins.count), perRow = 1 / Double(progress.stripRows)
         // A strip's index from a row of the band, clamped before it becomes an integer (a box
-        // far off the canvas).
-        func strip(_ row: Double) -> Int { Int(min(max(row / stripRows, 0), strips - 1)) }
-        for i in range {
-            let stroke = strokes[i]
-            // Strokes outside the band cost a glance.
-            guard let box = stroke.bounds(ifPaintingInto: band.area) else { continue }
-            // A pixel more each way: the box's pad at a low zoom is less than the blended edge.
-            let first = strip((box.minY - viewport.origin.y) * perPoint - Double(band.top) - 1)
-            let last = strip((box.maxY - viewport.origin.y) * perPoint - Double(band.top) + 1)
-            guard first <= last else { continue }
-            for s in first...last { progress.bins[s].append(Int32(i)) }
+        // far off the canvas). Multiplied, not divided: two divisions a stroke were a third of
+        // the sorting.
+        func strip(_ row: Double) -> Int { Int(min(max(row * perRow, 0), strips - 1)) }
+        let area = (minX: band.area.minX, minY: band.area.minY, maxX: band.area.maxX, maxY: band.area.maxY)
+        boxes.withUnsafeBufferPointer { boxes in
+            for i in range {
+                // Strokes outside the band cost a glance at their box; only one across a corner
+                // of the band's area is asked whether its segment comes near enough.
+                let (top, bottom): (Double, Double)
+                switch boxes[i].mayPaint(into: area) {
+                case false?: continue
+                case true?: (top, bottom) = (Double(boxes[i].minY), Double(boxes[i].maxY))
+                case nil:
+                    guard let box = strokes[i].bounds(ifPaintingInto: band.area) else { continue }
+                    (top, bottom) = (box.minY, box.maxY)
+                }
+                // A pixel more each way: the box's pad at a low zoom is less than the blended edge.
+                let first = strip((top - viewport.origin.y) * perPoint - Double(band.top) - 1)
+                let last = strip((bottom - viewport.origin.y) * perPoint - Double(band.top) + 1)
+                guard first <= last else { continue }
+                for s in first...last { progress.bins[s].append(Int32(i)) }
+            }
         }
     }
 }

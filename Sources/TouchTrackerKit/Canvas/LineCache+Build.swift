@@ -134,7 +134,7 @@ extension LineCache {
         // Any change but an addition restarts the build, so the strokes it covers are still there;
         // the bounds are clamped all the same.
         current.end = min(current.end, drawing.strokes.count)
-        let slice = BuildSlice(strokes: buildStrokes, left: excluded(), ink: ink, viewport: viewport, paper: paper,
+        let slice = BuildSlice(strokes: buildStrokes, boxes: buildBoxes, widest: drawing.widestStroke, left: excluded(), ink: ink, viewport: viewport, paper: paper,
                                most: max(slice, 1), clock: clock().map(TurnClock.init),
                                budget: Self.turnBudget / Double(buildBands.count))
         let bands = buildBands
@@ -158,6 +158,7 @@ extension LineCache {
         inked = inkPixels(in: image)
         build = nil
         buildStrokes = []
+        buildBoxes = []
         buildBands = []
         releaseFreedMemorySoon()
         // Without a clock the build is done before anything is shown: nothing older to show.

@@ -61,6 +61,7 @@ final class LineCache {
     /// The strokes a whole build goes through, in paint order, and the bands of the raster it
     /// draws them into (LineCache+Build.swift).
     var buildStrokes: [Stroke] = []
+    var buildBoxes: [StrokeBox] = []
     var buildBands: [BuildBand] = []
     var isValid = false
     /// A whole build in progress.
@@ -189,6 +190,7 @@ final class LineCache {
         // of a big drawing shows, and a lookup of them all took a frame's time at every step of a
         // pinch.
         buildStrokes = drawing.strokes
+        buildBoxes = drawing.boxes
         buildBands = Self.bands(of: fresh, viewport: viewport, strokes: buildStrokes)
         build = WholeBuild(bands: buildBands.map { BandProgress($0, paper: deferred ? erase : nil, stripBytes: stripBytes) },
                            end: drawing.strokes.count)
@@ -452,6 +454,7 @@ final class LineCache {
         isValid = false
         build = nil
         buildStrokes = []
+        buildBoxes = []
         buildBands = []
         stale = nil
         buildTimer?.cancel()
