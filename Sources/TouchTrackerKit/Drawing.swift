@@ -14,11 +14,11 @@ public final class Drawing {
 
     public private(set) var strokes: [Stroke] = []
     /// Each stroke's box, in the same order (StrokeBox.swift).
-    public private(set) var boxes: [StrokeBox] = []
+    private(set) var boxes: [StrokeBox] = []
     /// No stroke is wider than this (it may be wider than the widest left: it only grows until
     /// the drawing is replaced). Zoomed out so far that every line is thinner than a few pixels,
     /// the line cache looks for no lines hidden by others.
-    public private(set) var widestStroke = 0.0
+    private(set) var widestStroke = 0.0
     /// Each stroke's place in `strokes`.
     private var indexByID = StrokeIDMap()
     private var nextID = 1

@@ -8,10 +8,10 @@ import TouchKit
 /// A stroke's ``Stroke/bounds``, rounded outwards to `Float`s so that it holds the exact box: a
 /// box that misses a rectangle answers for the stroke, and only one across a corner of it needs
 /// the stroke itself.
-public struct StrokeBox: Sendable, Equatable {
-    public let minX: Float, minY: Float, maxX: Float, maxY: Float
+struct StrokeBox: Sendable, Equatable {
+    let minX: Float, minY: Float, maxX: Float, maxY: Float
 
-    public init(_ stroke: Stroke) {
+    init(_ stroke: Stroke) {
         let box = stroke.bounds
         // An empty box (a stroke without points) matches nothing and contains nothing here, so
         // it is always asked of the stroke.

@@ -134,8 +134,8 @@ extension LineCache {
         // Any change but an addition restarts the build, so the strokes it covers are still there;
         // the bounds are clamped all the same.
         current.end = min(current.end, drawing.strokes.count)
-        let slice = BuildSlice(strokes: buildStrokes, boxes: buildBoxes, widest: drawing.widestStroke, left: excluded(), ink: ink, viewport: viewport, paper: paper,
-                               most: max(slice, 1), clock: clock().map(TurnClock.init),
+        let slice = BuildSlice(strokes: buildStrokes, boxes: buildBoxes, widest: drawing.widestStroke, left: excluded(), ink: ink,
+                               viewport: viewport, paper: paper, most: max(slice, 1), clock: clock().map(TurnClock.init),
                                budget: Self.turnBudget / Double(buildBands.count))
         let bands = buildBands
         let progress = current.bands
