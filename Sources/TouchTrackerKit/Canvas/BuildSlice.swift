@@ -143,11 +143,7 @@ struct BuildSlice: @unchecked Sendable {
             // ends a batch).
             var first = progress.next
             func flush() {
-                if progress.piled {
-                    draw(batch, of: bin, from: UInt32(first + 1), over: progress, in: context)
-                } else {
-                    draw(batch, of: bin, into: progress, in: context)
-                }
+                draw(batch, of: bin, from: UInt32(first + 1), into: progress, in: context)
                 drawn += batch.count
                 batch.removeAll(keepingCapacity: true)
                 first = progress.next
@@ -177,22 +173,30 @@ struct BuildSlice: @unchecked Sendable {
         }
     }
 
-    /// Draws the strokes at `positions` of `bin` (consecutive), numbered from `first` as they were
-    /// looked at in the band's pile, each only where it shows; circles through Cairo's path, in
-    /// their place. A line the pile hides everywhere is not made into points, and a run of
-    /// nothing but those draws nothing.
-    private func draw(_ positions: [Int], of bin: [Int32], from first: UInt32, over progress: BandProgress,
+    /// Draws the strokes at `positions` of `bin` (consecutive), in order, their lines made in the
+    /// band's own memory for them (a line made anew was two heap blocks, its points and their
+    /// pixels); circles through Cairo's path, in their place. Over a pile (`progress.piled`) the
+    /// strokes are numbered from `first` as they were looked at, each drawn only where it shows:
+    /// a line the pile hides everywhere is not made into points, and a run of nothing but those
+    /// draws nothing.
+    private func draw(_ positions: [Int], of bin: [Int32], from first: UInt32, into progress: BandProgress,
                       in context: CairoContext) {
-        let cover = progress.cover
+        let pile = progress.piled ? progress.cover : nil
         if progress.drawLines.count < positions.count {
-            progress.drawLines = Array(repeating: Self.noLine, count: LineCache.buildBatch)
+            progress.drawLines = Array(repeating: Self.noLine, count: max(positions.count, LineCache.buildBatch))
         }
         // Lines since the last circle, and how many of them show anywhere: none, and the clip is
         // not even looked at.
         var count = 0, shown = 0
         var start = first
         func flush() {
-            if shown > 0 { context.stroke(progress.drawLines[..<count], from: start, over: cover) }
+            if shown > 0 {
+                if let pile {
+                    context.stroke(progress.drawLines[..<count], from: start, over: pile)
+                } else {
+                    context.stroke(progress.drawLines[..<count])
+                }
+            }
             (count, shown) = (0, 0)
         }
         for (k, position) in positions.enumerated() {
@@ -205,34 +209,13 @@ struct BuildSlice: @unchecked Sendable {
             }
             // A line hidden everywhere keeps whatever its slot held: the pile does not read it
             // (emptying the slot was a hundredth of a 4K build).
-            if !cover.isHidden(first + UInt32(k)) {
+            if !(pile?.isHidden(first + UInt32(k)) ?? false) {
                 StrokeRenderer.polyline(strokes[index], ink: ink, into: &progress.drawLines[count])
                 shown += 1
             }
             count += 1
         }
         flush()
-    }
-
-    /// Draws the strokes at `positions` of `bin` whole, in order, their lines made in the band's
-    /// own memory for them (a line made anew was two heap blocks, its points and their pixels).
-    private func draw(_ positions: [Int], of bin: [Int32], into progress: BandProgress, in context: CairoContext) {
-        if progress.drawLines.count < positions.count {
-            progress.drawLines = Array(repeating: Self.noLine, count: max(positions.count, LineCache.buildBatch))
-        }
-        var count = 0
-        for position in positions {
-            let index = Int(bin[position])
-            guard strokes[index].kind != .circle else {
-                context.stroke(progress.drawLines[..<count])
-                count = 0
-                StrokeRenderer.draw(strokes[index], in: context, ink: ink)
-                continue
-            }
-            StrokeRenderer.polyline(strokes[index], ink: ink, into: &progress.drawLines[count])
-            count += 1
-        }
-        context.stroke(progress.drawLines[..<count])
     }
 
     /// Puts each of `range`'s strokes that may show in the band into the strips its box reaches.
