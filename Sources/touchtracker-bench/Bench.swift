@@ -143,8 +143,8 @@ struct TouchTrackerBench: ParsableCommand {
     @Option(help: "The output's height in pixels.")
     var height = 1080
 
-    @Option(help: "The output's scale (HiDPI): the window is width/scale x height/scale points, its buffers width x height pixels.")
-    var scale = 1
+    @Option(help: "The output's scale (HiDPI): the window is width/scale x height/scale points, its buffers width x height pixels. Weston takes whole scales; a fractional one (1.25, 1.5) runs the in-process phases and KWin's.")
+    var scale = 1.0
 
     /// The screen every phase runs on.
     var screen: BenchScreen { BenchScreen(width: width, height: height, scale: scale) }
@@ -168,10 +168,14 @@ struct TouchTrackerBench: ParsableCommand {
 
     func run() throws {
         if callgrindWorker {
-            runCallgrindWorker(width: screen.points.width, height: screen.points.height, scale: Double(scale), frames: callgrindFrames, denseLines: denseLines)
+            runCallgrindWorker(width: screen.points.width, height: screen.points.height, scale: scale, frames: callgrindFrames, denseLines: denseLines)
             return
         }
         let phases = self.phases
+        let onTheRunsWeston: [BenchPhase] = [.zoomWeston, .sizes, .cadences, .zoomDrawing, .ramp, .shortLines, .soak, .recording]
+        if screen.wholeScale == nil, let phase = phases.first(where: onTheRunsWeston.contains) {
+            throw ValidationError("--scale \(scale): Weston 10's outputs take whole scales, and the \(phase.rawValue) phase runs on one; a fractional scale measures the in-process phases (in-process, gestures, zoom, callgrind) and KWin's (zoom-kwin, short-lines-kwin)")
+        }
         let underWeston = phases.contains { [.zoomWeston, .zoomKWin, .sizes, .cadences, .screens, .zoomDrawing, .ramp, .shortLines, .shortLinesKWin, .desktops, .soak, .recording, .prediction].contains($0) }
         let started = tt_monotonic_now()
         let appPath = underWeston ? try app ?? locateApp() : "(not needed)"
@@ -234,7 +238,7 @@ struct TouchTrackerBench: ParsableCommand {
         say("lines       input p50   p99      paint p50   p99      max      pixels/frame")
         let drawingArea = Area(x: 0, y: 0, width: Double(screen.points.width), height: Double(screen.points.height - 130))
         for drawing in sizes.map({ CanvasDrawing.short($0) }) + [.dense(denseLines)] {
-            let r = measureFramePainting(strokes: drawing.strokes(in: drawingArea), width: screen.points.width, height: screen.points.height, scale: Double(scale),
+            let r = measureFramePainting(strokes: drawing.strokes(in: drawingArea), width: screen.points.width, height: screen.points.height, scale: scale,
                                          frames: quick ? 300 : 1_200)
             say(pad(drawing == .dense(denseLines) ? "\(denseLines) long" : "\(drawing.lines)", 11) + pad("\(r.input.valueAtPercentile(50))", 12) + pad("\(r.input.valueAtPercentile(99))", 9)
                 + pad("\(r.paint.valueAtPercentile(50))", 12) + pad("\(r.paint.valueAtPercentile(99))", 9) + pad("\(r.paint.max)", 9) + "\(r.pixels / max(r.frames, 1))")
@@ -305,7 +309,7 @@ struct TouchTrackerBench: ParsableCommand {
         let frames = quick ? 60 : 240
         say("\n## CPU per turn of the event loop, in process, \(screen) (ten fingers: \(frames) frames at 60 Hz; gestures on the dense drawing of \(denseLines) long lines; CPU of every thread, ms)")
         say("step                                          turns   CPU per frame/gesture   per turn p50   p99     max   wall per frame/gesture")
-        let steps = measureGestureCPU(width: screen.points.width, height: screen.points.height, scale: Double(scale), frames: frames,
+        let steps = measureGestureCPU(width: screen.points.width, height: screen.points.height, scale: scale, frames: frames,
                                       denseLines: denseLines)
         for step in steps {
             var h = makeLatencies()

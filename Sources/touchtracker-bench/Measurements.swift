@@ -188,13 +188,21 @@ func say(_ text: String = "") {
 }
 
 /// The screen a run measures: an output of `width` x `height` pixels at `scale` buffer pixels per
-/// point (Weston's output scale).
+/// point. Weston 10's outputs take whole scales; a fractional one (a laptop at 125 % or 150 %) is
+/// measured in process and under KWin.
 struct BenchScreen: CustomStringConvertible {
     var width: Int
     var height: Int
-    var scale: Int
+    var scale: Double
 
-    /// The window's size in points.
-    var points: (width: Int, height: Int) { (width / max(scale, 1), height / max(scale, 1)) }
-    var description: String { "\(width)x\(height) at scale \(scale)" }
+    /// The window's size in points (at 125 %, 1280x960 pixels are 1024x768 points).
+    var points: (width: Int, height: Int) {
+        let s = max(scale, 1)
+        return (Int((Double(width) / s).rounded()), Int((Double(height) / s).rounded()))
+    }
+    /// The scale as Weston's output takes it, nil for a fractional one.
+    var wholeScale: Int? { scale.rounded() == scale ? Int(scale) : nil }
+    /// The scale as people write it: 2, 1.25.
+    var scaleName: String { wholeScale.map(String.init) ?? String(scale) }
+    var description: String { "\(width)x\(height) at scale \(scaleName)" }
 }

@@ -44,7 +44,7 @@ func measurePredictionCost(width: Int, height: Int, scale: Double, frames: Int) 
 extension TouchTrackerBench {
     func predictionCostTable(targets: inout Targets) {
         let frames = quick ? 300 : 2000
-        let cost = measurePredictionCost(width: screen.points.width, height: screen.points.height, scale: Double(scale), frames: frames)
+        let cost = measurePredictionCost(width: screen.points.width, height: screen.points.height, scale: scale, frames: frames)
         say("\n## What prediction adds to a frame, in process, \(screen): ten fingers at 60 Hz on two rigs in turn, one predicting (each frame shown \(Int(Rig.presentationLead * 1000)) ms after its newest sample), \(frames) frames each; CPU per frame, ms")
         say("rig               p50     p90     p99     max")
         for (name, times) in [("prediction off", cost.off), ("prediction on", cost.on)] {

@@ -41,13 +41,13 @@ extension TouchTrackerBench {
     func shortLinesUnderKWin(appPath: String, targets: inout Targets) throws {
         let step = rampStep ?? (quick ? 1.5 : 3), hold = rampHold ?? (quick ? 5 : 30)
         let points = screen.points
-        say("\n## Short-lines ramp under KWin 5.27 (\(points.width)x\(points.height) points at scale \(screen.scale)): "
+        say("\n## Short-lines ramp under KWin 5.27 (\(points.width)x\(points.height) points at scale \(screen.scaleName)): "
             + "lines one after another through KDE's fake input, \(step) s a step; the highest rate that held, held \(hold) s")
         say("Judged by the client's own figures: its share of a frame (read→commit) over 2 ms in more than 1 % of frames, "
             + "a last commit over 100 ms after the last event, or (the app) a line missing from its file.")
         let session: KWinSession
         do {
-            session = try KWinSession(KWinSession.Options(width: points.width, height: points.height, scale: Double(screen.scale)))
+            session = try KWinSession(KWinSession.Options(width: points.width, height: points.height, scale: screen.scale))
         } catch {
             say("not measured: \(error)")
             targets.add(nil, "short lines under KWin at \(screen) (not measured: the session did not start)")

@@ -55,7 +55,7 @@ extension TouchTrackerBench {
                preferences: String? = nil, view: CanvasViewport? = nil) throws -> Running {
         let screen = screen ?? self.screen
         // Weston's headless output takes its size in points: width x height pixels at this scale.
-        let session = try WestonSession(WestonSession.Options(width: screen.points.width, height: screen.points.height, scale: screen.scale))
+        let session = try WestonSession(WestonSession.Options(width: screen.points.width, height: screen.points.height, scale: screen.wholeScale ?? 1))
         do {
             let child: ChildProcess
             let appID: String

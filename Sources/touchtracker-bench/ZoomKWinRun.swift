@@ -17,7 +17,7 @@ import TouchTrackerKit
 extension TouchTrackerBench {
     func zoomKWinTable(appPath: String, targets: inout Targets) throws {
         // The run's scale, and a fractional one as touch laptops use (wp_fractional_scale_v1).
-        for scale in [Double(screen.scale), 1.25] {
+        for scale in screen.scale == 1.25 ? [1.25] : [screen.scale, 1.25] {
             try zoomKWinTable(appPath: appPath, scale: scale, targets: &targets)
         }
     }

@@ -195,7 +195,7 @@ extension TouchTrackerBench {
             ($0.name, $0.strokes(in: drawingArea))
         }
         let steps = measureZoom(drawings: drawings, width: screen.points.width, height: screen.points.height,
-                                scale: Double(scale), hz: hz, seconds: seconds)
+                                scale: scale, hz: hz, seconds: seconds)
         let bufferBytes = screen.width * screen.height * 4
         let limit = 3 * bufferBytes + 20 << 20
         let interval = 1 / hz
