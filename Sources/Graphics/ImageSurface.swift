@@ -61,6 +61,10 @@ public final class ImageSurface: Bitmap {
         cairo_surface_set_device_scale(surface, scale, scale)
     }
 
+    /// A scrollable image's memory faulted in on another thread (ScrollingPixels): nothing is
+    /// written, so drawing may begin at once.
+    public func populateAside() { scrolling?.populateAside() }
+
     /// Bytes the scrollable images hold, in shared memory and no part of the heap (for
     /// measurements of what a window holds).
     public static var scrollableBytes: Int { ScrollingPixels.bytesHeld.load(ordering: .relaxed) }

@@ -36,6 +36,25 @@ struct ScrollableImageTests {
         context.strokePath()
     }
 
+    @Test("A15: a raster's memory faulted in on another thread is soon all resident, and nothing was written: it still reads as zeroed")
+    func populatedAside() async throws {
+        let image = ImageSurface(scrollable: Size(width: 640, height: 480), scale: 1)
+        let pixels = try #require(image.scrolling)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = (pixels.windowBytes + page - 1) / page
+        /// Pages of the window the system holds (mincore: a shared file's page is there once made).
+        func resident() -> Int {
+            var held = [UInt8](repeating: 0, count: pages)
+            guard mincore(pixels.start, pixels.windowBytes, &held) == 0 else { return -1 }
+            return held.count { $0 & 1 != 0 }
+        }
+        #expect(resident() == 0)
+        image.populateAside()
+        for _ in 0..<400 where resident() < pages { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(resident() == pages)
+        #expect(image.pixelWords().allSatisfy { $0 == 0 })
+    }
+
     @Test("A15: scrolled any way and any distance, an image that moves no pixel holds what moving its pixels makes", arguments: [1.0, 2.0])
     func scrollsAsMovedPixels(scale: Double) throws {
         let size = Size(width: 150, height: 100)

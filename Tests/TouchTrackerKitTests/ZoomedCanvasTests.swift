@@ -255,6 +255,50 @@ struct ZoomedCanvasTests {
         }
     }
 
+    @Test("A15: while a pinch moves the zoom fast, the build each step starts over draws nothing (the next step threw its slices away) until a step fails to come; a slowing pinch's last step starts its build at once; either way the picture is then whole")
+    func fastPinchBuildsWait() {
+        // Enough lines that a new zoom's raster is not made in the frame asking for it.
+        let lines = (0..<450).map { (i: Int) -> Stroke in
+            Stroke.line(StrokeID(i + 1), from: Point(x: 150 + Double(i % 13) * 8, y: 100 + Double(i % 7)),
+                        to: Point(x: 250 - Double(i % 11) * 5, y: 180 - Double(i % 5)))
+        }
+        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        let scroll = canvas.controller.scrollView
+        /// Strokes the build under way has looked at, over its bands.
+        func looked() -> Int { canvas.drawView.cache.build?.bands.reduce(0) { $0 + $1.binned } ?? 0 }
+        var zoom = 1.0
+        /// A step of the pinch: the zoom `by` times what it was, the frame asking for it painted.
+        /// (This clock runs a begun build whole at its next move.)
+        func step(by factor: Double) {
+            zoom *= factor
+            scroll.setZoomScale(zoom, animated: false)
+            _ = canvas.renderAll()
+        }
+        // The first step's build is under way when the next comes, 15 % on (nine times the zoom
+        // a second), and the next a frame later: each restarted build waits.
+        step(by: 1.15)
+        for _ in 0..<3 {
+            step(by: 1.15)
+            canvas.clock.advance(by: 0.016)
+            #expect(canvas.drawView.isBuildingCache && looked() == 0, "a fast step's build drew a slice")
+        }
+        // The fingers stop at once: the build begins once the wait is over, and is whole.
+        canvas.clock.advance(by: 0.01)
+        _ = canvas.renderAll()
+        canvas.frame()
+        #expect(!canvas.drawView.isBuildingCache, "no step came, yet the build waits")
+        // The fingers slow to a stop: the last step, 1 % on a frame later, starts its build at once.
+        step(by: 1.15)
+        step(by: 1.15)
+        canvas.clock.advance(by: 0.016)
+        step(by: 1.01)
+        canvas.clock.advance(by: 0.001)
+        #expect(!canvas.drawView.isBuildingCache, "the slow last step's build waits")
+        _ = canvas.renderAll()
+        canvas.frame()
+        #expect(!canvas.drawView.isBuildingCache)
+    }
+
     @Test("A15: the raster a zoom left aside is kept a second for the next step, then given back to the system (on another thread: freeing a 4K raster's pages took a turn of the event loop 6 to 8 ms)")
     func spareRasterGoes() async throws {
         let lines = (0..<30).map { i in

@@ -90,9 +90,9 @@ extension LineCache {
 
     /// The rest of a whole build, a slice a turn. Progress is shown ten times a second, in a turn
     /// of its own: a showing repaints the whole canvas, which with a slice in the same turn cost
-    /// twice what either does.
-    func scheduleBuild(on clock: Clock) {
-        buildTimer = clock.schedule(at: clock.now) { [unowned self, unowned clock] in
+    /// twice what either does. The first slice comes at `time` (now by default).
+    func scheduleBuild(on clock: Clock, at time: Double? = nil) {
+        buildTimer = clock.schedule(at: time ?? clock.now) { [unowned self, unowned clock] in
             self.buildTimer = nil
             // A raster of an older zoom on screen meanwhile: nothing to show until the end.
             if self.stale == nil, clock.now - self.lastProgressShown >= 0.1 {

@@ -9,6 +9,9 @@
 // newly shown. The whole raster is drawn only at start, on a new scale or zoom and after a clear or
 // its undo, in slices across turns: a big drawing appears in steps while touches are answered, and
 // after a zoom the older raster is shown scaled until the new one is whole.
+#if canImport(Glibc)
+import Glibc
+#endif
 import Graphics
 import TouchKit
 
@@ -70,6 +73,8 @@ final class LineCache {
     /// Gives the memory the last build freed back to the system (LineCache+Build.swift).
     var trimTimer: TimerToken?
     var lastProgressShown = -Double.infinity
+    /// When a whole build last began for a new view (how fast a pinch moves the zoom).
+    private var zoomChanged = -Double.infinity
 
     /// At most this many strokes per band and turn of the event loop in a whole build, and tiles
     /// re-made per turn, however fast they go (a clock that does not move, as in tests, still ends
@@ -92,6 +97,12 @@ final class LineCache {
     /// The work of a whole build or of tile repairs a turn may take before the rest waits for the
     /// next turn: well under a frame, so input is still answered at once.
     static let turnBudget = 0.0015
+    /// A zoom moving faster than this (its ratio's logarithm a second: 150 % a second) when it
+    /// starts a build over is moving fast: its build waits ``settleWait`` before its first slice.
+    static let fastZoomRate = 1.5
+    /// How long a build for a fast-moving zoom waits: a touch frame at 60 Hz, and a little more,
+    /// so the pinch's next step comes first while the fingers move.
+    static let settleWait = 0.02
     /// Tiles waiting to be re-made, oldest first (from `nextTile`).
     private var tiles: [Rect] = []
     private var nextTile = 0
@@ -161,11 +172,15 @@ final class LineCache {
         // Drawn again at the same size (a clear, its undo, each step of a pinch while the raster
         // of an older zoom stands in): the raster is reused, not allocated and faulted in anew.
         let restarted = build != nil
+        // Over a frame at least: KWin hands each finger's move on in a frame of its own, a
+        // millisecond apart, and a step's second half read as fast however slow the fingers.
+        let zoomRate = abs(log(viewport.zoom / self.viewport.zoom)) / max((clock()?.now ?? 0) - zoomChanged, 1 / 60)
         let reusable = fits && image !== stale?.image && (!isValid || restarted)
         // Paper goes where the raster may hold lines: where it (or the spare) may have shown
         // them; a new raster may hold anything.
         let (fresh, erase, made) = reusable ? (image!, inked, false) : raster(size: size, scale: scale)
         self.viewport = viewport
+        zoomChanged = clock()?.now ?? 0
         // An older raster on screen that stays there anyway (a pinch's next frame; a drawing
         // too big for one slice; a raster bigger than 1080p, whose lines cost more than a
         // frame should at a high zoom; a raster made now, whose first touch faults its pages in:
@@ -195,7 +210,12 @@ final class LineCache {
         build = WholeBuild(bands: buildBands.map { BandProgress($0, paper: deferred ? erase : nil, stripBytes: stripBytes) },
                            end: drawing.strokes.count)
         if deferred, let clock = clock() {
-            scheduleBuild(on: clock)
+            // A pinch moving fast starts the build over at every step, so each step's slices
+            // were thrown away at the next (at 100,000 lines, about 0.9 s of both cores' time for
+            // a 1.1 s pinch): such a build waits for a step that does not come. A slowing
+            // pinch's last steps are small, and the build for where it stops begins at once.
+            let moving = restarted && zoomRate > Self.fastZoomRate
+            scheduleBuild(on: clock, at: clock.now + (moving ? Self.settleWait : 0))
         } else {
             continueBuild()
             // Whole in its first slice: this frame shows it, and the older raster is let go (kept,
