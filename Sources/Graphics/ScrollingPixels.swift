@@ -77,13 +77,22 @@ final class ScrollingPixels: @unchecked Sendable {
     /// Faults the window's pages in on another thread without writing a byte
     /// (`MADV_POPULATE_WRITE`), keeping the memory until done: the first drawing into a raster
     /// made for a new zoom then finds them there (at 4K, 8,100 pages cleared by the system, 20 ms
-    /// or more of the build's time after the fingers stopped). Nothing where the kernel lacks it.
+    /// or more of the build's time after the fingers stopped). A megabyte at a time with a pause
+    /// between, so no frame of the gesture meanwhile shares a core with all of it (at 1080p, 3 to
+    /// 5 ms at once). Nothing where the kernel lacks it.
     func populateAside() {
         // The address as a number: the window may move meanwhile (a scroll), and the pages
         // it leaves are only faulted in for nothing.
         let (from, length) = (UInt(bitPattern: start), windowBytes)
+        let chunk = Self.page * 256
         DispatchQueue.global(qos: .utility).async { [self] in
-            withExtendedLifetime(self) { _ = madvise(UnsafeMutableRawPointer(bitPattern: from), length, MADV_POPULATE_WRITE) }
+            withExtendedLifetime(self) {
+                for offset in stride(from: 0, to: length, by: chunk) {
+                    if offset > 0 { usleep(2000) }
+                    guard madvise(UnsafeMutableRawPointer(bitPattern: from + UInt(offset)), min(chunk, length - offset),
+                                  MADV_POPULATE_WRITE) == 0 else { return }
+                }
+            }
         }
     }
 

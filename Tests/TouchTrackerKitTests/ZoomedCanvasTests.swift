@@ -255,7 +255,7 @@ struct ZoomedCanvasTests {
         }
     }
 
-    @Test("A15: while a pinch moves the zoom fast, the build each step starts over draws nothing (the next step threw its slices away) until a step fails to come; a slowing pinch's last step starts its build at once; either way the picture is then whole")
+    @Test("A15: while a pinch moves the zoom fast, the build each step starts over waits most of a frame before its first slice (the next step would throw it away); a slowing pinch's last step starts its build at once; either way the picture is then whole")
     func fastPinchBuildsWait() {
         // Enough lines that a new zoom's raster is not made in the frame asking for it.
         let lines = (0..<450).map { (i: Int) -> Stroke in
@@ -274,23 +274,24 @@ struct ZoomedCanvasTests {
             scroll.setZoomScale(zoom, animated: false)
             _ = canvas.renderAll()
         }
-        // The first step's build is under way when the next comes, 15 % on (nine times the zoom
-        // a second), and the next a frame later: each restarted build waits.
+        // The first step's build is under way when the next comes, 15 % on (over eight times the
+        // zoom a second), and the next before the wait is over: each restarted build waits.
+        let between = LineCache.settleWait * 0.8
         step(by: 1.15)
         for _ in 0..<3 {
             step(by: 1.15)
-            canvas.clock.advance(by: 0.016)
+            canvas.clock.advance(by: between)
             #expect(canvas.drawView.isBuildingCache && looked() == 0, "a fast step's build drew a slice")
         }
         // The fingers stop at once: the build begins once the wait is over, and is whole.
-        canvas.clock.advance(by: 0.01)
+        canvas.clock.advance(by: LineCache.settleWait)
         _ = canvas.renderAll()
         canvas.frame()
         #expect(!canvas.drawView.isBuildingCache, "no step came, yet the build waits")
-        // The fingers slow to a stop: the last step, 1 % on a frame later, starts its build at once.
+        // The fingers slow to a stop: the last step, 1 % on, starts its build at once.
         step(by: 1.15)
         step(by: 1.15)
-        canvas.clock.advance(by: 0.016)
+        canvas.clock.advance(by: between)
         step(by: 1.01)
         canvas.clock.advance(by: 0.001)
         #expect(!canvas.drawView.isBuildingCache, "the slow last step's build waits")
