@@ -20,8 +20,8 @@ extension LineCache {
         // Scrollable: a scroll then moves where the raster starts, not its pixels (a 4K
         // raster's move cost a pan's frame over a millisecond).
         let image = scrollsInPlace ? ImageSurface(scrollable: size, scale: scale) : ImageSurface(size: size, scale: scale)
-        // A pinch's build waits for the zoom to rest (LineCache.swift): its raster's pages are
-        // faulted in meanwhile, not after the fingers stop.
+        // A fast pinch's builds wait most of each frame (LineCache.swift): its raster's pages
+        // are faulted in meanwhile, not by the build after the fingers stop.
         image.populateAside()
         return (image, .whole(image), true)
     }

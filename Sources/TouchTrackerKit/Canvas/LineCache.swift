@@ -103,7 +103,7 @@ final class LineCache {
     /// How long a build for a fast-moving zoom waits: most of a touch frame at 60 Hz, so a
     /// pinch's slices run in the rest of each frame. Waiting past the frame (20 ms) drew nothing
     /// while the fingers moved, and the build after they stopped ran 15 to 25 % longer, every
-    /// core idle till then (sharp 10 to 25 ms later in process at 1080p).
+    /// core idle till then (sharp 8 to 26 ms later in process at 1080p).
     static let settleWait = 0.012
     /// Tiles waiting to be re-made, oldest first (from `nextTile`).
     private var tiles: [Rect] = []
