@@ -171,12 +171,7 @@ struct ZoomedCanvasTests {
     @Test("A15: each step of a pinch draws the raster over where the last step's lines were, not all of it, cut off mid-build or whole, in the same raster or the spare, and after the style changes the paper: once whole, it is the raster a new window makes at that view, pixel for pixel",
           arguments: [false, true])
     func pinchStepsLeaveNoOlderLines(restyled: Bool) throws {
-        // Enough lines that a new zoom's raster is not made in the frame asking for it.
-        let lines = (0..<450).map { (i: Int) -> Stroke in
-            let a = Point(x: 150 + Double(i % 13) * 8, y: 100 + Double(i % 7))
-            let b = Point(x: 250 - Double(i % 11) * 5, y: 180 - Double(i % 5))
-            return Stroke.line(StrokeID(i + 1), from: a, to: b)
-        }
+        let lines = Self.pinchLines
         let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
         // A few strokes a turn: a step's build is cut off by the next, at its paper or its lines.
         canvas.drawView.cacheBuildSlice = 60
@@ -257,12 +252,7 @@ struct ZoomedCanvasTests {
 
     @Test("A15: while a pinch moves the zoom fast, the build each step starts over waits most of a frame before its first slice (the next step would throw it away); a slowing pinch's last step starts its build at once; either way the picture is then whole")
     func fastPinchBuildsWait() {
-        // Enough lines that a new zoom's raster is not made in the frame asking for it.
-        let lines = (0..<450).map { (i: Int) -> Stroke in
-            Stroke.line(StrokeID(i + 1), from: Point(x: 150 + Double(i % 13) * 8, y: 100 + Double(i % 7)),
-                        to: Point(x: 250 - Double(i % 11) * 5, y: 180 - Double(i % 5)))
-        }
-        let canvas = Self.wholeCanvas(Drawing(strokes: lines), viewport: .identity)
+        let canvas = Self.wholeCanvas(Drawing(strokes: Self.pinchLines), viewport: .identity)
         let scroll = canvas.controller.scrollView
         /// Strokes the build under way has looked at, over its bands.
         func looked() -> Int { canvas.drawView.cache.build?.bands.reduce(0) { $0 + $1.binned } ?? 0 }
@@ -322,6 +312,12 @@ struct ZoomedCanvasTests {
     }
 
     /// A canvas showing `drawing` through `viewport`, its raster whole.
+    /// Enough lines that a new zoom's raster is not made in the frame asking for it.
+    static let pinchLines = (0..<450).map { (i: Int) -> Stroke in
+        Stroke.line(StrokeID(i + 1), from: Point(x: 150 + Double(i % 13) * 8, y: 100 + Double(i % 7)),
+                    to: Point(x: 250 - Double(i % 11) * 5, y: 180 - Double(i % 5)))
+    }
+
     static func wholeCanvas(_ drawing: Drawing, viewport: CanvasViewport) -> Canvas {
         let canvas = Self.canvas(drawing, viewport: viewport)
         _ = canvas.renderAll()
